@@ -1,0 +1,1 @@
+"""tacsim environments: one package per ruleset over shared numba cores."""

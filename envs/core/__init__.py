@@ -1,0 +1,1 @@
+"""Shared engine pieces: RNG, dice, decks, config loading, batch and AEC bases."""

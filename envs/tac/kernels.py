@@ -1,0 +1,74 @@
+"""Batch kernels: reset, step, masks and in-kernel self-play over many games at once.
+
+Everything here loops over games with numba.prange; every game uses only its own state
+row and its own RNG, so results do not depend on batch size or thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from envs.core.jit import njit, njit_parallel
+from envs.tac.actions import N_ACTIONS
+from envs.tac.setup import reset_game
+from envs.tac.state import STAGE_GAME_OVER
+from envs.tac.turn import advance, apply_action, legal_actions, start_turn
+
+
+@njit
+def reset_one(S, tb, b, seed, game_index, buf):
+    reset_game(S, tb, b, seed, game_index)
+    start_turn(S, tb, b)
+    advance(S, tb, b, buf)
+
+
+@njit
+def fill_mask(S, tb, b, mask_row, buf):
+    mask_row[:] = 0
+    if S['stage'][b] == STAGE_GAME_OVER:
+        return
+    n = legal_actions(S, tb, b, buf)
+    for i in range(n):
+        mask_row[buf[i]] = 1
+
+
+@njit_parallel
+def reset_batch(S, tb, seed, game_indices, masks):
+    B = game_indices.shape[0]
+    for b in prange(B):
+        buf = np.empty(N_ACTIONS, dtype=np.int16)
+        reset_one(S, tb, b, seed, game_indices[b], buf)
+        fill_mask(S, tb, b, masks[b], buf)
+
+
+@njit_parallel
+def check_actions(S, masks, actions):
+    """Index of the first game whose action is not legal, or -1 (nothing is changed)."""
+    B = actions.shape[0]
+    bad = np.full(B, False)
+    for b in prange(B):
+        a = actions[b]
+        if S['stage'][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
+            bad[b] = True
+    for b in range(B):
+        if bad[b]:
+            return b
+    return -1
+
+
+@njit_parallel
+def step_batch(S, tb, actions, masks, rewards, terminated, final_vp, final_length):
+    """Apply one legal action per game; games that end report rewards and stay over."""
+    B = actions.shape[0]
+    for b in prange(B):
+        buf = np.empty(N_ACTIONS, dtype=np.int16)
+        rewards[b, :] = 0.0
+        terminated[b] = False
+        apply_action(S, tb, b, actions[b], buf)
+        if S['stage'][b] == STAGE_GAME_OVER:
+            terminated[b] = True
+            rewards[b, :] = S['rewards'][b, :]
+            final_vp[b, :] = S['victory_points'][b, :]
+            final_length[b] = S['decisions'][b]
+        fill_mask(S, tb, b, masks[b], buf)

@@ -248,6 +248,7 @@ class StandardGame(BaseModel):
     deploy_min_distance: str
     game_minutes: int = Field(ge=1)
     minutes_per_12_points: int = Field(ge=1)
+    turn_limit_per_player: int = Field(ge=1)  # invented (I15)
 
 
 class Campaign(BaseModel):
@@ -619,7 +620,12 @@ def load_tables(
             if value not in play_index:
                 raise ConfigError(p_deck, _label(i, c.name), field, f"unknown {part} {value!r}")
             if plays[play_index[value]].part != part:
-                raise ConfigError(p_deck, _label(i, c.name), field, f"{value!r} is not a {part}")
+                raise ConfigError(
+                    p_deck,
+                    _label(i, c.name),
+                    field,
+                    f"{value!r} is not a{'n' if part == 'action' else ''} {part}",
+                )
     require_known(p_deck, cards, "combat_result", result_index, "combat result")
 
     return Tables(

@@ -11,6 +11,7 @@ from numba import prange
 
 from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
+from envs.tac.observe import observe
 from envs.tac.setup import reset_game
 from envs.tac.state import STAGE_GAME_OVER
 from envs.tac.turn import advance, apply_action, legal_actions, start_turn
@@ -72,3 +73,48 @@ def step_batch(S, tb, actions, masks, rewards, terminated, final_vp, final_lengt
             final_vp[b, :] = S['victory_points'][b, :]
             final_length[b] = S['decisions'][b]
         fill_mask(S, tb, b, masks[b], buf)
+
+
+@njit_parallel
+def autoreset_batch(S, tb, seed, terminated, next_index, masks):
+    """Start a new game in every finished slot; game indices follow slot order, so a seed's
+    sequence of games is fixed by the batch size and the actions alone."""
+    B = terminated.shape[0]
+    new_index = np.full(B, -1, dtype=np.int64)
+    nxt = next_index
+    for b in range(B):
+        if terminated[b]:
+            new_index[b] = nxt
+            nxt += 1
+    for b in prange(B):
+        if new_index[b] >= 0:
+            buf = np.empty(N_ACTIONS, dtype=np.int16)
+            reset_one(S, tb, b, seed, new_index[b], buf)
+            fill_mask(S, tb, b, masks[b], buf)
+    return nxt
+
+
+@njit_parallel
+def observe_batch(S, tb, players, out):
+    """Observation of players[b] in game b, for every b."""
+    for b in prange(players.shape[0]):
+        observe(S, tb, b, players[b], out[b])
+
+
+@njit
+def aec_step(S, tb, a, mask_row):
+    """Game 0 of a batch of one: apply a legal action, refresh the mask.
+
+    Returns 1 if the action is illegal (nothing changed), else 0.
+    """
+    if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
+        return 1
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    apply_action(S, tb, 0, a, buf)
+    fill_mask(S, tb, 0, mask_row, buf)
+    return 0
+
+
+@njit
+def aec_observe(S, tb, me, out):
+    observe(S, tb, 0, me, out)

@@ -1,0 +1,184 @@
+"""The PettingZoo AEC face shared by every ruleset: one game, a batch of one.
+
+It calls the ruleset's kernels on a one-game state, so there is no second copy of any
+rule. Agents are `player_0`..`player_{P-1}`; observations follow PettingZoo classic
+(`Dict(observation=Box, action_mask=Box(int8))`); rewards come at the end of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from envs.core.batch import Ruleset
+
+ILLEGAL_MODES = ("raise", "penalty")
+
+
+class AECEnvBase(AECEnv):
+    """Subclasses set `metadata` and pass their Ruleset plus the one-game kernels."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        aec_step: Callable,
+        aec_observe: Callable,
+        render_text: Callable[[np.ndarray, int], str],
+        num_players: int = 2,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ):
+        super().__init__()
+        ruleset.check_players(num_players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
+        self.ruleset = ruleset
+        self._aec_step = aec_step
+        self._aec_observe = aec_observe
+        self._render_text = render_text
+        self.num_players = int(num_players)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        n = ruleset.n_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=np.inf, shape=(ruleset.observation_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.state_arrays = ruleset.allocate(1, self.num_players)
+        self._mask = np.zeros((1, n), dtype=np.int8)
+        self._seed = 0
+        self.game_index = 0
+
+    # PettingZoo API -------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """seed picks the game family; options={'game_index': k} plays game k of it (the
+        same game BatchEnv plays as game k)."""
+        if seed is not None:
+            if not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            self._seed = int(seed)
+        else:
+            self._seed = int(np.random.SeedSequence().generate_state(1)[0])
+        options = options or {}
+        unknown = set(options) - {"game_index"}
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; known: ['game_index']")
+        self.game_index = int(options.get("game_index", 0))
+        if self.game_index < 0:
+            raise ValueError(f"game_index must be >= 0, got {self.game_index}")
+        self.ruleset.reset_batch(
+            self.state_arrays,
+            self.ruleset.tables,
+            self._seed,
+            np.array([self.game_index], dtype=np.int64),
+            self._mask,
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self.state_arrays["current"][0])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        me = self.agent_name_mapping[agent]
+        obs = np.zeros(self.ruleset.observation_size, dtype=np.float32)
+        self._aec_observe(self.state_arrays, self.ruleset.tables, me, obs)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self._mask[0].copy()
+        else:
+            mask = np.zeros(self.ruleset.n_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent}: action must be an integer, got {action!r}")
+        self._cumulative_rewards[agent] = 0.0
+        a = int(action)
+        if self._aec_step(self.state_arrays, self.ruleset.tables, a, self._mask[0]):
+            message = (
+                f"{self.ruleset.name}: {agent}: {self.ruleset.describe_action(a)} is illegal in "
+                f"decision '{self.ruleset.decision_name(self.state_arrays, 0)}' "
+                f"({int(self._mask[0].sum())} legal actions); nothing was changed"
+            )
+            if self.illegal_action == "raise":
+                raise ValueError(message)
+            # penalty mode (PettingZoo TerminateIllegalWrapper convention): game over
+            for a_ in self.agents:
+                self.rewards[a_] = 0.0
+                self.terminations[a_] = True
+                self.infos[a_] = {"illegal_action": message}
+            self.rewards[agent] = self.illegal_reward
+            self._accumulate_rewards()
+            return
+        S = self.state_arrays
+        if self.ruleset_game_over():
+            for i, a_ in enumerate(self.agents):
+                self.rewards[a_] = float(S["rewards"][0, i])
+                self.terminations[a_] = True
+                self.infos[a_] = {
+                    "victory_points": int(S["victory_points"][0, i]),
+                    "winner": int(S["winner"][0]),
+                    "decisions": int(S["decisions"][0]),
+                }
+        else:
+            for a_ in self.agents:
+                self.rewards[a_] = 0.0
+        self.agent_selection = self.possible_agents[int(S["current"][0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def ruleset_game_over(self) -> bool:
+        return not self._mask[0].any()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        me = self.agent_name_mapping[self.agent_selection]
+        text = self._render_text(self.state_arrays, me)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def state(self) -> np.ndarray:
+        """The full game state (all hidden information): a copy of the one-game record."""
+        return self.state_arrays.copy()

@@ -1,0 +1,156 @@
+"""The batched API shared by every ruleset: B games advanced by one kernel call.
+
+A ruleset supplies a :class:`Ruleset` (its tables and kernels); :class:`BatchEnvBase` turns
+it into arrays-in, arrays-out stepping with auto-reset, in the spirit of Pgx and EnvPool.
+The PettingZoo env of a ruleset is a batch of one over the same kernels (envs/core/aec.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What a ruleset gives the shared env bases. Kernels take (state, tables, ...)."""
+
+    name: str
+    min_players: int
+    max_players: int
+    n_actions: int
+    observation_size: int
+    tables: Any  # the numba-facing tables tuple
+    allocate: Callable[[int, int], np.ndarray]
+    reset_batch: Callable  # (S, tb, seed, game_indices, masks) -> None
+    check_actions: Callable  # (S, masks, actions) -> first illegal game or -1
+    step_batch: Callable  # (S, tb, actions, masks, rewards, terminated, final_vp, final_len)
+    autoreset_batch: Callable  # (S, tb, seed, terminated, next_index, masks) -> next index
+    observe_batch: Callable  # (S, tb, players, out) -> None
+    describe_action: Callable[[int], str]
+    decision_name: Callable[[np.ndarray, int], str]  # (S, b) -> what is being decided
+
+    def check_players(self, num_players: int) -> None:
+        if not isinstance(num_players, (int, np.integer)) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise ValueError(
+                f"{self.name}: num_players must be an integer {self.min_players}..{self.max_players}, "
+                f"got {num_players!r}"
+            )
+
+
+class BatchStep(NamedTuple):
+    observation: np.ndarray | None  # float32[B, obs]  current player's view (None if disabled)
+    action_mask: np.ndarray  # int8[B, N]        legal actions of the current player
+    current_player: np.ndarray  # int8[B]        seat to act
+    rewards: np.ndarray  # float32[B, P]          rewards of games that ended this step
+    terminated: np.ndarray  # bool[B]             a game ended (the slot already holds a new one)
+    final_victory_points: np.ndarray  # int16[B, P] of games that ended this step
+    final_length: np.ndarray  # int32[B]         decisions in games that ended this step
+    game_index: np.ndarray  # int64[B]           game now in each slot
+
+
+def set_threads(threads: int | None) -> None:
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, got {threads}")
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+
+
+class BatchEnvBase:
+    """B games of one ruleset, advanced together.
+
+    Game k of a seed (k = 0, 1, 2, ...) is always the same game: slot b starts with game b,
+    and finished slots take the next indices in slot order.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        num_envs: int,
+        num_players: int,
+        seed: int = 0,
+        observations: bool = True,
+        threads: int | None = None,
+    ):
+        ruleset.check_players(num_players)
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        set_threads(threads)
+        self.ruleset = ruleset
+        self.num_envs = int(num_envs)
+        self.num_players = int(num_players)
+        self.seed = int(seed)
+        self.observations = observations
+        B = self.num_envs
+        self.state = ruleset.allocate(B, self.num_players)
+        self.masks = np.zeros((B, ruleset.n_actions), dtype=np.int8)
+        self._obs = np.zeros((B, ruleset.observation_size), dtype=np.float32)
+        self._rewards = np.zeros((B, ruleset.max_players), dtype=np.float32)
+        self._terminated = np.zeros(B, dtype=np.bool_)
+        self._final_vp = np.zeros((B, ruleset.max_players), dtype=np.int16)
+        self._final_len = np.zeros(B, dtype=np.int32)
+        self.next_game_index = B
+
+    def reset(self) -> BatchStep:
+        B = self.num_envs
+        self.ruleset.reset_batch(
+            self.state, self.ruleset.tables, self.seed, np.arange(B, dtype=np.int64), self.masks
+        )
+        self.next_game_index = B
+        self._rewards[:] = 0
+        self._terminated[:] = False
+        return self._result()
+
+    def step(self, actions: np.ndarray) -> BatchStep:
+        """One action per game. Raises ValueError (and changes nothing) if any is illegal."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.num_envs},), "
+                f"got {actions.dtype} {actions.shape}"
+            )
+        actions = actions.astype(np.int64, copy=False)
+        bad = self.ruleset.check_actions(self.state, self.masks, actions)
+        if bad >= 0:
+            a = int(actions[bad])
+            raise ValueError(
+                f"{self.ruleset.name}: game {bad}: {self.ruleset.describe_action(a)} is illegal "
+                f"in decision '{self.ruleset.decision_name(self.state, bad)}' "
+                f"({int(self.masks[bad].sum())} legal actions); nothing was changed"
+            )
+        tb = self.ruleset.tables
+        self.ruleset.step_batch(
+            self.state, tb, actions, self.masks, self._rewards, self._terminated,
+            self._final_vp, self._final_len,
+        )
+        if self._terminated.any():
+            self.next_game_index = self.ruleset.autoreset_batch(
+                self.state, tb, self.seed, self._terminated, self.next_game_index, self.masks
+            )
+        return self._result()
+
+    def _result(self) -> BatchStep:
+        obs = None
+        cur = self.state["current"].copy()
+        if self.observations:
+            self.ruleset.observe_batch(self.state, self.ruleset.tables, cur, self._obs)
+            obs = self._obs
+        P = self.num_players
+        return BatchStep(
+            observation=obs,
+            action_mask=self.masks,
+            current_player=cur,
+            rewards=self._rewards[:, :P],
+            terminated=self._terminated,
+            final_victory_points=self._final_vp[:, :P],
+            final_length=self._final_len,
+            game_index=self.state["game_index"],
+        )

@@ -85,10 +85,9 @@ class AECEnvBase(AECEnv):
             self._seed = int(seed)
         else:
             self._seed = int(np.random.SeedSequence().generate_state(1)[0])
+        # other keys are ignored: PettingZoo treats options as free-form (its api_test passes
+        # {"options": 1})
         options = options or {}
-        unknown = set(options) - {"game_index"}
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; known: ['game_index']")
         self.game_index = int(options.get("game_index", 0))
         if self.game_index < 0:
             raise ValueError(f"game_index must be >= 0, got {self.game_index}")

@@ -517,17 +517,14 @@ def load_tables(
     # Table 6
     results = load_entries(p_res, "fantasy_cards.combat_results", CombatResult)
     _check_unique(p_res, results, "rank")
-    results = sorted(results, key=lambda r: r.rank)
-    if [r.rank for r in results] != list(range(len(RESULT_NAMES))):
-        raise ConfigError(p_res, None, "rank", f"ranks must be 0..{len(RESULT_NAMES) - 1}")
-    for r in results:
-        if r.name != RESULT_NAMES[r.rank]:
+    for i, r in enumerate(results):
+        if r.rank >= len(RESULT_NAMES) or r.name != RESULT_NAMES[r.rank]:
             raise ConfigError(
-                p_res,
-                _label(r.rank, r.name),
-                "name",
-                f"rank {r.rank} is {RESULT_NAMES[r.rank]!r} in Table 6",
+                p_res, _label(i, r.name), "name", f"rank {r.rank} is not {r.name!r} in Table 6"
             )
+    if len(results) != len(RESULT_NAMES):
+        raise ConfigError(p_res, None, "entries", f"Table 6 has {len(RESULT_NAMES)} results")
+    results = sorted(results, key=lambda r: r.rank)
     result_index = {r.name: r.rank for r in results}
 
     # Tables 4 and 5

@@ -126,7 +126,7 @@ CASES = [
         "result_out_of_order",
         "combat_results.yaml",
         lambda d: (_entry(d, "Shaken").update(rank=3), _entry(d, "Out Of Action").update(rank=2)),
-        "Out Of Action",
+        "Shaken",
         "name",
         "Table 6",
     ),

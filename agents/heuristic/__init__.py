@@ -1,0 +1,1 @@
+"""Rule-of-thumb agents, one module per ruleset."""

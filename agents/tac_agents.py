@@ -1,0 +1,59 @@
+"""TAC baseline agents, the same logic from numba (self-play) and from Python (AEC env).
+
+Agent ids used inside kernels: AGENT_RANDOM, AGENT_HEURISTIC. `AGENTS` maps CLI names to ids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.heuristic.tac import heuristic_action
+from envs.core.jit import njit
+from envs.tac.actions import N_ACTIONS
+from envs.tac.turn import random_legal_action
+
+AGENT_RANDOM = 0
+AGENT_HEURISTIC = 1
+AGENTS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC}
+
+
+@njit
+def choose_action(S, tb, b, agent, buf):
+    """Action of agent id `agent` for the current decision of game b."""
+    if agent == AGENT_HEURISTIC:
+        return heuristic_action(S, tb, b, buf)
+    return random_legal_action(S, tb, b, buf)
+
+
+def agent_id(name: str) -> int:
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}")
+    return AGENTS[name]
+
+
+class TacKernelAgent:
+    """A numba agent driving a tac_v0 AEC env (reads the env's full state, acts for the
+    current player only through what the rules allow it to know: both baselines use only
+    public information and their own hand)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.id = agent_id(name)
+        self._buf = np.empty(N_ACTIONS, dtype=np.int16)
+
+    def act(self, env) -> int:
+        raw = env.unwrapped
+        return int(choose_action(raw.state_arrays, raw.ruleset.tables, 0, self.id, self._buf))
+
+
+class MaskedRandomAgent:
+    """Uniform over the action mask of an observation (any ruleset), seeded."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def act_on_mask(self, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("no legal action in the mask")
+        return int(self.rng.choice(legal))

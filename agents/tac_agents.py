@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.heuristic.tac import heuristic_action
+from agents.heuristic.tac import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit
 from envs.tac.actions import N_ACTIONS
-from envs.tac.turn import random_legal_action
+from envs.tac.turn import random_from_legal, random_legal_action
 
 AGENT_RANDOM = 0
 AGENT_HEURISTIC = 1
@@ -23,6 +23,14 @@ def choose_action(S, tb, b, agent, buf):
     if agent == AGENT_HEURISTIC:
         return heuristic_action(S, tb, b, buf)
     return random_legal_action(S, tb, b, buf)
+
+
+@njit
+def choose_from_legal(S, tb, b, agent, buf, n):
+    """As choose_action, when buf already holds the n legal actions."""
+    if agent == AGENT_HEURISTIC:
+        return heuristic_from_legal(S, tb, b, buf, n)
+    return random_from_legal(S, b, buf, n)
 
 
 def agent_id(name: str) -> int:

@@ -10,33 +10,50 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from agents.tac_agents import choose_action
-from envs.core.jit import njit_parallel
+from agents.tac_agents import choose_from_legal
+from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import reset_one
 from envs.tac.state import MAX_PLAYERS, STAGE_GAME_OVER
 from envs.tac.turn import apply_action
 
 
+@njit
+def play_one_game(S, tba, i, seed, g, agents, out_agents):
+    """Game g in slot i to the end (tables as a 1-element array: see kernels.reset_batch)."""
+    tb = tba[0]
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    n_agents = agents.shape[0]
+    n_legal = reset_one(S, tb, i, seed, g, buf)
+    P = S["num_players"][i]
+    for s in range(MAX_PLAYERS):
+        out_agents[i, s] = agents[(s + g) % n_agents] if s < P else -1
+    while S["stage"][i] != STAGE_GAME_OVER:
+        a = choose_from_legal(S, tb, i, out_agents[i, S["current"][i]], buf, n_legal)
+        n_legal = apply_action(S, tb, i, a, buf)
+
+
 @njit_parallel
 def play_games(
-    S, tb, seed, game_indices, agents, out_agents, out_winner, out_vp, out_rewards,
-    out_length, out_rounds, out_dealt,
+    S,
+    tba,
+    seed,
+    game_indices,
+    agents,
+    out_agents,
+    out_winner,
+    out_vp,
+    out_rewards,
+    out_length,
+    out_rounds,
+    out_dealt,
 ):
     """Play games game_indices[i] in state slot i. S must hold len(game_indices) games."""
     n = game_indices.shape[0]
-    n_agents = agents.shape[0]
     U = out_dealt.shape[2]
     for i in prange(n):
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        g = game_indices[i]
-        reset_one(S, tb, i, seed, g, buf)
+        play_one_game(S, tba, i, seed, game_indices[i], agents, out_agents)
         P = S["num_players"][i]
-        for s in range(MAX_PLAYERS):
-            out_agents[i, s] = agents[(s + g) % n_agents] if s < P else -1
-        while S["stage"][i] != STAGE_GAME_OVER:
-            a = choose_action(S, tb, i, out_agents[i, S["current"][i]], buf)
-            apply_action(S, tb, i, a, buf)
         out_winner[i] = S["winner"][i]
         for s in range(P):
             out_vp[i, s] = S["victory_points"][i, s]
@@ -60,10 +77,20 @@ class GameResults:
         self.dealt = np.zeros((n, MAX_PLAYERS, n_unit_types), dtype=np.int8)
 
 
-def run_chunk(S, tb, seed: int, game_indices: np.ndarray, agents: np.ndarray, n_unit_types: int):
+def run_chunk(S, tba, seed: int, game_indices: np.ndarray, agents: np.ndarray, n_unit_types: int):
     res = GameResults(len(game_indices), n_unit_types)
     play_games(
-        S, tb, seed, game_indices, agents, res.agents, res.winner, res.victory_points,
-        res.rewards, res.length, res.rounds, res.dealt,
+        S,
+        tba,
+        seed,
+        game_indices,
+        agents,
+        res.agents,
+        res.winner,
+        res.victory_points,
+        res.rewards,
+        res.length,
+        res.rounds,
+        res.dealt,
     )
     return res

@@ -29,7 +29,6 @@ from envs.tac.actions import (
     A_ATTACK_DONE,
     A_BACK,
     A_DAMAGE_CONTROL,
-    A_DEFEND,
     A_END_TURN,
     A_FORWARD,
     A_HQ_DONE,
@@ -42,7 +41,6 @@ from envs.tac.actions import (
     A_REPAIR,
     A_REPOSITION_DONE,
     A_UPGRADE,
-    N_ACTIONS,
     O,
 )
 from envs.tac.attacks import (
@@ -217,7 +215,12 @@ def score_action(S, tb, b, p, a):
 @njit
 def heuristic_action(S, tb, b, buf):
     """The best-scoring legal action (ties broken by the game's agent RNG)."""
-    n = legal_actions(S, tb, b, buf)
+    return heuristic_from_legal(S, tb, b, buf, legal_actions(S, tb, b, buf))
+
+
+@njit
+def heuristic_from_legal(S, tb, b, buf, n):
+    """The best-scoring of the n legal actions in buf."""
     p = S["current"][b]
     best = NEG
     best_a = buf[0]
@@ -235,5 +238,3 @@ def heuristic_action(S, tb, b, buf):
             if (next_u64(S["agent_rng"], b) >> np.uint64(33)) % np.uint64(ties) == 0:
                 best_a = a
     return best_a
-
-

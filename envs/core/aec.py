@@ -42,7 +42,9 @@ class AECEnvBase(AECEnv):
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
             )
         if illegal_action not in ILLEGAL_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
+            )
         self.ruleset = ruleset
         self._aec_step = aec_step
         self._aec_observe = aec_observe
@@ -93,7 +95,7 @@ class AECEnvBase(AECEnv):
             raise ValueError(f"game_index must be >= 0, got {self.game_index}")
         self.ruleset.reset_batch(
             self.state_arrays,
-            self.ruleset.tables,
+            self.ruleset.tables_batch,
             self._seed,
             np.array([self.game_index], dtype=np.int64),
             self._mask,

@@ -24,7 +24,8 @@ class Ruleset:
     max_players: int
     n_actions: int
     observation_size: int
-    tables: Any  # the numba-facing tables tuple
+    tables: Any  # the tables record serial kernels take (aec_step, aec_observe)
+    tables_batch: Any  # the same as a 1-element array, for the parallel batch kernels
     allocate: Callable[[int, int], np.ndarray]
     reset_batch: Callable  # (S, tb, seed, game_indices, masks) -> None
     check_actions: Callable  # (S, masks, actions) -> first illegal game or -1
@@ -102,7 +103,11 @@ class BatchEnvBase:
     def reset(self) -> BatchStep:
         B = self.num_envs
         self.ruleset.reset_batch(
-            self.state, self.ruleset.tables, self.seed, np.arange(B, dtype=np.int64), self.masks
+            self.state,
+            self.ruleset.tables_batch,
+            self.seed,
+            np.arange(B, dtype=np.int64),
+            self.masks,
         )
         self.next_game_index = B
         self._rewards[:] = 0
@@ -126,10 +131,16 @@ class BatchEnvBase:
                 f"in decision '{self.ruleset.decision_name(self.state, bad)}' "
                 f"({int(self.masks[bad].sum())} legal actions); nothing was changed"
             )
-        tb = self.ruleset.tables
+        tb = self.ruleset.tables_batch
         self.ruleset.step_batch(
-            self.state, tb, actions, self.masks, self._rewards, self._terminated,
-            self._final_vp, self._final_len,
+            self.state,
+            tb,
+            actions,
+            self.masks,
+            self._rewards,
+            self._terminated,
+            self._final_vp,
+            self._final_len,
         )
         if self._terminated.any():
             self.next_game_index = self.ruleset.autoreset_batch(
@@ -141,7 +152,7 @@ class BatchEnvBase:
         obs = None
         cur = self.state["current"].copy()
         if self.observations:
-            self.ruleset.observe_batch(self.state, self.ruleset.tables, cur, self._obs)
+            self.ruleset.observe_batch(self.state, self.ruleset.tables_batch, cur, self._obs)
             obs = self._obs
         P = self.num_players
         return BatchStep(

@@ -80,11 +80,17 @@ def describe(action: int) -> str:
         (A_ATTACK_DONE, 1, lambda i: "end the Attack phase"),
         (A_DEFEND, D, lambda i: f"absorb with defence {i}"),
         (A_NO_DEFENCE, 1, lambda i: "no defence"),
-        (A_DAMAGE_CONTROL, 2, lambda i: "play Damage Control" if i == 0 else "decline Damage Control"),
+        (
+            A_DAMAGE_CONTROL,
+            2,
+            lambda i: "play Damage Control" if i == 0 else "decline Damage Control",
+        ),
         (
             A_LAY,
             H * N_ROWS * 2,
-            lambda i: f"lay hand card {i // 6} on row {(i // 2) % 3} face-{'down' if i % 2 else 'up'}",
+            lambda i: (
+                f"lay hand card {i // 6} on row {(i // 2) % 3} face-{'down' if i % 2 else 'up'}"
+            ),
         ),
         (A_END_TURN, 1, lambda i: "end the turn"),
     ]

@@ -40,18 +40,18 @@ def defence_covers_all_rows(defence):
 @njit
 def defence_applies(S, tb, b, d, slot, kind, target_row):
     """Defence `slot` of seat d could absorb an attack of `kind` on `target_row`."""
-    if S['defence_state'][b, d, slot] == DEF_EMPTY:
+    if S["defence_state"][b, d, slot] == DEF_EMPTY:
         return False
-    dtype = tb.card_type_defence[tb.card_type[S['defence_card'][b, d, slot]]]
-    if not defence_stops(dtype, kind, S['mode'][b, d]):
+    dtype = tb.card_type_defence[tb.card_type[S["defence_card"][b, d, slot]]]
+    if not defence_stops(dtype, kind, S["mode"][b, d]):
         return False
-    return defence_covers_all_rows(dtype) or S['defence_row'][b, d, slot] == target_row
+    return defence_covers_all_rows(dtype) or S["defence_row"][b, d, slot] == target_row
 
 
 @njit
 def is_open(S, b, d, slot):
     """4.4: open defences (face-up, or revealed this phase) trigger automatically."""
-    return S['defence_state'][b, d, slot] == DEF_FACE_UP or S['defence_revealed'][b, d, slot]
+    return S["defence_state"][b, d, slot] == DEF_FACE_UP or S["defence_revealed"][b, d, slot]
 
 
 @njit
@@ -66,7 +66,10 @@ def open_defence_for(S, tb, b, d, kind, target_row):
 @njit
 def has_face_down(S, b, d):
     for slot in range(MAX_DEFENCES):
-        if S['defence_state'][b, d, slot] == DEF_FACE_DOWN and not S['defence_revealed'][b, d, slot]:
+        if (
+            S["defence_state"][b, d, slot] == DEF_FACE_DOWN
+            and not S["defence_revealed"][b, d, slot]
+        ):
             return True
     return False
 
@@ -76,7 +79,7 @@ def face_up_air_supremacy(S, tb, b, d):
     """10.10: no Air Attacks can be declared against a player with Air Supremacy showing."""
     for slot in range(MAX_DEFENCES):
         if is_open(S, b, d, slot):
-            if tb.card_type_defence[tb.card_type[S['defence_card'][b, d, slot]]] == AIR_SUPREMACY:
+            if tb.card_type_defence[tb.card_type[S["defence_card"][b, d, slot]]] == AIR_SUPREMACY:
                 return True
     return False
 
@@ -84,6 +87,6 @@ def face_up_air_supremacy(S, tb, b, d):
 @njit
 def free_defence_slot(S, b, p):
     for slot in range(MAX_DEFENCES):
-        if S['defence_state'][b, p, slot] == DEF_EMPTY:
+        if S["defence_state"][b, p, slot] == DEF_EMPTY:
             return slot
     return -1

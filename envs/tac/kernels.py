@@ -21,13 +21,34 @@ from envs.tac.turn import advance, apply_action, legal_actions, start_turn
 def reset_one(S, tb, b, seed, game_index, buf):
     reset_game(S, tb, b, seed, game_index)
     start_turn(S, tb, b)
-    advance(S, tb, b, buf)
+    return advance(S, tb, b, buf)
+
+
+@njit
+def reset_and_mask(S, tba, b, seed, game_index, mask_row):
+    """reset_one + fill_mask with the tables as a 1-element array (numba cannot pass a
+    record into a parallel loop body, so parallel kernels call these array-only helpers)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    reset_one(S, tba[0], b, seed, game_index, buf)
+    fill_mask(S, tba[0], b, mask_row, buf)
+
+
+@njit
+def step_one(S, tba, b, a, mask_row):
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    apply_action(S, tba[0], b, a, buf)
+    fill_mask(S, tba[0], b, mask_row, buf)
+
+
+@njit
+def observe_one(S, tba, b, me, out):
+    observe(S, tba[0], b, me, out)
 
 
 @njit
 def fill_mask(S, tb, b, mask_row, buf):
     mask_row[:] = 0
-    if S['stage'][b] == STAGE_GAME_OVER:
+    if S["stage"][b] == STAGE_GAME_OVER:
         return
     n = legal_actions(S, tb, b, buf)
     for i in range(n):
@@ -35,12 +56,12 @@ def fill_mask(S, tb, b, mask_row, buf):
 
 
 @njit_parallel
-def reset_batch(S, tb, seed, game_indices, masks):
+def reset_batch(S, tba, seed, game_indices, masks):
+    """Parallel kernels take the tables as a 1-element record array `tba` and use tba[0]
+    inside the loop (numba cannot pass a record into a parallel loop body)."""
     B = game_indices.shape[0]
     for b in prange(B):
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        reset_one(S, tb, b, seed, game_indices[b], buf)
-        fill_mask(S, tb, b, masks[b], buf)
+        reset_and_mask(S, tba, b, seed, game_indices[b], masks[b])
 
 
 @njit_parallel
@@ -50,7 +71,7 @@ def check_actions(S, masks, actions):
     bad = np.full(B, False)
     for b in prange(B):
         a = actions[b]
-        if S['stage'][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
+        if S["stage"][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
             bad[b] = True
     for b in range(B):
         if bad[b]:
@@ -59,24 +80,22 @@ def check_actions(S, masks, actions):
 
 
 @njit_parallel
-def step_batch(S, tb, actions, masks, rewards, terminated, final_vp, final_length):
+def step_batch(S, tba, actions, masks, rewards, terminated, final_vp, final_length):
     """Apply one legal action per game; games that end report rewards and stay over."""
     B = actions.shape[0]
     for b in prange(B):
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
         rewards[b, :] = 0.0
         terminated[b] = False
-        apply_action(S, tb, b, actions[b], buf)
-        if S['stage'][b] == STAGE_GAME_OVER:
+        step_one(S, tba, b, actions[b], masks[b])
+        if S["stage"][b] == STAGE_GAME_OVER:
             terminated[b] = True
-            rewards[b, :] = S['rewards'][b, :]
-            final_vp[b, :] = S['victory_points'][b, :]
-            final_length[b] = S['decisions'][b]
-        fill_mask(S, tb, b, masks[b], buf)
+            rewards[b, :] = S["rewards"][b, :]
+            final_vp[b, :] = S["victory_points"][b, :]
+            final_length[b] = S["decisions"][b]
 
 
 @njit_parallel
-def autoreset_batch(S, tb, seed, terminated, next_index, masks):
+def autoreset_batch(S, tba, seed, terminated, next_index, masks):
     """Start a new game in every finished slot; game indices follow slot order, so a seed's
     sequence of games is fixed by the batch size and the actions alone."""
     B = terminated.shape[0]
@@ -88,17 +107,15 @@ def autoreset_batch(S, tb, seed, terminated, next_index, masks):
             nxt += 1
     for b in prange(B):
         if new_index[b] >= 0:
-            buf = np.empty(N_ACTIONS, dtype=np.int16)
-            reset_one(S, tb, b, seed, new_index[b], buf)
-            fill_mask(S, tb, b, masks[b], buf)
+            reset_and_mask(S, tba, b, seed, new_index[b], masks[b])
     return nxt
 
 
 @njit_parallel
-def observe_batch(S, tb, players, out):
+def observe_batch(S, tba, players, out):
     """Observation of players[b] in game b, for every b."""
     for b in prange(players.shape[0]):
-        observe(S, tb, b, players[b], out[b])
+        observe_one(S, tba, b, players[b], out[b])
 
 
 @njit

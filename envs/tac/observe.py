@@ -37,8 +37,8 @@ N_DEFENCE_KINDS = 5
 
 
 def observation_size(tb: TacArrays) -> int:
-    U = tb.unit_class.shape[0]
-    C = tb.card_type_colour.shape[0]
+    U = tb.n_unit_types
+    C = tb.n_card_types
     glob = N_STAGES + 6 + MAX_ATTACKS + 2 + 2 + 2 * U
     seat = 6 + MAX_TEAM * (2 + U + N_ROWS) + MAX_DEFENCES * (1 + N_ROWS + 2 + N_DEFENCE_KINDS)
     hand = HAND_SLOTS * C
@@ -50,8 +50,8 @@ def observation_size(tb: TacArrays) -> int:
 def observe(S, tb, b, me, out):
     """Write player `me`'s observation of game b into out (float32[observation_size])."""
     out[:] = 0.0
-    U = tb.unit_class.shape[0]
-    C = tb.card_type_colour.shape[0]
+    U = tb.n_unit_types
+    C = tb.n_card_types
     P = S["num_players"][b]
     i = 0
     # --- global

@@ -73,57 +73,101 @@ PILE_TANK, PILE_LIGHT = 0, 1
 # S["hand"][b, p, h] reads the same in numba kernels and in Python, copying a batch is
 # copying one array and saving it is np.save. Comment: per-game shape, meaning.
 STATE_FIELDS = [
-    ('rng', np.uint64, (2,)),  # uint64[2] rules RNG (dice, shuffles, player orders)
-    ('agent_rng', np.uint64, (2,)),  # uint64[2] RNG for agents playing inside kernels
-    ('game_index', np.int64, ()),  # int64 which game of the seed this slot plays
-    ('num_players', np.int8, ()),  # int8 players in this game (2-5)
-    ('round', np.int8, ()),  # int8 game round, 1-based (2.5)
-    ('turn', np.int8, ()),  # int8 position in the player order this round, 0-based
-    ('order', np.int8, (MAX_PLAYERS,)),  # int8[P] order[b, i] = seat taking the i-th turn (2.6)
-    ('stage', np.int8, ()),  # int8 STAGE_*
-    ('current', np.int8, ()),  # int8 seat asked to decide now
-    ('active', np.int8, ()),  # int8 seat whose turn it is
-    ('decisions', np.int32, ()),  # int32 decisions taken so far this game
-    ('ap', np.int8, ()),  # int8 Action Points left (4.3)
-    ('free_gun', np.uint8, ()),  # bool Mobile's free first gun attack still unused (7.4)
-    ('repositions', np.int8, ()),  # int8 Static repositions made this turn (4.2)
-    ('moved', np.uint8, (MAX_TEAM,)),  # bool[T] slot already repositioned this turn
-    ('weapon_uses', np.int8, (2, 2)),  # int8[2, 2] cards played per [weapon type, weight] (4.3)
-    ('arty_uses', np.int8, ()),  # int8 arty attacks made this turn (9.1)
-    ('mode', np.int8, (MAX_PLAYERS,)),  # int8[P] STATIC / MOBILE (2.3)
-    ('team_type', np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] unit type in the slot, -1 empty
-    ('team_row', np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] 0 Frontline, 1 Reserve, 2 Rear
-    ('team_damage', np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] damage taken (4.5)
-    ('under', np.int8, (MAX_PLAYERS, MAX_TEAM, MAX_UNDER)),  # int8[P, T, MAX_UNDER] cards kept under the unit, -1 empty
-    ('dealt', np.int8, (MAX_PLAYERS, MAX_UNIT_TYPES)),  # int8[P, U] unit types dealt at setup (for balance records)
-    ('hand', np.int8, (MAX_PLAYERS, HAND_SLOTS)),  # int8[P, H] card ids, -1 empty
-    ('defence_card', np.int8, (MAX_PLAYERS, MAX_DEFENCES)),  # int8[P, D] laid defence card ids, -1 empty
-    ('defence_state', np.int8, (MAX_PLAYERS, MAX_DEFENCES)),  # int8[P, D] DEF_EMPTY / DEF_FACE_UP / DEF_FACE_DOWN
-    ('defence_row', np.int8, (MAX_PLAYERS, MAX_DEFENCES)),  # int8[P, D] row protected (10.4)
-    ('defence_used', np.uint8, (MAX_PLAYERS, MAX_DEFENCES)),  # bool[P, D] absorbed an attack this Resolution (10.3)
-    ('defence_revealed', np.uint8, (MAX_PLAYERS, MAX_DEFENCES)),  # bool[P, D] a face-down card revealed this Defence phase
-    ('draw', np.int8, (MAX_DECK,)),  # int8[N] face-down draw pile, top at draw_count-1
-    ('draw_count', np.int16, ()),  # int16
-    ('discard', np.int8, (MAX_DECK,)),  # int8[N] face-up discard pile
-    ('discard_count', np.int16, ()),  # int16
-    ('pile', np.int8, (2, MAX_PILE)),  # int8[2, MAX_PILE] reinforcement piles of unit types, top at count-1
-    ('pile_count', np.int8, (2,)),  # int8[2]
+    ("rng", np.uint64, (2,)),  # uint64[2] rules RNG (dice, shuffles, player orders)
+    ("agent_rng", np.uint64, (2,)),  # uint64[2] RNG for agents playing inside kernels
+    ("game_index", np.int64, ()),  # int64 which game of the seed this slot plays
+    ("num_players", np.int8, ()),  # int8 players in this game (2-5)
+    ("round", np.int8, ()),  # int8 game round, 1-based (2.5)
+    ("turn", np.int8, ()),  # int8 position in the player order this round, 0-based
+    ("order", np.int8, (MAX_PLAYERS,)),  # int8[P] order[b, i] = seat taking the i-th turn (2.6)
+    ("stage", np.int8, ()),  # int8 STAGE_*
+    ("current", np.int8, ()),  # int8 seat asked to decide now
+    ("active", np.int8, ()),  # int8 seat whose turn it is
+    ("decisions", np.int32, ()),  # int32 decisions taken so far this game
+    ("ap", np.int8, ()),  # int8 Action Points left (4.3)
+    ("free_gun", np.uint8, ()),  # bool Mobile's free first gun attack still unused (7.4)
+    ("repositions", np.int8, ()),  # int8 Static repositions made this turn (4.2)
+    ("moved", np.uint8, (MAX_TEAM,)),  # bool[T] slot already repositioned this turn
+    ("weapon_uses", np.int8, (2, 2)),  # int8[2, 2] cards played per [weapon type, weight] (4.3)
+    ("arty_uses", np.int8, ()),  # int8 arty attacks made this turn (9.1)
+    ("mode", np.int8, (MAX_PLAYERS,)),  # int8[P] STATIC / MOBILE (2.3)
+    ("team_type", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] unit type in the slot, -1 empty
+    ("team_row", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] 0 Frontline, 1 Reserve, 2 Rear
+    ("team_damage", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] damage taken (4.5)
+    (
+        "under",
+        np.int8,
+        (MAX_PLAYERS, MAX_TEAM, MAX_UNDER),
+    ),  # int8[P, T, MAX_UNDER] cards kept under the unit, -1 empty
+    (
+        "dealt",
+        np.int8,
+        (MAX_PLAYERS, MAX_UNIT_TYPES),
+    ),  # int8[P, U] unit types dealt at setup (for balance records)
+    ("hand", np.int8, (MAX_PLAYERS, HAND_SLOTS)),  # int8[P, H] card ids, -1 empty
+    (
+        "defence_card",
+        np.int8,
+        (MAX_PLAYERS, MAX_DEFENCES),
+    ),  # int8[P, D] laid defence card ids, -1 empty
+    (
+        "defence_state",
+        np.int8,
+        (MAX_PLAYERS, MAX_DEFENCES),
+    ),  # int8[P, D] DEF_EMPTY / DEF_FACE_UP / DEF_FACE_DOWN
+    ("defence_row", np.int8, (MAX_PLAYERS, MAX_DEFENCES)),  # int8[P, D] row protected (10.4)
+    (
+        "defence_used",
+        np.uint8,
+        (MAX_PLAYERS, MAX_DEFENCES),
+    ),  # bool[P, D] absorbed an attack this Resolution (10.3)
+    (
+        "defence_revealed",
+        np.uint8,
+        (MAX_PLAYERS, MAX_DEFENCES),
+    ),  # bool[P, D] a face-down card revealed this Defence phase
+    ("draw", np.int8, (MAX_DECK,)),  # int8[N] face-down draw pile, top at draw_count-1
+    ("draw_count", np.int16, ()),  # int16
+    ("discard", np.int8, (MAX_DECK,)),  # int8[N] face-up discard pile
+    ("discard_count", np.int16, ()),  # int16
+    (
+        "pile",
+        np.int8,
+        (2, MAX_PILE),
+    ),  # int8[2, MAX_PILE] reinforcement piles of unit types, top at count-1
+    ("pile_count", np.int8, (2,)),  # int8[2]
     # --- attacks declared this turn (5-9) ---
-    ('attack_count', np.int8, ()),  # int8
-    ('attack_kind', np.int8, (MAX_ATTACKS,)),  # int8[A] ATTACK_GUN / _MISSILE / _AIR / _ARTY
-    ('attack_card', np.int8, (MAX_ATTACKS,)),  # int8[A] card id (-1 for arty)
-    ('attack_purple', np.int8, (MAX_ATTACKS,)),  # int8[A] purple card id modifying it, -1 none (5.4)
-    ('attack_target', np.int8, (MAX_ATTACKS,)),  # int8[A] target seat
-    ('attack_slot', np.int8, (MAX_ATTACKS,)),  # int8[A] target slot
-    ('attack_defence', np.int8, (MAX_ATTACKS,)),  # int8[A] defence slot that absorbs it, -1 none
-    ('attack_damage', np.int8, (MAX_ATTACKS,)),  # int8[A] damage it deals (Resolution), -1 destroys
-    ('cursor', np.int8, ()),  # int8 attack being defended / resolved
-    ('rewards', np.float32, (MAX_PLAYERS,)),  # float32[P] rewards of the finished game
-    ('victory_points', np.int16, (MAX_PLAYERS,)),  # int16[P] 11.1 totals at the end
-    ('winner', np.int8, ()),  # int8 winning seat, -1 draw / not over
+    ("attack_count", np.int8, ()),  # int8
+    ("attack_kind", np.int8, (MAX_ATTACKS,)),  # int8[A] ATTACK_GUN / _MISSILE / _AIR / _ARTY
+    ("attack_card", np.int8, (MAX_ATTACKS,)),  # int8[A] card id (-1 for arty)
+    (
+        "attack_purple",
+        np.int8,
+        (MAX_ATTACKS,),
+    ),  # int8[A] purple card id modifying it, -1 none (5.4)
+    ("attack_target", np.int8, (MAX_ATTACKS,)),  # int8[A] target seat
+    ("attack_slot", np.int8, (MAX_ATTACKS,)),  # int8[A] target slot
+    ("attack_defence", np.int8, (MAX_ATTACKS,)),  # int8[A] defence slot that absorbs it, -1 none
+    ("attack_damage", np.int8, (MAX_ATTACKS,)),  # int8[A] damage it deals (Resolution), -1 destroys
+    ("cursor", np.int8, ()),  # int8 attack being defended / resolved
+    ("rewards", np.float32, (MAX_PLAYERS,)),  # float32[P] rewards of the finished game
+    ("victory_points", np.int16, (MAX_PLAYERS,)),  # int16[P] 11.1 totals at the end
+    ("winner", np.int8, ()),  # int8 winning seat, -1 draw / not over
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
-_NEG_ONE_FIELDS = ('attack_card', 'attack_defence', 'attack_purple', 'defence_card', 'discard', 'draw', 'hand', 'pile', 'team_type', 'under', 'winner')
+_NEG_ONE_FIELDS = (
+    "attack_card",
+    "attack_defence",
+    "attack_purple",
+    "defence_card",
+    "discard",
+    "draw",
+    "hand",
+    "pile",
+    "team_type",
+    "under",
+    "winner",
+)
 
 
 def allocate(num_envs: int, num_players: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,7 +40,9 @@ MODIFIERS = ("multiply", "add")
 # Unit categories (2.1) and classes (3.3-3.9).
 CAT_TANK, CAT_LIGHT = 0, 1
 CATEGORIES = ("tank", "light")
-CLASS_TANK, CLASS_INFANTRY, CLASS_LIGHT_VEHICLE, CLASS_AIR_DEFENCE, CLASS_ATGM, CLASS_ARTY = range(6)
+CLASS_TANK, CLASS_INFANTRY, CLASS_LIGHT_VEHICLE, CLASS_AIR_DEFENCE, CLASS_ATGM, CLASS_ARTY = range(
+    6
+)
 CLASSES = ("tank", "infantry", "light_vehicle", "air_defence", "atgm", "arty")
 
 GAME_FILE, WEAPONS_FILE, UNITS_FILE, CARDS_FILE = (
@@ -111,29 +113,36 @@ MAX_CARD_TYPES = 40
 MAX_ACTION_CARDS = 127  # card ids are int8
 
 
-class TacArrays(NamedTuple):
-    """The read-only tables the kernels index. Shapes in the comments."""
-
-    unit_category: np.ndarray  # int8[U]  CAT_*
-    unit_class: np.ndarray  # int8[U]  CLASS_*
-    unit_hit_points: np.ndarray  # int8[U]
-    unit_weapons: np.ndarray  # bool[U, 2 types, 2 weights] -> [U, type, weight]
-    unit_air_defence: np.ndarray  # bool[U]
-    unit_victory_points: np.ndarray  # int8[U]
-    unit_count: np.ndarray  # int8[U]
-    card_type_colour: np.ndarray  # int8[C]   COLOURS index
-    card_type_weapon_type: np.ndarray  # int8[C]  GUN/MISSILE (red), -1 otherwise
-    card_type_weapon_weight: np.ndarray  # int8[C] HEAVY/LIGHT (red), -1 otherwise
-    card_type_damage: np.ndarray  # int8[C]
-    card_type_to_hit: np.ndarray  # int8[C]
-    card_type_defence: np.ndarray  # int8[C] DEFENCES index or -1
-    card_type_hq: np.ndarray  # int8[C] HQ index or -1
-    card_type_modifier: np.ndarray  # int8[C] MODIFIERS index or -1
-    card_type_amount: np.ndarray  # int8[C]
-    card_type_ap_cost: np.ndarray  # int8[C]
-    card_type_is_close_air_support: np.ndarray  # bool[C] (10.9 automatic negation)
-    card_type: np.ndarray  # int8[N] type of each physical card in the Action deck
-    settings: np.ndarray  # int16[S] the game.yaml numbers, indexed by SETTING_*
+# The kernels' tables are one numpy record (np.record) of fixed-size arrays: passed to a
+# numba function it is a single pointer, where a tuple of 20 arrays cost ~300 ns per call
+# in reference counting. Arrays are padded to the MAX_* capacities; n_* say how much is used.
+TABLE_FIELDS = [
+    ("n_unit_types", np.int16, ()),
+    ("n_card_types", np.int16, ()),
+    ("n_cards", np.int16, ()),  # physical Action cards in the deck
+    ("unit_category", np.int8, (MAX_UNIT_TYPES,)),  # CAT_*
+    ("unit_class", np.int8, (MAX_UNIT_TYPES,)),  # CLASS_*
+    ("unit_hit_points", np.int8, (MAX_UNIT_TYPES,)),
+    ("unit_weapons", np.uint8, (MAX_UNIT_TYPES, 2, 2)),  # [U, GUN/MISSILE, HEAVY/LIGHT]
+    ("unit_air_defence", np.uint8, (MAX_UNIT_TYPES,)),
+    ("unit_victory_points", np.int8, (MAX_UNIT_TYPES,)),
+    ("unit_count", np.int8, (MAX_UNIT_TYPES,)),
+    ("card_type_colour", np.int8, (MAX_CARD_TYPES,)),  # COLOURS index
+    ("card_type_weapon_type", np.int8, (MAX_CARD_TYPES,)),  # GUN/MISSILE (red), -1 otherwise
+    ("card_type_weapon_weight", np.int8, (MAX_CARD_TYPES,)),  # HEAVY/LIGHT (red), -1 otherwise
+    ("card_type_damage", np.int8, (MAX_CARD_TYPES,)),
+    ("card_type_to_hit", np.int8, (MAX_CARD_TYPES,)),
+    ("card_type_defence", np.int8, (MAX_CARD_TYPES,)),  # DEFENCES index or -1
+    ("card_type_hq", np.int8, (MAX_CARD_TYPES,)),  # HQ_KINDS index or -1
+    ("card_type_modifier", np.int8, (MAX_CARD_TYPES,)),  # MODIFIERS index or -1
+    ("card_type_amount", np.int8, (MAX_CARD_TYPES,)),
+    ("card_type_ap_cost", np.int8, (MAX_CARD_TYPES,)),
+    ("card_type_is_close_air_support", np.uint8, (MAX_CARD_TYPES,)),  # 10.9
+    ("card_type", np.int8, (MAX_ACTION_CARDS,)),  # type of each physical Action card
+    ("settings", np.int16, (12,)),  # game.yaml numbers, indexed by S_*
+]
+TABLES_DTYPE = np.dtype(TABLE_FIELDS)
+TacArrays = np.record  # the type of Tables.arrays
 
 
 SETTING_NAMES = (
@@ -174,7 +183,8 @@ class Tables:
     weapons: list[WeaponRow]
     units: list[UnitRow]
     cards: list[CardRow]
-    arrays: TacArrays
+    arrays: TacArrays  # np.record: the `tb` of serial kernels
+    arrays_batch: np.ndarray  # the same as a 1-element record array: parallel kernels take it
     unit_index: dict[str, int]
     card_index: dict[str, int]
     config_dir: Path
@@ -189,7 +199,7 @@ class Tables:
 
     @property
     def n_action_cards(self) -> int:
-        return int(self.arrays.card_type.shape[0])
+        return int(self.arrays.n_cards)
 
     @property
     def n_tank_cards(self) -> int:
@@ -198,11 +208,6 @@ class Tables:
     @property
     def n_light_cards(self) -> int:
         return sum(u.count for u in self.units if u.category == "light")
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
 
 
 def _check_cards(path: Path, cards: list[CardRow], weapons: dict[str, WeaponRow]) -> None:
@@ -232,7 +237,9 @@ def load_tables(config_dir: Path | str | None = None) -> Tables:
             if w not in by_weapon:
                 raise ConfigError(units_path, f"{i} '{u.name}'", "weapons", f"unknown weapon {w!r}")
         if u.category == "tank" and u.class_ != "tank":
-            raise ConfigError(units_path, f"{i} '{u.name}'", "class", "a tank-pile card must be class tank")
+            raise ConfigError(
+                units_path, f"{i} '{u.name}'", "class", "a tank-pile card must be class tank"
+            )
     cards_path = config_dir / CARDS_FILE
     cards = load_entries(cards_path, "tac.action_cards", CardRow)
     _check_cards(cards_path, cards, by_weapon)
@@ -243,7 +250,9 @@ def load_tables(config_dir: Path | str | None = None) -> Tables:
         raise ConfigError(cards_path, None, "entries", f"at most {MAX_CARD_TYPES} card types")
     n_cards = sum(c.count for c in cards)
     if n_cards > MAX_ACTION_CARDS:
-        raise ConfigError(cards_path, None, "count", f"deck of {n_cards} cards; at most {MAX_ACTION_CARDS}")
+        raise ConfigError(
+            cards_path, None, "count", f"deck of {n_cards} cards; at most {MAX_ACTION_CARDS}"
+        )
     n_tanks = sum(u.count for u in units if u.category == "tank")
     n_lights = sum(u.count for u in units if u.category == "light")
     # 2.1: enough unit cards to deal five players (the most the game allows).
@@ -257,10 +266,9 @@ def load_tables(config_dir: Path | str | None = None) -> Tables:
     for i, u in enumerate(units):
         for w in u.weapons:
             row = by_weapon[w]
-            weapons_arr[i, GUN if row.type == "gun" else MISSILE, HEAVY if row.weight == "heavy" else LIGHT] = True
-
-    def col(values, dtype=np.int8):
-        return _ro(np.array(values, dtype=dtype))
+            weapons_arr[
+                i, GUN if row.type == "gun" else MISSILE, HEAVY if row.weight == "heavy" else LIGHT
+            ] = True
 
     def opt(value, table=None):
         if value is None:
@@ -271,37 +279,55 @@ def load_tables(config_dir: Path | str | None = None) -> Tables:
         (GUN if by_weapon[c.weapon].type == "gun" else MISSILE) if c.weapon else -1 for c in cards
     ]
     card_weapon_weight = [
-        (HEAVY if by_weapon[c.weapon].weight == "heavy" else LIGHT) if c.weapon else -1 for c in cards
+        (HEAVY if by_weapon[c.weapon].weight == "heavy" else LIGHT) if c.weapon else -1
+        for c in cards
     ]
     card_type = np.concatenate([np.full(c.count, i, dtype=np.int8) for i, c in enumerate(cards)])
-    arrays = TacArrays(
-        unit_category=col([CATEGORIES.index(u.category) for u in units]),
-        unit_class=col([CLASSES.index(u.class_) for u in units]),
-        unit_hit_points=col([u.hit_points for u in units]),
-        unit_weapons=_ro(weapons_arr),
-        unit_air_defence=col([u.air_defence for u in units], np.bool_),
-        unit_victory_points=col([u.victory_points for u in units]),
-        unit_count=col([u.count for u in units]),
-        card_type_colour=col([COLOURS.index(c.colour) for c in cards]),
-        card_type_weapon_type=col(card_weapon_type),
-        card_type_weapon_weight=col(card_weapon_weight),
-        card_type_damage=col([opt(c.damage) if c.damage is not None else 0 for c in cards]),
-        card_type_to_hit=col([c.to_hit if c.to_hit is not None else 0 for c in cards]),
-        card_type_defence=col([opt(c.defence, DEFENCES) for c in cards]),
-        card_type_hq=col([opt(c.hq, HQ_KINDS) for c in cards]),
-        card_type_modifier=col([opt(c.modifier, MODIFIERS) for c in cards]),
-        card_type_amount=col([c.amount or 0 for c in cards]),
-        card_type_ap_cost=col([c.ap_cost for c in cards]),
-        card_type_is_close_air_support=col([c.name == CLOSE_AIR_SUPPORT for c in cards], np.bool_),
-        card_type=_ro(card_type),
-        settings=col([getattr(settings, n) for n in SETTING_NAMES], np.int16),
-    )
+    rec = np.zeros(1, dtype=TABLES_DTYPE)
+    rec["card_type_weapon_type"] = -1
+    rec["card_type_weapon_weight"] = -1
+    rec["card_type_defence"] = -1
+    rec["card_type_hq"] = -1
+    rec["card_type_modifier"] = -1
+    rec["card_type"] = -1
+    C = len(cards)
+    rec["n_unit_types"] = U
+    rec["n_card_types"] = C
+    rec["n_cards"] = len(card_type)
+    columns = {
+        "unit_category": [CATEGORIES.index(u.category) for u in units],
+        "unit_class": [CLASSES.index(u.class_) for u in units],
+        "unit_hit_points": [u.hit_points for u in units],
+        "unit_weapons": weapons_arr,
+        "unit_air_defence": [u.air_defence for u in units],
+        "unit_victory_points": [u.victory_points for u in units],
+        "unit_count": [u.count for u in units],
+        "card_type_colour": [COLOURS.index(c.colour) for c in cards],
+        "card_type_weapon_type": card_weapon_type,
+        "card_type_weapon_weight": card_weapon_weight,
+        "card_type_damage": [c.damage if c.damage is not None else 0 for c in cards],
+        "card_type_to_hit": [c.to_hit if c.to_hit is not None else 0 for c in cards],
+        "card_type_defence": [opt(c.defence, DEFENCES) for c in cards],
+        "card_type_hq": [opt(c.hq, HQ_KINDS) for c in cards],
+        "card_type_modifier": [opt(c.modifier, MODIFIERS) for c in cards],
+        "card_type_amount": [c.amount or 0 for c in cards],
+        "card_type_ap_cost": [c.ap_cost for c in cards],
+        "card_type_is_close_air_support": [c.name == CLOSE_AIR_SUPPORT for c in cards],
+        "card_type": card_type,
+        "settings": [getattr(settings, n) for n in SETTING_NAMES],
+    }
+    for name, values in columns.items():
+        values = np.asarray(values)
+        rec[name][0, : len(values)] = values
+    rec = rec.view(np.recarray)
+    arrays = rec[0]
     return Tables(
         settings=settings,
         weapons=weapons,
         units=units,
         cards=cards,
         arrays=arrays,
+        arrays_batch=rec,
         unit_index={u.name: i for i, u in enumerate(units)},
         card_index={c.name: i for i, c in enumerate(cards)},
         config_dir=config_dir,

@@ -57,6 +57,7 @@ def _ruleset_for(config_dir: str | None) -> tuple[Ruleset, Tables]:
         n_actions=N_ACTIONS,
         observation_size=observation_size(tables.arrays),
         tables=tables.arrays,
+        tables_batch=tables.arrays_batch,
         allocate=allocate,
         reset_batch=kernels.reset_batch,
         check_actions=kernels.check_actions,

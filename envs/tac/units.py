@@ -30,7 +30,7 @@ from envs.tac.tables import (
 def team_size(S, b, p):
     n = 0
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] >= 0:
+        if S["team_type"][b, p, t] >= 0:
             n += 1
     return n
 
@@ -40,8 +40,8 @@ def row_count(S, b, p):
     """Rows in use (rows are compact, so this is the last row + 1)."""
     r = 0
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] >= 0 and S['team_row'][b, p, t] + 1 > r:
-            r = S['team_row'][b, p, t] + 1
+        if S["team_type"][b, p, t] >= 0 and S["team_row"][b, p, t] + 1 > r:
+            r = S["team_row"][b, p, t] + 1
     return r
 
 
@@ -49,7 +49,7 @@ def row_count(S, b, p):
 def units_in_row(S, b, p, row):
     n = 0
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] >= 0 and S['team_row'][b, p, t] == row:
+        if S["team_type"][b, p, t] >= 0 and S["team_row"][b, p, t] == row:
             n += 1
     return n
 
@@ -63,8 +63,8 @@ def compact_rows(S, b, p):
     """
     used = [False, False, False]
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] >= 0:
-            used[S['team_row'][b, p, t]] = True
+        if S["team_type"][b, p, t] >= 0:
+            used[S["team_row"][b, p, t]] = True
     new_index = [-1, -1, -1]
     nxt = 0
     for r in range(N_ROWS):
@@ -72,26 +72,26 @@ def compact_rows(S, b, p):
             new_index[r] = nxt
             nxt += 1
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] >= 0:
-            S['team_row'][b, p, t] = new_index[S['team_row'][b, p, t]]
+        if S["team_type"][b, p, t] >= 0:
+            S["team_row"][b, p, t] = new_index[S["team_row"][b, p, t]]
     for d in range(MAX_DEFENCES):
-        if S['defence_state'][b, p, d] != DEF_EMPTY:
-            r = new_index[S['defence_row'][b, p, d]]
+        if S["defence_state"][b, p, d] != DEF_EMPTY:
+            r = new_index[S["defence_row"][b, p, d]]
             if r < 0:
-                discard_card(S, b, S['defence_card'][b, p, d])
-                S['defence_card'][b, p, d] = -1
-                S['defence_state'][b, p, d] = DEF_EMPTY
-                S['defence_used'][b, p, d] = False
-                S['defence_revealed'][b, p, d] = False
+                discard_card(S, b, S["defence_card"][b, p, d])
+                S["defence_card"][b, p, d] = -1
+                S["defence_state"][b, p, d] = DEF_EMPTY
+                S["defence_used"][b, p, d] = False
+                S["defence_revealed"][b, p, d] = False
             else:
-                S['defence_row'][b, p, d] = r
+                S["defence_row"][b, p, d] = r
 
 
 @njit
 def discard_card(S, b, card):
     if card >= 0:
-        S['discard'][b, S['discard_count'][b]] = card
-        S['discard_count'][b] += 1
+        S["discard"][b, S["discard_count"][b]] = card
+        S["discard_count"][b] += 1
 
 
 @njit
@@ -117,9 +117,9 @@ def can_use_own_weapons(tb, unit_type, mode):
 def air_defence_count(S, tb, b, p):
     """3.9 / 8.2: each unit with Air-Def lowers air to-hit by 1 (Mobile infantry: 3.6)."""
     n = 0
-    mode = S['mode'][b, p]
+    mode = S["mode"][b, p]
     for t in range(MAX_TEAM):
-        u = S['team_type'][b, p, t]
+        u = S["team_type"][b, p, t]
         if u >= 0 and tb.unit_air_defence[u] and can_use_own_weapons(tb, u, mode):
             n += 1
     return n
@@ -132,16 +132,16 @@ def firing_units(S, tb, b, p, weapon_type, weight):
     Heavy weapons fire from the Frontline or Reserve Line, light ones from the Frontline.
     Missiles fire only in Static mode (7.3).
     """
-    mode = S['mode'][b, p]
+    mode = S["mode"][b, p]
     if weapon_type == MISSILE and mode == MOBILE:
         return 0
     last_row = 1 if weight == HEAVY else 0
     n = 0
     for t in range(MAX_TEAM):
-        u = S['team_type'][b, p, t]
+        u = S["team_type"][b, p, t]
         if (
             u >= 0
-            and S['team_row'][b, p, t] <= last_row
+            and S["team_row"][b, p, t] <= last_row
             and tb.unit_weapons[u, weapon_type, weight]
             and can_use_own_weapons(tb, u, mode)
         ):
@@ -154,7 +154,7 @@ def arty_units(S, tb, b, p):
     """3.8 / 9.1: each Arty unit makes one arty attack per turn, from any row."""
     n = 0
     for t in range(MAX_TEAM):
-        u = S['team_type'][b, p, t]
+        u = S["team_type"][b, p, t]
         if u >= 0 and tb.unit_class[u] == CLASS_ARTY:
             n += 1
     return n
@@ -163,34 +163,34 @@ def arty_units(S, tb, b, p):
 @njit
 def free_slot(S, b, p):
     for t in range(MAX_TEAM):
-        if S['team_type'][b, p, t] < 0:
+        if S["team_type"][b, p, t] < 0:
             return t
     return -1
 
 
 @njit
 def place_unit(S, b, p, slot, unit_type, row):
-    S['team_type'][b, p, slot] = unit_type
-    S['team_row'][b, p, slot] = row
-    S['team_damage'][b, p, slot] = 0
+    S["team_type"][b, p, slot] = unit_type
+    S["team_row"][b, p, slot] = row
+    S["team_damage"][b, p, slot] = 0
 
 
 @njit
 def clear_under(S, b, p, slot):
     """Discard the Action cards kept under a unit (repair, destruction, upgrade)."""
     for i in range(MAX_UNDER):
-        c = S['under'][b, p, slot, i]
+        c = S["under"][b, p, slot, i]
         if c >= 0:
             discard_card(S, b, c)
-            S['under'][b, p, slot, i] = -1
+            S["under"][b, p, slot, i] = -1
 
 
 @njit
 def keep_under(S, b, p, slot, card):
     """4.5: a Gun or Missile card that damaged a surviving unit is kept under it."""
     for i in range(MAX_UNDER):
-        if S['under'][b, p, slot, i] < 0:
-            S['under'][b, p, slot, i] = card
+        if S["under"][b, p, slot, i] < 0:
+            S["under"][b, p, slot, i] = card
             return
     discard_card(S, b, card)  # cannot happen with hit points <= MAX_UNDER
 
@@ -199,20 +199,22 @@ def keep_under(S, b, p, slot, card):
 def return_to_pile(S, tb, b, unit_type):
     """4.5: destroyed units go to the bottom of their reinforcement pile."""
     cat = tb.unit_category[unit_type]
-    S['pile_count'][b, cat] = pile_push_bottom(S['pile'][b, cat], S['pile_count'][b, cat], unit_type)
+    S["pile_count"][b, cat] = pile_push_bottom(
+        S["pile"][b, cat], S["pile_count"][b, cat], unit_type
+    )
 
 
 @njit
 def remove_unit(S, tb, b, p, slot):
     """A destroyed unit leaves the team: its cards to the discard, the card to its pile."""
-    u = S['team_type'][b, p, slot]
+    u = S["team_type"][b, p, slot]
     clear_under(S, b, p, slot)
     return_to_pile(S, tb, b, u)
-    S['team_type'][b, p, slot] = -1
-    S['team_row'][b, p, slot] = 0
-    S['team_damage'][b, p, slot] = 0
+    S["team_type"][b, p, slot] = -1
+    S["team_row"][b, p, slot] = 0
+    S["team_damage"][b, p, slot] = 0
 
 
 @njit
 def is_undamaged(S, b, p, slot):
-    return S['team_type'][b, p, slot] >= 0 and S['team_damage'][b, p, slot] == 0
+    return S["team_type"][b, p, slot] >= 0 and S["team_damage"][b, p, slot] == 0

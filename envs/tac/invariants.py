@@ -192,11 +192,12 @@ def _check_cards(S, tb, b, seen):
             e = _see(tb, seen, pc, _MODIFIER)
             if e != OK:
                 return e
+    for i in range(tb.n_cards):  # duplicates first: a copied card usually replaced another
+        if seen[i] > 1:
+            return INV_CARD_DUPLICATED
     for i in range(tb.n_cards):
         if seen[i] == 0:
             return INV_CARD_LOST
-        if seen[i] > 1:
-            return INV_CARD_DUPLICATED
     return OK
 
 

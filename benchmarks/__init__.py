@@ -1,0 +1,1 @@
+"""Speed measurements of tacsim (JSON + markdown results in benchmarks/results/)."""

@@ -467,8 +467,8 @@ def run_random_games(
 ) -> tuple[np.ndarray, tuple[int, int] | None, int]:
     """Play games 0..n_games-1 of `seed` at random with every decision checked.
 
-    Returns (violations per code: int64[N_CODES], first failing (game index, decision) or
-    None, total decisions played).
+    `tables` is a Tables (only its `arrays_batch` is used). Returns (games broken per code:
+    int64[N_CODES], first failing (game index, decision) or None, total decisions played).
     """
     from envs.tac.state import allocate
 

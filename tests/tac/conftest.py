@@ -23,7 +23,6 @@ from envs.tac.state import (
     HAND_SLOTS,
     MAX_DEFENCES,
     MAX_TEAM,
-    MOBILE,
     STAGE_ATTACK,
     STAGE_ENDING,
     STAGE_HQ,
@@ -77,7 +76,9 @@ class Game:
 
     # ------------------------------------------------------------ building a situation
 
-    def set_team(self, p: int, units: list[tuple[str, int]], damage: list[int] | None = None) -> None:
+    def set_team(
+        self, p: int, units: list[tuple[str, int]], damage: list[int] | None = None
+    ) -> None:
         """Replace seat p's Combat Team by `units` = [(unit name, row), ...] in slots 0.."""
         self.S["team_type"][0, p, :] = -1
         self.S["team_row"][0, p, :] = 0
@@ -151,7 +152,13 @@ class Game:
             st = int(self.S["defence_state"][0, p, d])
             if st != DEF_EMPTY:
                 c = int(self.S["defence_card"][0, p, d])
-                out.append((self.tables.cards[self.tb.card_type[c]].name, int(self.S["defence_row"][0, p, d]), st))
+                out.append(
+                    (
+                        self.tables.cards[self.tb.card_type[c]].name,
+                        int(self.S["defence_row"][0, p, d]),
+                        st,
+                    )
+                )
         return out
 
     # ------------------------------------------------------------ driving the game

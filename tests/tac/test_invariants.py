@@ -21,7 +21,7 @@ from envs.tac.state import (
     STAGE_GAME_OVER,
     allocate,
 )
-from envs.tac.tables import BLACK, CAT_TANK, RED, S_AP, Tables, default_tables
+from envs.tac.tables import BLACK, CAT_TANK, RED, S_AP, S_INF_HP, Tables, default_tables
 from envs.tac.turn import apply_action, random_legal_action
 from envs.tac.units import effective_hit_points
 
@@ -265,14 +265,17 @@ def test_winner_and_rewards_checked_at_game_end():
     assert inv.check_invariants(bad, TABLES.arrays, 0) == inv.INV_SCORE
 
 
+class _BrokenTables:
+    """Tables whose hit points are all 0: every live unit breaks the damage invariant."""
+
+    def __init__(self) -> None:
+        self.arrays_batch = np.array(TABLES.arrays_batch, copy=True)
+        self.arrays_batch["unit_hit_points"][0, :] = 0
+        self.arrays_batch["settings"][0, S_INF_HP] = 0
+
+
 def test_random_games_kernel_reports_the_first_failure():
-    """The parallel kernel stops a game at its first violation and says where: play games
-    with tables whose unit counts were changed, so unit conservation fails at decision 0."""
-    broken = np.array(TABLES.arrays_batch, copy=True)
-    broken["unit_count"][0, 0] += 1
-    S = allocate(8, 2)
-    codes = np.zeros(8, dtype=np.int8)
-    at = np.zeros(8, dtype=np.int32)
-    inv.random_games_check(S, broken, 5, 0, codes, at)
-    assert np.all(codes == inv.INV_UNIT_COUNT)
-    assert np.all(at == 0)
+    """The parallel kernel stops a game at its first violation and says where."""
+    counts, first, _ = inv.run_random_games(_BrokenTables(), 3, 50, seed=5, chunk=16)
+    assert counts[inv.INV_DAMAGE] == 50 and counts.sum() == 50
+    assert first == (0, 0)

@@ -200,7 +200,9 @@ def test_ground_weapon_ranges_in_static_mode(game, card, attacker_row, reachable
         card, "ATGM Vehicle" if "Heavy" in card else "Infantry Fighting Vehicle"
     )
     # the rows in front hold Arty (no weapon symbols), so only the shooter can fire
-    team0 = [("Self-Propelled Artillery", r) for r in range(attacker_row)] + [(shooter, attacker_row)]
+    team0 = [("Self-Propelled Artillery", r) for r in range(attacker_row)] + [
+        (shooter, attacker_row)
+    ]
     g.set_team(0, team0)
     g.set_team(1, [("Armoured Car", 0), ("Armoured Car", 1), ("Armoured Car", 2)])
     g.set_hand(0, [card, "Light Gun 2", FILLER] if card != "Light Gun 2" else [card, FILLER])
@@ -247,7 +249,9 @@ def test_guns_gain_one_row_of_range_in_mobile_mode(game, card, attacker_row, rea
     """7.3: a Light Gun still fires from the first row but hits the first two rows; a Heavy
     Gun still fires from the first two rows but hits all three."""
     g = game
-    team0 = [("Armoured Car", r) for r in range(attacker_row)] + [("Main Battle Tank", attacker_row)]
+    team0 = [("Armoured Car", r) for r in range(attacker_row)] + [
+        ("Main Battle Tank", attacker_row)
+    ]
     g.set_team(0, team0)
     g.set_team(1, [("Armoured Car", 0), ("Armoured Car", 1), ("Armoured Car", 2)])
     g.set_hand(0, [card, "A-10 Strike", FILLER])
@@ -262,7 +266,9 @@ def test_no_missile_or_arty_attacks_in_mobile_mode(game):
     legal = {}
     for mode in (STATIC, MOBILE):
         g = type(game).new(game.tables)
-        g.set_team(0, [("ATGM Vehicle", 0), ("Self-Propelled Artillery", 1), ("Main Battle Tank", 0)])
+        g.set_team(
+            0, [("ATGM Vehicle", 0), ("Self-Propelled Artillery", 1), ("Main Battle Tank", 0)]
+        )
         g.set_team(1, [("Armoured Car", 0)])
         g.set_hand(0, ["Heavy Missile 5", "Light Missile 3", "Heavy Gun 4", FILLER])
         g.set_hand(1, [])
@@ -330,7 +336,13 @@ def test_free_gun_attack_is_not_spent_on_air_attacks(game):
 
 @pytest.mark.parametrize(
     ("defender_mode", "roll", "hits"),
-    [(STATIC, 1, True), (STATIC, 2, True), (STATIC, 3, False), (MOBILE, 1, True), (MOBILE, 2, False)],
+    [
+        (STATIC, 1, True),
+        (STATIC, 2, True),
+        (STATIC, 3, False),
+        (MOBILE, 1, True),
+        (MOBILE, 2, False),
+    ],
 )
 def test_arty_hits_static_on_one_or_two_and_mobile_on_one(game, defender_mode, roll, hits):
     """7.2 / 7.4 / 9.2: arty hits a Static unit on 1-2, a Mobile unit on 1; a hit destroys

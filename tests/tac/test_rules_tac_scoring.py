@@ -44,7 +44,9 @@ def test_victory_points_count_only_surviving_units(make_game, tables):
         2: ["Self-Propelled Artillery"],
     }
     _finish(g, teams)
-    assert [int(v) for v in g.S["victory_points"][0, :3]] == [_vp(tables, teams[p]) for p in range(3)]
+    assert [int(v) for v in g.S["victory_points"][0, :3]] == [
+        _vp(tables, teams[p]) for p in range(3)
+    ]
 
 
 def test_game_ending_by_elimination_scores_zero_for_the_lost_team(game, tables):

@@ -41,7 +41,12 @@ def _passive_game(tables, num_players: int, seed: int):
         legal = [int(x) for x in buf[:n]]
         if S["stage"][0] == STAGE_MODE:
             turns.append(
-                (int(S["round"][0]), int(S["active"][0]), tuple(S["order"][0, :num_players]), int(S["ap"][0]))
+                (
+                    int(S["round"][0]),
+                    int(S["active"][0]),
+                    tuple(S["order"][0, :num_players]),
+                    int(S["ap"][0]),
+                )
             )
             a = A.A_MODE + STATIC
         else:
@@ -118,8 +123,12 @@ def test_reinforcement_piles_show_only_their_top_card(make_game):
     for cat in (PILE_TANK, PILE_LIGHT):
         n = int(g.S["pile_count"][0, cat])
         below, top = int(g.S["pile"][0, cat, 0]), int(g.S["pile"][0, cat, n - 1])
-        other = next(u for u in range(len(g.tables.units)) if tb.unit_category[u] == cat and u != top)
-        other_below = next(u for u in range(len(g.tables.units)) if tb.unit_category[u] == cat and u != below)
+        other = next(
+            u for u in range(len(g.tables.units)) if tb.unit_category[u] == cat and u != top
+        )
+        other_below = next(
+            u for u in range(len(g.tables.units)) if tb.unit_category[u] == cat and u != below
+        )
         g.S["pile"][0, cat, 0] = other_below
         observe(g.S, tb, 0, 1, out)
         assert np.array_equal(out, ref)
@@ -234,7 +243,7 @@ def test_aec_env_plays_a_game_to_the_end(tables):
     env = tac_v0.raw_env(num_players=2)
     env.reset(seed=1)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)

@@ -61,7 +61,14 @@ def test_a_turn_runs_the_five_phases_in_order(game):
     g.act(A.A_DEFEND + d)  # the Resolution follows at once
     seen.append(g.stage)
     g.act(A.A_END_TURN)
-    assert seen == [STAGE_MODE, STAGE_HQ, STAGE_REPOSITION, STAGE_ATTACK, STAGE_DEFENCE, STAGE_ENDING]
+    assert seen == [
+        STAGE_MODE,
+        STAGE_HQ,
+        STAGE_REPOSITION,
+        STAGE_ATTACK,
+        STAGE_DEFENCE,
+        STAGE_ENDING,
+    ]
     assert g.stage == STAGE_MODE and int(g.S["active"][0]) == 1
 
 
@@ -230,7 +237,16 @@ def test_static_move_can_create_a_new_row(game):
 def test_static_repositioning_never_makes_a_fourth_row(game):
     """4.2: at most 3 rows: with three rows nobody moves beyond the Frontline or Rear Line."""
     g = game
-    g.set_team(0, [("Armoured Car", 0), ("Armoured Car", 0), ("Armoured Car", 1), ("Armoured Car", 2), ("Armoured Car", 2)])
+    g.set_team(
+        0,
+        [
+            ("Armoured Car", 0),
+            ("Armoured Car", 0),
+            ("Armoured Car", 1),
+            ("Armoured Car", 2),
+            ("Armoured Car", 2),
+        ],
+    )
     g.set_hand(0, [FILLER])
     g.begin_turn(0)
     g.act(A.A_MODE + STATIC)
@@ -250,7 +266,9 @@ def test_mobile_team_places_any_units_in_any_rows(game):
     g.act(A.A_MODE + MOBILE)
     for t in range(4):  # more than three units move, straight to the Rear Line
         g.act(A.A_PLACE + t * 3 + 2)
-    assert not any(A.A_PLACE + t * 3 <= a < A.A_PLACE + t * 3 + 3 for t in range(4) for a in g.legal())
+    assert not any(
+        A.A_PLACE + t * 3 <= a < A.A_PLACE + t * 3 + 3 for t in range(4) for a in g.legal()
+    )
     g.act(A.A_REPOSITION_DONE)
     assert _rows(g, 0) == [1, 1, 1, 1, 0]  # the empty Reserve Line closed up
 

@@ -1,0 +1,153 @@
+"""The `tacsim` command: argparse subcommands.
+
+    tacsim selfplay --ruleset tac --players P --games N --agents A,B --seed S --out DIR
+                    [--chunk K] [--threads T]
+    tacsim balance  --ruleset tac --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
+                    [--players P]
+    tacsim train ...   (registered by agents/training.py when it exists)
+    tacsim bench ...   (registered by benchmarks/bench_tac.py when it exists)
+
+Also `python -m agents.cli ...`; scripts/selfplay.py and scripts/balance.py call the same code.
+
+Plug-in contract (for `train`, `bench` and any later subcommand)
+-----------------------------------------------------------------
+A module listed in PLUGINS exposes ``add_parser(subparsers)``: it calls
+``subparsers.add_parser(name, help=...)``, adds its flags, and sets
+``set_defaults(func=callable)`` where ``callable(args: argparse.Namespace) -> int`` is the
+exit status. The module is imported every time `tacsim` starts, so its top level must import
+cheaply (numpy at most): import torch, numba kernels etc. inside the callable. A module that is
+absent (importlib.util.find_spec finds nothing) is skipped; one that is present but broken
+raises, so its bug is seen. For bad input the callable raises ``agents.cli.UsageError(msg)``:
+main prints ``tacsim <command>: error: <msg>`` on one line to stderr and returns 2. It must
+check its input before writing anything.
+
+Exit codes: 0 done; 2 bad input (argparse errors, UsageError, a broken config file: nothing
+written); 130 interrupted by Ctrl-C (finished work kept, how to resume printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+PLUGINS = ("agents.training", "benchmarks.bench_tac")
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2, nothing written."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line instead of usage + message
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A command function imported only when its subcommand runs (numba loads take time)."""
+
+    def run(args: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(module), name)(args)
+
+    return run
+
+
+def _add_selfplay(sub) -> None:
+    p = sub.add_parser(
+        "selfplay",
+        help="batched self-play to Parquet, with win rates",
+        description="Play N games on the batched kernels (all cores) and write one row per "
+        "game to DIR/games-*.parquet; rerun with the same DIR and flags to resume.",
+    )
+    p.add_argument("--ruleset", default="tac", help="ruleset (known: tac)")
+    p.add_argument("--players", type=int, default=2, help="players per game, 2-5 (default 2)")
+    p.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
+    p.add_argument(
+        "--agents",
+        default="random,random",
+        help="comma-separated agents; seat s of game g is agents[(s+g) %% len] "
+        "(known: random, heuristic; default random,random)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--out", type=Path, default=Path("runs/selfplay"), help="run folder")
+    p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
+    p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    # test hook: stop after this many chunks, as if interrupted (not a user option)
+    p.add_argument("--max-chunks", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=_lazy("agents.selfplay", "cmd_selfplay"))
+
+
+def _add_balance(sub) -> None:
+    p = sub.add_parser(
+        "balance",
+        help="unit values in winning vs listed victory points",
+        description="Run (or reuse) random self-play and fit a logistic regression of the "
+        "result on the dealt unit types; write REPORT_DIR/balance.md and balance.png.",
+    )
+    p.add_argument("--ruleset", default="tac", help="ruleset (known: tac)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games (default 100000, or all of an existing --runs folder)",
+    )
+    p.add_argument("--players", type=int, default=None, help="players per game, 2-5 (default 2)")
+    p.add_argument(
+        "--runs",
+        type=Path,
+        default=None,
+        help="self-play run folder to reuse (its parameters) or fill "
+        "(default runs/balance/<ruleset>_p<P>_seed<S>_n<N>)",
+    )
+    p.add_argument("--out", type=Path, default=Path("reports/balance"), help="report folder")
+    p.add_argument("--seed", type=int, default=None, help="self-play seed (default 0)")
+    p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
+    p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    p.set_defaults(func=_lazy("agents.balance", "cmd_balance"))
+
+
+def _add_plugins(sub) -> None:
+    for module in PLUGINS:
+        try:
+            spec = importlib.util.find_spec(module)
+        except ModuleNotFoundError:  # its parent package is absent
+            spec = None
+        if spec is not None:
+            importlib.import_module(module).add_parser(sub)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tacsim", description="Batched tabletop wargame environments.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_selfplay(sub)
+    _add_balance(sub)
+    _add_plugins(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from envs.core.config import ConfigError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return int(e.code or 0)
+    if getattr(args, "func", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.func(args))
+    except (UsageError, ConfigError) as e:
+        print(f"tacsim {args.command}: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    # run the imported module's main, so UsageError is one class (not __main__'s copy)
+    from agents.cli import main as _main
+
+    sys.exit(_main())

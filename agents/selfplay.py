@@ -1,0 +1,420 @@
+"""Batched self-play driver behind `tacsim selfplay`: whole games inside numba, chunk by chunk.
+
+Game indices 0..N-1 are split into chunks of K: chunk c plays indices [c*K, (c+1)*K) with
+`agents.tac_selfplay.run_chunk` (prange over games, every core) and is written as one Parquet
+file by `agents.records` (atomically). Seat s of game g is played by agents[(s + g) % len(agents)].
+
+Resuming: DIR/run.json holds the parameters. Rerunning with the same DIR and parameters
+plays only the chunks not on disk; a finished chunk is never replayed, an unfinished one is
+replayed whole, so no game is duplicated or lost. Different parameters (or different rule
+tables) in the same DIR are refused. Ctrl-C stops between chunks' writes: every file with a
+final name is a complete chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents import records
+from agents.cli import UsageError
+
+KNOWN_RULESETS = ("tac",)  # rulesets with batched self-play kernels
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+DEFAULT_CHUNK = 10_000
+MAX_SEED = 2**63 - 1  # seeds travel to the kernels as int64
+RUN_FORMAT = 1  # bump when the record layout changes
+
+
+@dataclass(frozen=True)
+class SelfplayParams:
+    """What defines a run: a resume must ask for exactly these."""
+
+    ruleset: str
+    players: int
+    games: int
+    agents: tuple[str, ...]
+    seed: int
+    chunk: int
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.games // self.chunk)
+
+    def chunk_indices(self, c: int) -> np.ndarray:
+        return np.arange(c * self.chunk, min((c + 1) * self.chunk, self.games), dtype=np.int64)
+
+    def command(self, out_dir: Path) -> str:
+        """The `tacsim selfplay` line that (re)runs this run."""
+        return (
+            f"tacsim selfplay --ruleset {self.ruleset} --players {self.players} "
+            f"--games {self.games} --agents {','.join(self.agents)} --seed {self.seed} "
+            f"--out {out_dir} --chunk {self.chunk}"
+        )
+
+
+def known_agents(ruleset: str) -> dict[str, int]:
+    if ruleset == "tac":
+        from agents.tac_agents import AGENTS
+
+        return AGENTS
+    raise UsageError(f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})")
+
+
+def make_params(
+    ruleset: str,
+    players: int,
+    games: int,
+    agents: str | list[str] | tuple[str, ...],
+    seed: int,
+    chunk: int | None = None,
+) -> SelfplayParams:
+    """Validated run parameters; UsageError (one line, naming the bad value) otherwise."""
+    if ruleset not in KNOWN_RULESETS:
+        raise UsageError(f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UsageError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
+    if games < 1:
+        raise UsageError(f"games must be at least 1, got {games}")
+    names = tuple(agents.split(",")) if isinstance(agents, str) else tuple(agents)
+    known = known_agents(ruleset)
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise UsageError(f"give 1 to {MAX_PLAYERS} agents, got {len(names)}: {','.join(names)}")
+    for name in names:
+        if name not in known:
+            raise UsageError(f"unknown agent {name!r} (known: {', '.join(sorted(known))})")
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"seed must be 0 to 2**63-1, got {seed}")
+    chunk = DEFAULT_CHUNK if chunk is None else chunk
+    if chunk < 1:
+        raise UsageError(f"chunk must be at least 1, got {chunk}")
+    return SelfplayParams(ruleset, players, games, names, seed, min(chunk, games))
+
+
+def check_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= most:
+        raise UsageError(f"threads must be 1 to {most} on this machine, got {threads}")
+
+
+# --- the ruleset side: tables and the chunk kernel --------------------------------------
+
+
+class TacContext:
+    """Everything a chunk needs, built once per run: tables, one reused state batch, agents."""
+
+    def __init__(self, params: SelfplayParams):
+        from agents.tac_agents import agent_id
+        from envs.tac import state
+        from envs.tac.tables import default_tables
+
+        self.params = params
+        self.tables = default_tables()
+        self.unit_names = [u.name for u in self.tables.units]
+        self.n_rounds = self.tables.settings.rounds
+        self.agent_ids = np.array([agent_id(a) for a in params.agents], dtype=np.int8)
+        self.state = state.allocate(params.chunk, params.players)
+
+    def fingerprint(self) -> str:
+        """Hash of the rule tables: a resume with changed rule data is refused."""
+        return hashlib.sha256(self.tables.arrays_batch.tobytes()).hexdigest()[:16]
+
+    def play(self, indices: np.ndarray):
+        from agents.tac_selfplay import run_chunk
+
+        p = self.params
+        return run_chunk(
+            self.state[: len(indices)],
+            self.tables.arrays_batch,
+            p.seed,
+            indices,
+            self.agent_ids,
+            len(self.unit_names),
+        )
+
+
+def make_context(params: SelfplayParams) -> TacContext:
+    return TacContext(params)
+
+
+def _play_chunk(ctx: TacContext, indices: np.ndarray):
+    """Play one chunk and return its records table (patched in tests to simulate Ctrl-C)."""
+    res = ctx.play(indices)
+    p = ctx.params
+    return records.games_table(
+        p.seed, indices, p.players, list(p.agents), res, ctx.unit_names, ctx.n_rounds
+    )
+
+
+# --- the run folder -------------------------------------------------------------------------
+
+
+def _run_record(params: SelfplayParams, ctx: TacContext) -> dict:
+    stems = records.unit_columns(ctx.unit_names)
+    return {
+        "format": RUN_FORMAT,
+        "params": {**asdict(params), "agents": list(params.agents)},
+        "tables": ctx.fingerprint(),
+        "unit_columns": dict(zip(stems, ctx.unit_names, strict=True)),
+    }
+
+
+def _differences(on_disk: dict, wanted: dict) -> list[str]:
+    diffs = []
+    if on_disk.get("format") != wanted["format"]:
+        diffs.append(f"record format {on_disk.get('format')} vs {wanted['format']}")
+    old, new = on_disk.get("params", {}), wanted["params"]
+    for key in new:
+        if old.get(key) != new[key]:
+            diffs.append(f"{key}: {old.get(key)!r} on disk vs {new[key]!r} asked")
+    if on_disk.get("tables") != wanted["tables"]:
+        diffs.append("the rule tables (configs/) changed since the run started")
+    return diffs
+
+
+def prepare_run_dir(out_dir: Path, params: SelfplayParams, ctx: TacContext) -> dict[int, Path]:
+    """Check (or create) the run folder; return the finished chunks already on disk.
+
+    Every refusal happens before anything is written."""
+    wanted = _run_record(params, ctx)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {out_dir} exists and is not a folder")
+    on_disk = records.read_run_file(out_dir) if out_dir.is_dir() else None
+    if on_disk is None:
+        if out_dir.is_dir() and any(not p.name.startswith(".") for p in out_dir.iterdir()):
+            raise UsageError(f"--out {out_dir} is not empty and has no run.json: not a run folder")
+    else:
+        diffs = _differences(on_disk, wanted)
+        if diffs:
+            raise UsageError(
+                f"{out_dir} holds a different run ({'; '.join(diffs)}): "
+                "rerun with the same parameters to resume, or choose another --out"
+            )
+    finished = records.finished_chunks(out_dir) if out_dir.is_dir() else {}
+    for c, path in sorted(finished.items()):
+        if c >= params.n_chunks:
+            raise UsageError(f"{path} is chunk {c} but this run has {params.n_chunks} chunks")
+        rows = records.chunk_rows(path)
+        if rows != len(params.chunk_indices(c)):
+            raise UsageError(
+                f"{path} holds {rows} games, expected {len(params.chunk_indices(c))}: "
+                "delete it and rerun to replay that chunk"
+            )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if on_disk is None:
+        records.write_run_file(out_dir, wanted)
+    records.remove_stale_temporaries(out_dir)
+    return finished
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    out_dir: Path
+    params: SelfplayParams
+    games_on_disk: int
+    games_played: int  # by this call
+    seconds: float  # playing + writing, this call (after the warm-up)
+    warmup_seconds: float  # kernel compile or cache load
+    interrupted: bool
+    complete: bool
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games_played / self.seconds if self.seconds > 0 else float("nan")
+
+
+def run_selfplay(
+    params: SelfplayParams,
+    out_dir: Path | str,
+    threads: int | None = None,
+    progress: bool = True,
+    max_chunks: int | None = None,
+) -> Outcome:
+    """Play every chunk of the run not yet on disk (at most `max_chunks` of them).
+
+    Ctrl-C returns an Outcome with interrupted=True; chunks written before it stay."""
+    from tqdm import tqdm
+
+    out_dir = Path(out_dir)
+    check_threads(threads)
+    ctx = make_context(params)
+    finished = prepare_run_dir(out_dir, params, ctx)
+    todo = [c for c in range(params.n_chunks) if c not in finished]
+    if max_chunks is not None:
+        todo = todo[:max_chunks]
+    done = sum(len(params.chunk_indices(c)) for c in finished)
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(threads)
+
+    played = 0
+    interrupted = False
+    warmup = 0.0
+    bar = tqdm(
+        total=params.games,
+        initial=done,
+        unit="game",
+        unit_scale=True,
+        desc=f"selfplay {params.ruleset} {params.players}p",
+        disable=not progress or not todo,
+        file=sys.stderr,
+        smoothing=0.3,
+    )
+    t_start = time.perf_counter()
+    try:
+        if todo:
+            # compile or load the kernels on one game first, so games/s measures play only
+            ctx.play(params.chunk_indices(todo[0])[:1])
+            warmup = time.perf_counter() - t_start
+        for c in todo:
+            idx = params.chunk_indices(c)
+            table = _play_chunk(ctx, idx)
+            records.write_chunk(out_dir, c, table)
+            played += len(idx)
+            bar.update(len(idx))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - t_start - warmup
+    on_disk = done + played
+    return Outcome(
+        out_dir, params, on_disk, played, seconds, warmup, interrupted, on_disk == params.games
+    )
+
+
+# --- the summary ----------------------------------------------------------------------------
+
+
+def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (Wilson 1927; Newcombe 1998 method 3)."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence / 2))
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class WinRow:
+    label: str
+    seat_games: int  # games × seats this agent (or seat) played
+    wins: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.seat_games if self.seat_games else float("nan")
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.seat_games)
+
+
+@dataclass
+class Summary:
+    games: int
+    draws: int
+    mean_length: float
+    mean_rounds: float
+    unique_games: int
+    by_agent: list[WinRow]
+    by_seat: list[WinRow]
+
+
+def summarize(out_dir: Path | str, players: int) -> Summary:
+    """Win counts per agent and per seat over every game on disk (DuckDB, no pandas)."""
+    out_dir = Path(out_dir)
+    head = records.query(
+        out_dir,
+        "SELECT count(*) AS n, count(*) FILTER (WHERE winner < 0) AS draws, "
+        "avg(length) AS len, avg(rounds) AS rounds, count(DISTINCT game_index) AS uniq "
+        "FROM games",
+    ).to_pylist()[0]
+    seats = " UNION ALL ".join(
+        f"SELECT agent_{s} AS agent, {s} AS seat, (winner = {s})::INT AS won FROM games"
+        for s in range(players)
+    )
+    agent_rows = records.query(
+        out_dir,
+        f"SELECT agent, count(*) AS n, sum(won) AS w FROM ({seats}) GROUP BY agent ORDER BY agent",
+    ).to_pylist()
+    seat_rows = records.query(
+        out_dir,
+        f"SELECT seat, count(*) AS n, sum(won) AS w FROM ({seats}) GROUP BY seat ORDER BY seat",
+    ).to_pylist()
+    return Summary(
+        games=head["n"],
+        draws=head["draws"],
+        mean_length=head["len"],
+        mean_rounds=head["rounds"],
+        unique_games=head["uniq"],
+        by_agent=[WinRow(r["agent"], r["n"], int(r["w"])) for r in agent_rows],
+        by_seat=[WinRow(f"seat {r['seat']}", r["n"], int(r["w"])) for r in seat_rows],
+    )
+
+
+def format_summary(outcome: Outcome, summary: Summary) -> str:
+    p = outcome.params
+    lines = [
+        f"run: {outcome.out_dir}  ({p.ruleset}, {p.players} players, agents "
+        f"{','.join(p.agents)}, seed {p.seed})",
+        f"games: {summary.games:,} on disk of {p.games:,}"
+        + (
+            f"; {outcome.games_played:,} played now in {outcome.seconds:.2f} s = "
+            f"{outcome.games_per_s:,.0f} games/s (kernel warm-up {outcome.warmup_seconds:.1f} s)"
+            if outcome.games_played
+            else "; none played now (all chunks already on disk)"
+        ),
+        f"draws: {summary.draws:,} ({summary.draws / max(summary.games, 1):.2%});"
+        f" mean length {summary.mean_length:.1f} decisions, {summary.mean_rounds:.2f} rounds",
+        "win rate = wins / seats played, 95% Wilson interval:",
+        f"  {'':<14}{'seats':>10}{'wins':>10}{'win rate':>10}   95% CI",
+    ]
+    for group in (summary.by_agent, summary.by_seat):
+        for r in group:
+            lo, hi = r.ci
+            lines.append(
+                f"  {r.label:<14}{r.seat_games:>10,}{r.wins:>10,}{r.rate:>10.4f}   "
+                f"[{lo:.4f}, {hi:.4f}]"
+            )
+    return "\n".join(lines)
+
+
+def cmd_selfplay(args) -> int:
+    """`tacsim selfplay` (see agents/cli.py for the flags)."""
+    params = make_params(args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk)
+    check_threads(args.threads)
+    outcome = run_selfplay(
+        params, args.out, threads=args.threads, progress=True, max_chunks=args.max_chunks
+    )
+    if outcome.games_on_disk:
+        print(format_summary(outcome, summarize(outcome.out_dir, params.players)))
+    if not outcome.complete:
+        why = "interrupted" if outcome.interrupted else "stopped early (--max-chunks)"
+        print(
+            f"{why}: {outcome.games_on_disk:,} of {params.games:,} games on disk in "
+            f"{outcome.out_dir} (every finished chunk is a complete file). Resume with:\n  "
+            f"{params.command(outcome.out_dir)}",
+            file=sys.stderr,
+        )
+        return 130 if outcome.interrupted else 0
+    return 0

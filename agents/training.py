@@ -1,0 +1,598 @@
+"""Training a MaskablePPO agent on 2-player TAC against a fixed baseline (issue 2, section 4).
+
+- `TacSingleAgentEnv`: a gymnasium.Env over the 2-player `tac_v0` AEC env. The learner plays
+  one seat; every decision of the other seat (its own turn, its defence decisions in the
+  learner's turn, Damage Control reactions) is played inside `step` by a numba baseline
+  agent until the learner must decide again. Reward only at the end: +1 win, -1 loss, 0 tie
+  (tac_v0's scheme, 11.2). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
+- `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a DummyVecEnv/SubprocVecEnv of those
+  envs with TensorBoard logs in OUT/tb, checkpoints in OUT/checkpoints, the model in
+  OUT/model.zip, then `evaluate` against both baselines with Wilson 95% intervals in
+  OUT/eval.json.
+- `add_parser(subparsers)`: the `tacsim train` subcommand; `main(argv)`: the same as a script
+  (scripts/train_tac.py).
+
+torch and stable-baselines3 (the `train` extra) are imported only when training or
+evaluating, so importing this module (the `tacsim` CLI does) stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from agents.tac_agents import AGENTS, TacKernelAgent
+from envs.tac import tac_v0
+
+RULESETS = ("tac",)
+OPPONENTS = tuple(sorted(AGENTS))
+LEARNER_SEATS = ("alternate", 0, 1)
+Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
+
+
+# --------------------------------------------------------------------------------------------
+# The single-agent env
+# --------------------------------------------------------------------------------------------
+class TacSingleAgentEnv(gym.Env):
+    """2-player TAC as a single-agent gymnasium env: the learner against a baseline agent.
+
+    Games: `seed` picks the game family and game k of it is `tac_v0.raw_env().reset(seed,
+    options={"game_index": k})`. The game index starts at 0 and advances by one at every
+    reset; `reset(seed=s)` restarts the family s at game 0, `reset(options={"game_index": k})`
+    jumps to game k. With `learner_seat="alternate"` the learner plays seat k % 2 in game k.
+
+    Illegal actions: "penalty" (default, PettingZoo's TerminateIllegalWrapper convention)
+    ends the game with reward -1 and the message in `info["illegal_action"]`, so any action
+    of the action space is a valid `step` argument; "raise" raises tac_v0's ValueError.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponent: str = "heuristic",
+        seed: int = 0,
+        learner_seat: str | int = "alternate",
+        illegal_action: str = "penalty",
+        render_mode: str | None = None,
+        config_dir: str | Path | None = None,
+    ):
+        super().__init__()
+        if opponent not in AGENTS:
+            raise ValueError(f"unknown opponent {opponent!r}; known: {', '.join(OPPONENTS)}")
+        if isinstance(learner_seat, bool) or learner_seat not in LEARNER_SEATS:
+            raise ValueError(f"learner_seat must be 'alternate', 0 or 1, got {learner_seat!r}")
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        self.opponent_name = opponent
+        self.learner_seat_rule = learner_seat
+        self.render_mode = render_mode
+        self._aec = tac_v0.raw_env(
+            num_players=2,
+            render_mode="ansi" if render_mode else None,
+            illegal_action=illegal_action,
+            config_dir=config_dir,
+        )
+        self._opponent = TacKernelAgent(opponent)
+        first = self._aec.possible_agents[0]
+        self.observation_space = self._aec.observation_space(first)["observation"]
+        self.action_space = self._aec.action_space(first)
+        self._family = int(seed)
+        self._next_game = 0
+        self.game_index = -1  # the game being played (-1: none yet)
+        self.learner_seat = 0
+        self._learner = first
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._done = True
+        self._opponent_decisions = 0
+
+    # gymnasium API ----------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)  # seeds self.np_random (unused: all chance is in the game)
+        if seed is not None:
+            if seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            self._family = int(seed)
+            self._next_game = 0
+        if options and "game_index" in options:
+            k = int(options["game_index"])
+            if k < 0:
+                raise ValueError(f"game_index must be >= 0, got {k}")
+            self._next_game = k
+        while True:
+            self.game_index = self._next_game
+            self._next_game += 1
+            if self.learner_seat_rule == "alternate":
+                self.learner_seat = self.game_index % 2
+            else:
+                self.learner_seat = int(self.learner_seat_rule)
+            self._learner = self._aec.possible_agents[self.learner_seat]
+            self._aec.reset(seed=self._family, options={"game_index": self.game_index})
+            self._opponent_decisions = 0
+            self._play_opponent()
+            # a game decided before the learner's first decision gives it nothing to learn
+            # from; take the next one (does not happen under the TAC rules: 8 rounds)
+            if not self._aec.terminations[self._learner]:
+                break
+        self._done = False
+        obs = self._observe()
+        return obs, self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("step() called after the game ended; call reset() first")
+        self._aec.step(int(action))
+        self._play_opponent()
+        terminated = bool(self._aec.terminations[self._learner])
+        reward = float(self._aec.rewards[self._learner]) if terminated else 0.0
+        self._done = terminated
+        obs = self._observe()
+        info = self._info()
+        if terminated:
+            final = self._aec.infos[self._learner]
+            if "illegal_action" in final:
+                info["illegal_action"] = final["illegal_action"]
+            else:
+                seats = self._aec.possible_agents
+                info["victory_points"] = [int(self._aec.infos[a]["victory_points"]) for a in seats]
+                info["winner"] = int(final["winner"])
+                info["decisions"] = int(final["decisions"])
+            # SB3 logs the mean of `is_success` at episode ends as rollout/success_rate
+            info["is_success"] = reward > 0
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's current decision (all False once the game ended)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self._aec.render()
+
+    def close(self) -> None:
+        self._aec.close()
+
+    # internals --------------------------------------------------------------------------
+    def _play_opponent(self) -> None:
+        """Play the opponent's decisions until the learner decides or the game is over."""
+        aec = self._aec
+        while True:
+            current = aec.agent_selection
+            if aec.terminations[current] or current == self._learner:
+                return
+            aec.step(self._opponent.act(aec))
+            self._opponent_decisions += 1
+
+    def _observe(self) -> np.ndarray:
+        seen = self._aec.observe(self._learner)
+        self._mask = seen["action_mask"].astype(bool)
+        return seen["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        return {
+            "seed": self._family,
+            "game_index": self.game_index,
+            "learner_seat": self.learner_seat,
+            "opponent": self.opponent_name,
+            "opponent_decisions": self._opponent_decisions,
+        }
+
+
+def mask_fn(env: gym.Env) -> np.ndarray:
+    """ActionMasker's mask function (module level, so SubprocVecEnv can pickle it)."""
+    return env.unwrapped.action_masks()
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------------
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def derive_seed(seed: int, *keys: int) -> int:
+    """A game-family seed for a purpose (keys) that does not collide with seed + i."""
+    return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint32)[0])
+
+
+# --------------------------------------------------------------------------------------------
+# Training and evaluation
+# --------------------------------------------------------------------------------------------
+@dataclass
+class TrainConfig:
+    """Everything a run depends on; written to OUT/config.json."""
+
+    out: Path
+    timesteps: int
+    ruleset: str = "tac"
+    opponent: str = "random"
+    seed: int = 0
+    n_envs: int = 1
+    vec_env: str = "auto"  # auto: DummyVecEnv for one env, SubprocVecEnv for more
+    n_steps: int = 2048  # per env and rollout
+    batch_size: int = 256
+    n_epochs: int = 10
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    checkpoint_every: int = 50_000  # timesteps; 0: no checkpoints
+    eval_games: int = 200  # per opponent
+    eval_deterministic: bool = True
+    torch_threads: int = 0  # 0: min(2, cpu count)
+    progress_bar: bool = True
+    verbose: int = 0
+
+    def command(self) -> str:
+        """The `tacsim train` command line that reproduces this run (default options omitted)."""
+        d = TrainConfig(out=self.out, timesteps=self.timesteps)
+        parts = ["tacsim train", f"--ruleset {self.ruleset}", f"--opponent {self.opponent}"]
+        parts += [f"--timesteps {self.timesteps}", f"--seed {self.seed}", f"--out {self.out}"]
+        for name, flag in (
+            ("n_envs", "--n-envs"),
+            ("n_steps", "--n-steps"),
+            ("batch_size", "--batch-size"),
+            ("n_epochs", "--n-epochs"),
+            ("learning_rate", "--learning-rate"),
+            ("ent_coef", "--ent-coef"),
+            ("checkpoint_every", "--checkpoint-every"),
+            ("eval_games", "--eval-games"),
+            ("torch_threads", "--threads"),
+        ):
+            if getattr(self, name) != getattr(d, name):
+                parts.append(f"{flag} {getattr(self, name)}")
+        return " ".join(parts)
+
+    def validate(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {self.ruleset!r}; trainable: {', '.join(RULESETS)}")
+        if self.opponent not in AGENTS:
+            raise ValueError(f"unknown opponent {self.opponent!r}; known: {', '.join(OPPONENTS)}")
+        for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        for name in ("seed", "checkpoint_every", "eval_games", "torch_threads"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        if self.vec_env not in ("auto", "dummy", "subproc"):
+            raise ValueError(f"vec_env must be auto, dummy or subproc, got {self.vec_env!r}")
+        if not self.net_arch or any(int(w) < 1 for w in self.net_arch):
+            raise ValueError(f"net_arch must be positive layer widths, got {self.net_arch!r}")
+
+
+def _require_training_extra() -> None:
+    try:
+        import sb3_contrib  # noqa: F401
+        import stable_baselines3  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise RuntimeError(
+            f"training needs the 'train' extra (pip install 'tacsim[train]'): {exc}"
+        ) from exc
+
+
+def configure_torch(threads: int = 0) -> int:
+    """CPU only, with a small thread count: the machine's cores are shared with the envs."""
+    import torch
+
+    n = threads if threads > 0 else max(1, min(2, os.cpu_count() or 1))
+    torch.set_num_threads(n)
+    return n
+
+
+def _make_env(opponent: str, seed: int):
+    def thunk() -> gym.Env:
+        from sb3_contrib.common.wrappers import ActionMasker
+        from stable_baselines3.common.monitor import Monitor
+
+        return ActionMasker(Monitor(TacSingleAgentEnv(opponent=opponent, seed=seed)), mask_fn)
+
+    return thunk
+
+
+def make_vec_env(opponent: str, n_envs: int, seed: int, kind: str = "auto"):
+    """n_envs masked envs; env i plays game family seed + i (SB3 seeds them that way too)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    thunks = [_make_env(opponent, seed + i) for i in range(n_envs)]
+    if kind == "subproc" or (kind == "auto" and n_envs > 1):
+        return SubprocVecEnv(thunks)
+    return DummyVecEnv(thunks)
+
+
+def _progress_bar_available() -> bool:
+    try:
+        from stable_baselines3.common.callbacks import ProgressBarCallback
+
+        ProgressBarCallback()
+    except ImportError:
+        return False
+    return True
+
+
+def evaluate(
+    model: Any,
+    opponent: str,
+    games: int,
+    seed: int,
+    deterministic: bool = True,
+) -> dict[str, Any]:
+    """Play `games` games of family `seed` (games 0..games-1, the model in seat k % 2 of
+    game k) against `opponent`; wins, losses, ties and the win rate with its Wilson 95%
+    interval."""
+    env = TacSingleAgentEnv(opponent=opponent, seed=seed, learner_seat="alternate")
+    wins = losses = ties = 0
+    seat_wins = [0, 0]
+    seat_games = [0, 0]
+    decisions = 0
+    for k in range(games):
+        obs, info = env.reset(seed=seed if k == 0 else None)
+        seat = info["learner_seat"]
+        done = False
+        reward = 0.0
+        while not done:
+            action, _ = model.predict(
+                obs, action_masks=env.action_masks(), deterministic=deterministic
+            )
+            obs, reward, done, _, info = env.step(int(action))
+            decisions += 1
+            if "illegal_action" in info:
+                raise RuntimeError(f"the model chose an illegal action: {info['illegal_action']}")
+        seat_games[seat] += 1
+        if reward > 0:
+            wins += 1
+            seat_wins[seat] += 1
+        elif reward < 0:
+            losses += 1
+        else:
+            ties += 1
+    lo, hi = wilson_interval(wins, games)
+    return {
+        "opponent": opponent,
+        "games": games,
+        "wins": wins,
+        "losses": losses,
+        "ties": ties,
+        "win_rate": wins / games if games else 0.0,
+        "win_rate_ci95": [lo, hi],
+        "win_rate_by_seat": [seat_wins[s] / seat_games[s] if seat_games[s] else None for s in (0, 1)],
+        "games_by_seat": seat_games,
+        "learner_decisions": decisions,
+        "seed": seed,
+        "deterministic": deterministic,
+    }
+
+
+def evaluate_both(
+    model: Any, games: int, seed: int, deterministic: bool = True
+) -> dict[str, dict[str, Any]]:
+    """`evaluate` against every baseline on the same game family (paired deals)."""
+    return {name: evaluate(model, name, games, seed, deterministic) for name in OPPONENTS}
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write to a temporary file then rename, so a reader never sees half a file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def format_results(results: dict[str, dict[str, Any]]) -> str:
+    lines = []
+    for name, r in results.items():
+        lo, hi = r["win_rate_ci95"]
+        lines.append(
+            f"vs {name:<9} win rate {r['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games: {r['wins']} won, {r['losses']} lost, {r['ties']} tied"
+        )
+    return "\n".join(lines)
+
+
+def train(config: TrainConfig) -> dict[str, Any]:
+    """Train, save OUT/model.zip, evaluate against both baselines, write OUT/eval.json."""
+    config.validate()
+    _require_training_extra()
+    os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")  # CPU only, whatever the machine has
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    threads = configure_torch(config.torch_threads)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(out / "config.json", {**asdict(config), "out": str(out)})
+
+    venv = make_vec_env(config.opponent, config.n_envs, config.seed, config.vec_env)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=config.learning_rate,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=str(out / "tb"),
+        seed=config.seed,
+        device="cpu",
+        verbose=config.verbose,
+    )
+    callbacks = []
+    if config.checkpoint_every > 0:
+        callbacks.append(
+            CheckpointCallback(
+                save_freq=max(config.checkpoint_every // config.n_envs, 1),
+                save_path=str(out / "checkpoints"),
+                name_prefix="model",
+            )
+        )
+    progress = config.progress_bar and _progress_bar_available()
+    start = time.perf_counter()
+    try:
+        model.learn(
+            total_timesteps=config.timesteps,
+            callback=callbacks or None,
+            tb_log_name="MaskablePPO",
+            progress_bar=progress,
+        )
+    finally:
+        venv.close()
+    train_s = time.perf_counter() - start
+    model.save(str(out / "model.zip"))
+
+    eval_seed = derive_seed(config.seed, 2)  # a family no training env played
+    start = time.perf_counter()
+    results = evaluate_both(model, config.eval_games, eval_seed, config.eval_deterministic)
+    eval_s = time.perf_counter() - start
+    summary = {
+        "ruleset": config.ruleset,
+        "trained_against": config.opponent,
+        "timesteps": int(model.num_timesteps),
+        "seed": config.seed,
+        "n_envs": config.n_envs,
+        "torch_threads": threads,
+        "train_wall_s": round(train_s, 1),
+        "eval_wall_s": round(eval_s, 1),
+        "model": str(out / "model.zip"),
+        "command": config.command(),
+        "opponents": results,
+    }
+    _write_json(out / "eval.json", summary)
+    return summary
+
+
+# --------------------------------------------------------------------------------------------
+# Command line: `tacsim train` and scripts/train_tac.py
+# --------------------------------------------------------------------------------------------
+def _int_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    d = TrainConfig(out=Path("."), timesteps=1)
+    p.add_argument("--ruleset", default="tac", help="ruleset to train on (only: tac)")
+    p.add_argument(
+        "--opponent", default=d.opponent, help=f"baseline to train against: {', '.join(OPPONENTS)}"
+    )
+    p.add_argument("--timesteps", type=_int_at_least(1), required=True, help="learner decisions")
+    p.add_argument("--seed", type=_int_at_least(0), default=d.seed)
+    p.add_argument("--out", type=Path, required=True, help="run folder (model, tb/, eval.json)")
+    p.add_argument("--n-envs", type=_int_at_least(1), default=d.n_envs, help="parallel envs")
+    p.add_argument(
+        "--vec-env", choices=("auto", "dummy", "subproc"), default=d.vec_env, help=argparse.SUPPRESS
+    )
+    p.add_argument("--n-steps", type=_int_at_least(1), default=d.n_steps, help="rollout per env")
+    p.add_argument("--batch-size", type=_int_at_least(1), default=d.batch_size)
+    p.add_argument("--n-epochs", type=_int_at_least(1), default=d.n_epochs)
+    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
+    p.add_argument(
+        "--checkpoint-every",
+        type=_int_at_least(0),
+        default=d.checkpoint_every,
+        help="timesteps between checkpoints (0: none)",
+    )
+    p.add_argument(
+        "--eval-games", type=_int_at_least(0), default=d.eval_games, help="games per opponent"
+    )
+    p.add_argument("--threads", type=_int_at_least(0), default=0, help="torch threads (0: auto)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--verbose", type=int, default=0, help="SB3 verbosity (0, 1, 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `tacsim train`; 2 on bad input, 1 when the training extra is missing."""
+    config = TrainConfig(
+        out=args.out,
+        timesteps=args.timesteps,
+        ruleset=args.ruleset,
+        opponent=args.opponent,
+        seed=args.seed,
+        n_envs=args.n_envs,
+        vec_env=args.vec_env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        ent_coef=args.ent_coef,
+        checkpoint_every=args.checkpoint_every,
+        eval_games=args.eval_games,
+        torch_threads=args.threads,
+        progress_bar=not args.no_progress,
+        verbose=args.verbose,
+    )
+    try:
+        config.validate()
+    except ValueError as exc:
+        print(f"tacsim train: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        summary = train(config)
+    except RuntimeError as exc:
+        print(f"tacsim train: error: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"trained {summary['timesteps']} timesteps against {config.opponent} in "
+        f"{summary['train_wall_s']:.0f} s; model: {summary['model']}"
+    )
+    print(format_results(summary["opponents"]))
+    print(f"results: {Path(config.out) / 'eval.json'}")
+    return 0
+
+
+DESCRIPTION = (
+    "Train sb3-contrib MaskablePPO on 2-player TAC against a baseline agent, log to "
+    "TensorBoard (OUT/tb), save OUT/model.zip, then evaluate against the random and the "
+    "heuristic agents (OUT/eval.json)."
+)
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register `train` on the `tacsim` command's subparsers."""
+    p = subparsers.add_parser("train", help="train MaskablePPO on TAC", description=DESCRIPTION)
+    add_arguments(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """scripts/train_tac.py: the same options as `tacsim train`."""
+    parser = argparse.ArgumentParser(prog="train_tac", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

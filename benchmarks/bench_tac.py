@@ -389,8 +389,6 @@ def selfplay_lengths(seed: int, games: int) -> tuple[list[int], float]:
 def warm_kernels(seed: int) -> float:
     """Load (or compile) every kernel the timed loops call, outside any timing: BatchEnv
     with and without observations until a game ends (auto-reset), and run_chunk."""
-    import numpy as np
-
     from envs.tac.actions import N_ACTIONS
     from envs.tac.tac_v0 import BatchEnv
 
@@ -404,7 +402,6 @@ def warm_kernels(seed: int) -> float:
             if st.terminated.any():
                 break
     selfplay_lengths(seed, 2)
-    np.zeros(1)
     return time.perf_counter() - t0
 
 
@@ -938,7 +935,8 @@ def to_markdown(r: dict) -> str:
         "| versions | " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()) + " |",
         f"| load average (1, 5, 15 min) | start {r['load_average_start']}, "
         f"end {r['load_average_end']} |",
-        f"| duration | {r['duration_s']:.0f} s |",
+        f"| duration | {r['duration_s']:.0f} s (warm-up: kernel cache load "
+        f"{r['warmup_s']:.1f} s) |",
         "",
         "## Figures against the issue's targets",
         "",
@@ -1084,14 +1082,17 @@ def to_markdown(r: dict) -> str:
         "",
         f"Peak memory: {r['memory']['method']}.",
         "",
-        "| games | observations | RSS before env | peak RSS | env arrays |",
-        "|---|---|---|---|---|",
+        "| games | observations | RSS before env | peak RSS | peak scope | peak RSS, "
+        "process life | env arrays |",
+        "|---|---|---|---|---|---|---|",
     ]
     for x in r["memory"]["rows"]:
         L.append(
             f"| {x['num_envs']:,} | {x['observations']} | "
             f"{(x['rss_before_bytes'] or 0) / 2**20:,.0f} MiB | "
-            f"{x['peak_rss_bytes'] / 2**20:,.0f} MiB | {x['env_arrays_bytes'] / 2**20:,.0f} MiB |"
+            f"{x['peak_rss_bytes'] / 2**20:,.0f} MiB | {x['peak_rss_scope']} | "
+            f"{x['peak_rss_process_life_bytes'] / 2**20:,.0f} MiB | "
+            f"{x['env_arrays_bytes'] / 2**20:,.0f} MiB |"
         )
     L.append("")
     return "\n".join(L)

@@ -250,6 +250,8 @@ def run_selfplay(
 
     out_dir = Path(out_dir)
     check_threads(threads)
+    if max_chunks is not None and max_chunks < 1:
+        raise UsageError(f"max-chunks must be at least 1, got {max_chunks}")
     ctx = make_context(params)
     finished = prepare_run_dir(out_dir, params, ctx)
     todo = [c for c in range(params.n_chunks) if c not in finished]
@@ -291,7 +293,8 @@ def run_selfplay(
     finally:
         bar.close()
     seconds = time.perf_counter() - t_start - warmup
-    on_disk = done + played
+    # count from the folder: a Ctrl-C just after a rename still counts that chunk
+    on_disk = sum(len(params.chunk_indices(c)) for c in records.finished_chunks(out_dir))
     return Outcome(
         out_dir, params, on_disk, played, seconds, warmup, interrupted, on_disk == params.games
     )

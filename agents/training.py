@@ -233,8 +233,11 @@ class TrainConfig:
     n_envs: int = 1
     vec_env: str = "auto"  # auto: DummyVecEnv for one env, SubprocVecEnv for more
     n_steps: int = 2048  # per env and rollout
-    batch_size: int = 256
-    n_epochs: int = 10
+    # 5 epochs of 512-sample minibatches: on the shared 2-core machine SB3's default of 10
+    # epochs of 64 (or 256) made the update phase take 4x the rollout; 5 x 512 doubled the
+    # steps/s (163 against 79, measured in one process under the same load)
+    batch_size: int = 512
+    n_epochs: int = 5
     learning_rate: float = 3e-4
     gamma: float = 0.99
     gae_lambda: float = 0.95

@@ -90,7 +90,7 @@ def _decision_states(num_players: int, n_games: int, every: int):
     for g in range(n_games):
         env.reset(seed=31, options={"game_index": g})
         rng = game_rng(31, g)
-        for i, agent in enumerate(env.agent_iter()):
+        for i, _agent in enumerate(env.agent_iter()):
             obs, _, terminated, _, _ = env.last()
             if terminated:
                 env.step(None)
@@ -103,7 +103,7 @@ def _decision_states(num_players: int, n_games: int, every: int):
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_observation_unchanged_when_only_hidden_cards_change(num_players: int) -> None:
     rng = np.random.default_rng(num_players)
-    checked = changed_state = other_sees_change = stages = 0
+    checked = changed_state = other_sees_change = 0
     seen_stages = set()
     for env, S in _decision_states(num_players, n_games=3, every=4):
         seen_stages.add(int(S["stage"][0]))
@@ -121,11 +121,12 @@ def test_observation_unchanged_when_only_hidden_cards_change(num_players: int) -
                 # control: the player whose hand was reshuffled does see the change
                 q = (me + 1) % num_players
                 other_sees_change += not np.array_equal(_view(env, S2, q)[0], _view(env, S, q)[0])
-    stages = len(seen_stages)
     assert checked > 300
     assert changed_state == checked  # every resample really changed the hidden state
     assert other_sees_change > 0.8 * checked
-    assert stages >= 5  # mode, HQ/reposition, attack, defence, ending decisions all sampled
+    assert (
+        len(seen_stages) >= 5
+    )  # mode, HQ/reposition, attack, defence, ending decisions all sampled
 
 
 def test_face_down_defence_type_is_hidden_from_others_only() -> None:

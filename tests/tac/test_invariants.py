@@ -139,8 +139,6 @@ def corrupt_unit_count(S):
         if v != u and TABLES.arrays.unit_category[v] == TABLES.arrays.unit_category[u]
     ]
     S["team_type"][0, p, t] = same_cat[0]
-    S["team_damage"][0, p, t] = 0
-    S["under"][0, p, t] = -1 if S["under"][0, p, t].max() < 0 else S["under"][0, p, t]
 
 
 def corrupt_damage(S):

@@ -270,11 +270,12 @@ def continue_resolution(S, tb, b):
         if kind == ATTACK_ARTY:
             if roll_arty_hit(S["rng"], b, tb, S["mode"][b, d]):
                 S["attack_damage"][b, k] = DESTROYED
-                if has_repair_card(S, tb, b, d):
-                    S["current"][b] = d
-                    S["stage"][b] = STAGE_DAMAGE_CONTROL
-                    S["cursor"][b] = k  # the decision is about attack k
-                    return True
+                # 9.3: the defender is asked after every arty hit, holding Damage Control or
+                # not, so that the pause itself tells nobody what is in the hand (ours)
+                S["current"][b] = d
+                S["stage"][b] = STAGE_DAMAGE_CONTROL
+                S["cursor"][b] = k  # the decision is about attack k
+                return True
             continue
         ct = tb.card_type[card]
         if kind == ATTACK_AIR:
@@ -392,9 +393,12 @@ def legal_actions(S, tb, b, out):
         out[n] = A_NO_DEFENCE
         return n + 1
     if st == STAGE_DAMAGE_CONTROL:
-        out[0] = A_DAMAGE_CONTROL
-        out[1] = A_DAMAGE_CONTROL + 1
-        return 2
+        d = S["attack_target"][b, S["cursor"][b]]
+        if has_repair_card(S, tb, b, d):
+            out[n] = A_DAMAGE_CONTROL
+            n += 1
+        out[n] = A_DAMAGE_CONTROL + 1
+        return n + 1
     if st == STAGE_ENDING:
         rows = row_count(S, b, p)
         if free_defence_slot(S, b, p) >= 0:

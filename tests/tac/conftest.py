@@ -24,6 +24,7 @@ from envs.tac.state import (
     MAX_DEFENCES,
     MAX_TEAM,
     STAGE_ATTACK,
+    STAGE_DAMAGE_CONTROL,
     STAGE_ENDING,
     STAGE_HQ,
     STAGE_MODE,
@@ -232,9 +233,14 @@ class Game:
         assert self.stage == STAGE_ENDING
 
     def end_attacks(self) -> None:
-        """End the Attack Phase (the kernel already does it when nothing else is legal)."""
+        """End the Attack Phase (the kernel already does it when nothing else is legal).
+
+        A defender without Damage Control in hand is still asked after an arty hit (R8);
+        that forced "decline" is answered here, so tests read as the rules do."""
         if self.stage == STAGE_ATTACK:
             self.act(A.A_ATTACK_DONE)
+        while self.stage == STAGE_DAMAGE_CONTROL and self.legal() == [A.A_DAMAGE_CONTROL + 1]:
+            self.act(A.A_DAMAGE_CONTROL + 1)
 
     def set_dice(self, rolls: list[int]) -> None:
         """The next d6 rolls of the game will be `rolls`. Declaring attacks rolls nothing,

@@ -454,6 +454,23 @@ def test_declining_damage_control_lets_the_arty_hit_destroy(game):
     assert g.hand_names(1)[0] == "Damage Control / Repair"
 
 
+def test_damage_control_is_asked_even_without_the_card_so_the_hand_stays_hidden(game):
+    """9.3 / R8: after an arty hit the defender is always asked; without the card, declining
+    is the only legal answer, so the pause reveals nothing about the hand."""
+    g = game
+    g.set_team(0, [("Self-Propelled Artillery", 1)])
+    g.set_team(1, [("Armoured Car", 0), ("Main Battle Tank", 0)])
+    g.set_hand(0, [FILLER])
+    g.set_hand(1, [FILLER])
+    g.to_attack(0)
+    g.set_dice([1])
+    g.act(g.arty(1, 0))  # nothing else is legal: the Attack phase ends by itself
+    assert g.stage == STAGE_DAMAGE_CONTROL and int(g.S["current"][0]) == 1
+    assert list(g.legal()) == [A.A_DAMAGE_CONTROL + 1]
+    g.act(A.A_DAMAGE_CONTROL + 1)
+    assert g.unit_name(1, 0) is None
+
+
 def test_damage_control_is_not_asked_after_an_arty_miss(game):
     """9.3: Damage Control answers a successful hit only."""
     g = game

@@ -41,7 +41,7 @@ from envs.tac.actions import (
     A_REPAIR,
     A_REPOSITION_DONE,
     A_UPGRADE,
-    O,
+    N_OPPONENTS,
 )
 from envs.tac.attacks import (
     air_to_hit,
@@ -159,8 +159,8 @@ def score_action(S, tb, b, p, a):
         return -1.0
     if a < A_ARTY:
         i = a - A_ATTACK
-        h = i // (O * MAX_TEAM)
-        o = (i // MAX_TEAM) % O
+        h = i // (N_OPPONENTS * MAX_TEAM)
+        o = (i // MAX_TEAM) % N_OPPONENTS
         t = i % MAX_TEAM
         ct = tb.card_type[S["hand"][b, p, h]]
         kind = card_attack_kind(tb, ct)

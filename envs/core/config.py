@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -149,3 +150,10 @@ def require_known(
             if v is not None and v not in known_set:
                 label = f"{i} '{getattr(row, 'name', '?')}'"
                 raise ConfigError(path, label, field, f"unknown {what} {v!r}")
+
+
+def readonly(values: Any, dtype: Any = None) -> np.ndarray:
+    """A table column as a read-only numpy array (copies only when the dtype changes)."""
+    arr = np.asarray(values, dtype=dtype) if dtype is not None else np.asarray(values)
+    arr.setflags(write=False)
+    return arr

@@ -23,6 +23,7 @@ from envs.core.config import (
     Entry,
     load_entries,
     load_mapping,
+    readonly,
     require_known,
 )
 
@@ -327,12 +328,6 @@ class Tables:
     campaign: Campaign
 
 
-def _ro(values: object, dtype: type) -> np.ndarray:
-    arr = np.array(values, dtype=dtype)
-    arr.setflags(write=False)
-    return arr
-
-
 def _label(i: int, name: str) -> str:
     return f"{i} '{name}'"
 
@@ -629,61 +624,63 @@ def load_tables(
         sequence_of_play=seq_sorted,
         distance_names=tuple(r.name for r in dists),
         distance_index=dist_index,
-        distance_halvings=_ro([r.halvings for r in dists], np.int8),
+        distance_halvings=readonly([r.halvings for r in dists], np.int8),
         rating_names=tuple(r.name for r in ratings),
         rating_index=rating_index,
         unit_type_names=tuple(u.name for u in units),
         unit_type_index=unit_index,
-        unit_ranged_attack=_ro(cols["ra"], np.int8),
-        unit_range_distance=_ro(cols["rd"], np.int8),
-        unit_protection=_ro(cols["pr"], np.int8),
-        unit_melee_attack=_ro(cols["me"], np.int8),
-        unit_points=_ro([u.points for u in units], np.int16),
-        unit_starts_on_battlefield=_ro([u.starts_on_battlefield for u in units], bool),
+        unit_ranged_attack=readonly(cols["ra"], np.int8),
+        unit_range_distance=readonly(cols["rd"], np.int8),
+        unit_protection=readonly(cols["pr"], np.int8),
+        unit_melee_attack=readonly(cols["me"], np.int8),
+        unit_points=readonly([u.points for u in units], np.int16),
+        unit_starts_on_battlefield=readonly([u.starts_on_battlefield for u in units], bool),
         unit_class_names=tuple(c.name for c in classes),
         unit_class_index={c.name: k for k, c in enumerate(classes)},
-        unit_class_members=_ro(members, bool),
+        unit_class_members=readonly(members, bool),
         result_names=tuple(r.name for r in results),
         result_index=result_index,
-        result_status=_ro([r.status for r in results], bool),
-        result_ceases_activity=_ro([r.ceases_activity for r in results], bool),
-        result_blocks_cards=_ro([r.blocks_cards for r in results], bool),
-        result_removed_by=_ro(
+        result_status=readonly([r.status for r in results], bool),
+        result_ceases_activity=readonly([r.ceases_activity for r in results], bool),
+        result_blocks_cards=readonly([r.blocks_cards for r in results], bool),
+        result_removed_by=readonly(
             [EFFECT_KINDS.index(r.removed_by) if r.removed_by != "none" else NONE for r in results],
             np.int8,
         ),
         ranged_modifier_names=tuple(m.name for m in rmods),
-        ranged_modifier_condition=_ro(
+        ranged_modifier_condition=readonly(
             [RANGED_CONDITIONS.index(m.condition) for m in rmods], np.int8
         ),
-        ranged_modifier_shift=_ro([m.shift for m in rmods], np.int8),
+        ranged_modifier_shift=readonly([m.shift for m in rmods], np.int8),
         melee_modifier_names=tuple(m.name for m in mmods),
-        melee_modifier_condition=_ro([MELEE_CONDITIONS.index(m.condition) for m in mmods], np.int8),
-        melee_modifier_shift=_ro([m.shift for m in mmods], np.int8),
-        drift_distance=_ro(drift_distance, np.int8),
-        drift_reference=_ro(drift_reference, np.int8),
+        melee_modifier_condition=readonly(
+            [MELEE_CONDITIONS.index(m.condition) for m in mmods], np.int8
+        ),
+        melee_modifier_shift=readonly([m.shift for m in mmods], np.int8),
+        drift_distance=readonly(drift_distance, np.int8),
+        drift_reference=readonly(drift_reference, np.int8),
         play_names=tuple(p.name for p in plays),
         play_index=play_index,
-        play_part=_ro([PARTS.index(p.part) for p in plays], np.int8),
-        play_timing=_ro([TIMINGS.index(p.timing) for p in plays], np.int8),
-        play_trigger=_ro([TRIGGERS.index(p.trigger) for p in plays], np.int8),
-        play_condition=_ro([CONDITIONS.index(p.condition) for p in plays], np.int8),
-        play_all_available=_ro([p.all_available for p in plays], bool),
-        play_on=_ro(play_on, bool),
-        step_kind=_ro(step["kind"], np.int8),
-        step_distance=_ro(step["distance"], np.int8),
-        step_contact=_ro(step_contact, bool),
-        step_direction=_ro(step_direction, np.int8),
-        step_range=_ro(step["range"], np.int8),
-        step_radius=_ro(step["radius"], np.int8),
-        step_shift=_ro(step_shift, np.int8),
-        step_what=_ro(step["what"], np.int8),
-        step_min_enemy_distance=_ro(step["min_enemy_distance"], np.int8),
+        play_part=readonly([PARTS.index(p.part) for p in plays], np.int8),
+        play_timing=readonly([TIMINGS.index(p.timing) for p in plays], np.int8),
+        play_trigger=readonly([TRIGGERS.index(p.trigger) for p in plays], np.int8),
+        play_condition=readonly([CONDITIONS.index(p.condition) for p in plays], np.int8),
+        play_all_available=readonly([p.all_available for p in plays], bool),
+        play_on=readonly(play_on, bool),
+        step_kind=readonly(step["kind"], np.int8),
+        step_distance=readonly(step["distance"], np.int8),
+        step_contact=readonly(step_contact, bool),
+        step_direction=readonly(step_direction, np.int8),
+        step_range=readonly(step["range"], np.int8),
+        step_radius=readonly(step["radius"], np.int8),
+        step_shift=readonly(step_shift, np.int8),
+        step_what=readonly(step["what"], np.int8),
+        step_min_enemy_distance=readonly(step["min_enemy_distance"], np.int8),
         card_names=tuple(c.name for c in cards),
-        card_number=_ro([c.number for c in cards], np.int16),
-        card_action=_ro([play_index[c.action] for c in cards], np.int16),
-        card_situation=_ro([play_index[c.situation] for c in cards], np.int16),
-        card_result=_ro([result_index[c.combat_result] for c in cards], np.int8),
+        card_number=readonly([c.number for c in cards], np.int16),
+        card_action=readonly([play_index[c.action] for c in cards], np.int16),
+        card_situation=readonly([play_index[c.situation] for c in cards], np.int16),
+        card_result=readonly([result_index[c.combat_result] for c in cards], np.int8),
         card_by_number={c.number: k for k, c in enumerate(cards)},
         plays=tuple(plays),
         cards=tuple(cards),

@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from envs.core.config import CONFIG_ROOT, ConfigError, Entry, load_entries, read_yaml
+from envs.core.config import CONFIG_ROOT, ConfigError, Entry, load_entries, read_yaml, readonly
 from envs.legendary_battles import geometry as geo
 
 TERRAIN_KIND = "legendary_battles.terrain"
@@ -248,11 +248,6 @@ class Scenario(Entry):
 
 # ----------------------------------------------------------------------------------------------
 # Compiled arrays
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
 
 
 @dataclass(frozen=True)
@@ -647,34 +642,34 @@ def compile_scenario(
     has_side = side_terrain >= 0
     st = np.where(has_side, side_terrain, 0)
     los = geo.LosTerrain(
-        ground=_ro(ground.copy()),
-        top=_ro(np.maximum(ground, height[zone_terrain])),
-        covering=_ro(eff[zone_terrain, 0].copy()),
-        obstructing=_ro(eff[zone_terrain, 1].copy()),
+        ground=readonly(ground.copy()),
+        top=readonly(np.maximum(ground, height[zone_terrain])),
+        covering=readonly(eff[zone_terrain, 0].copy()),
+        obstructing=readonly(eff[zone_terrain, 1].copy()),
         template=template,
-        side_covering=_ro(has_side & eff[st, 0]),
-        side_obstructing=_ro(has_side & eff[st, 1]),
-        side_top=_ro(np.maximum(height[st], ground[:, None]) * has_side),
+        side_covering=readonly(has_side & eff[st, 0]),
+        side_obstructing=readonly(has_side & eff[st, 1]),
+        side_top=readonly(np.maximum(height[st], ground[:, None]) * has_side),
     )
     return ScenarioArrays(
         scenario=sc,
         grid=grid,
-        zone_terrain=_ro(zone_terrain),
-        ground=_ro(ground),
-        ground_class=_ro(ground_class),
-        partial=_ro(partial),
-        side_terrain=_ro(side_terrain),
+        zone_terrain=readonly(zone_terrain),
+        ground=readonly(ground),
+        ground_class=readonly(ground_class),
+        partial=readonly(partial),
+        side_terrain=readonly(side_terrain),
         template=template,
-        entry_cost=_ro(entry_cost),
-        deployment=_ro(deployment),
-        points=_ro(points),
-        unit_side=_ro(np.array(u_side, dtype=np.int8)),
-        unit_type=_ro(np.array(u_type, dtype=np.int16)),
-        unit_zone=_ro(np.array(u_zone, dtype=np.int16)),
-        unit_facing=_ro(np.array(u_face, dtype=np.int8)),
-        unit_zones=_ro(np.array(u_zones, dtype=bool).reshape(nu, nz)),
+        entry_cost=readonly(entry_cost),
+        deployment=readonly(deployment),
+        points=readonly(points),
+        unit_side=readonly(np.array(u_side, dtype=np.int8)),
+        unit_type=readonly(np.array(u_type, dtype=np.int16)),
+        unit_zone=readonly(np.array(u_zone, dtype=np.int16)),
+        unit_facing=readonly(np.array(u_face, dtype=np.int8)),
+        unit_zones=readonly(np.array(u_zones, dtype=bool).reshape(nu, nz)),
         unit_label=tuple(u_label),
-        distances=_ro(distances),
+        distances=readonly(distances),
         los_terrain=los,
         turn_limit=sc.end_of_game.turn_limit,
     )
@@ -746,21 +741,21 @@ def load_tables(
     return Tables(
         terrain=tuple(terrain),
         terrain_index={t.name: i for i, t in enumerate(terrain)},
-        terrain_shape=_ro(
+        terrain_shape=readonly(
             np.array(
                 [TEMPLATE if t.shape == "template" else LINEAR for t in terrain], dtype=np.int8
             )
         ),
-        terrain_effect=_ro(eff),
-        terrain_height=_ro(np.array([LEVELS.index(t.height) for t in terrain], dtype=np.int8)),
-        terrain_class=_ro(
+        terrain_effect=readonly(eff),
+        terrain_height=readonly(np.array([LEVELS.index(t.height) for t in terrain], dtype=np.int8)),
+        terrain_class=readonly(
             np.array([CLASSES.index(t.elevation_class) for t in terrain], dtype=np.int8)
         ),
-        terrain_move_cost=_ro(
+        terrain_move_cost=readonly(
             np.array([-1 if t.move_cost is None else t.move_cost for t in terrain], dtype=np.int8)
         ),
-        terrain_climb_route=_ro(np.array([t.climb_route for t in terrain], dtype=bool)),
+        terrain_climb_route=readonly(np.array([t.climb_route for t in terrain], dtype=bool)),
         unit_type_index={n: i for i, n in enumerate(UNIT_TYPES)},
-        unit_points=_ro(np.array(list(UNIT_TYPES.values()), dtype=np.int16)),
+        unit_points=readonly(np.array(list(UNIT_TYPES.values()), dtype=np.int16)),
         scenarios=scenarios,
     )

@@ -14,7 +14,7 @@ Opponents are named relative to the acting seat: opponent o (0-based) is seat
 | A_BACK                 | T           | Static: slot one row away from the enemy      | reposition |
 | A_PLACE                | T*3         | Mobile: slot*3+row                            | reposition |
 | A_REPOSITION_DONE      | 1           |                                               | reposition |
-| A_ATTACK               | H*O*T       | play hand card h on opponent o's slot: (h*O+o)*T+slot | attack |
+| A_ATTACK               | H*O*T       | play hand card h on opponent o's slot: (h*O+o)*T+slot | attack   |
 | A_ARTY                 | O*T         | arty attack on opponent o's slot: o*T+slot    | attack   |
 | A_PURPLE               | H*A         | purple card h on declared attack k: h*A+k     | attack   |
 | A_ATTACK_DONE          | 1           | end the Attack phase                          | attack   |
@@ -24,7 +24,8 @@ Opponents are named relative to the acting seat: opponent o (0-based) is seat
 | A_LAY                  | H*3*2       | lay hand card h on row r: (h*3+r)*2+face_down | ending   |
 | A_END_TURN             | 1           | end the turn, refill the hand                 | ending   |
 
-T = MAX_TEAM slots, H = HAND_SLOTS, O = MAX_OPPONENTS, A = MAX_ATTACKS, D = MAX_DEFENCES.
+T = MAX_TEAM slots, H = HAND_SLOTS, O = N_OPPONENTS (MAX_PLAYERS - 1), A = MAX_ATTACKS,
+D = MAX_DEFENCES.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from __future__ import annotations
 from envs.tac.state import HAND_SLOTS, MAX_ATTACKS, MAX_DEFENCES, MAX_PLAYERS, MAX_TEAM, N_ROWS
 
 T, H, A, D = MAX_TEAM, HAND_SLOTS, MAX_ATTACKS, MAX_DEFENCES
-O = MAX_PLAYERS - 1
+N_OPPONENTS = MAX_PLAYERS - 1
 
 A_MODE = 0
 A_REINFORCE = A_MODE + 2
@@ -44,8 +45,8 @@ A_BACK = A_FORWARD + T
 A_PLACE = A_BACK + T
 A_REPOSITION_DONE = A_PLACE + T * N_ROWS
 A_ATTACK = A_REPOSITION_DONE + 1
-A_ARTY = A_ATTACK + H * O * T
-A_PURPLE = A_ARTY + O * T
+A_ARTY = A_ATTACK + H * N_OPPONENTS * T
+A_PURPLE = A_ARTY + N_OPPONENTS * T
 A_ATTACK_DONE = A_PURPLE + H * A
 A_DEFEND = A_ATTACK_DONE + 1
 A_NO_DEFENCE = A_DEFEND + D
@@ -72,10 +73,12 @@ def describe(action: int) -> str:
         (A_REPOSITION_DONE, 1, lambda i: "done repositioning"),
         (
             A_ATTACK,
-            H * O * T,
-            lambda i: f"play hand card {i // (O * T)} on opponent {(i // T) % O} slot {i % T}",
+            H * N_OPPONENTS * T,
+            lambda i: (
+                f"play hand card {i // (N_OPPONENTS * T)} on opponent {(i // T) % N_OPPONENTS} slot {i % T}"
+            ),
         ),
-        (A_ARTY, O * T, lambda i: f"arty attack on opponent {i // T} slot {i % T}"),
+        (A_ARTY, N_OPPONENTS * T, lambda i: f"arty attack on opponent {i // T} slot {i % T}"),
         (A_PURPLE, H * A, lambda i: f"purple hand card {i // A} on attack {i % A}"),
         (A_ATTACK_DONE, 1, lambda i: "end the Attack phase"),
         (A_DEFEND, D, lambda i: f"absorb with defence {i}"),

@@ -28,7 +28,7 @@ from envs.tac.actions import (
     A_REPAIR,
     A_REPOSITION_DONE,
     A_UPGRADE,
-    O,
+    N_OPPONENTS,
 )
 from envs.tac.attacks import (
     DESTROYED,
@@ -528,7 +528,7 @@ def legal_attack(S, tb, b, p, out):
                 continue
             for t in range(MAX_TEAM):
                 if target_ok(S, b, q, t, last):
-                    out[n] = A_ATTACK + (h * O + o) * MAX_TEAM + t
+                    out[n] = A_ATTACK + (h * N_OPPONENTS + o) * MAX_TEAM + t
                     n += 1
     # 9.1 / 7.3: arty attacks, Static only, one per Arty unit, 1 AP, never on tanks (9.4)
     if room and mode == STATIC and S["ap"][b] >= 1 and S["arty_uses"][b] < arty_units(S, tb, b, p):
@@ -658,8 +658,8 @@ def do_action(S, tb, b, a):
                 S["cursor"][b] = 0
         elif a < A_ARTY:
             i = a - A_ATTACK
-            h = i // (O * MAX_TEAM)
-            o = (i // MAX_TEAM) % O
+            h = i // (N_OPPONENTS * MAX_TEAM)
+            o = (i // MAX_TEAM) % N_OPPONENTS
             t = i % MAX_TEAM
             c = take_from_hand(S, b, p, h)
             ct = tb.card_type[c]

@@ -25,6 +25,7 @@ from envs.core.config import (
     Entry,
     load_entries,
     load_mapping,
+    readonly,
     require_known,
 )
 
@@ -410,13 +411,8 @@ class Tables:
     units: Any = None
 
 
-def _ro(arr: np.ndarray) -> np.ndarray:
-    arr.setflags(write=False)
-    return arr
-
-
 def _arr(values: list, dtype: type) -> np.ndarray:
-    return _ro(np.array(values, dtype=dtype))
+    return readonly(np.array(values, dtype=dtype))
 
 
 def _label(i: int, row: Entry) -> str:
@@ -767,10 +763,10 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactics_david") -> Tables:
         maps.append(
             BattlefieldMap(
                 name=bf.name,
-                terrain=_ro(terrain),
-                piece=_ro(piece),
-                height=_ro(height.astype(np.int8)),
-                deployment=_ro(deploy),
+                terrain=readonly(terrain),
+                piece=readonly(piece),
+                height=readonly(height.astype(np.int8)),
+                deployment=readonly(deploy),
                 bridge_axis=BRIDGE_AXES.index(bf.bridge_axis),
             )
         )
@@ -781,7 +777,7 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactics_david") -> Tables:
         status_index=status_index,
         status_category=_arr([STATUS_CATEGORIES.index(s.category) for s in statuses], np.int8),
         status_afflicts=_arr([[ut in s.afflicts for ut in UNIT_TYPES] for s in statuses], np.bool_),
-        status_cancels=_ro(cancels),
+        status_cancels=readonly(cancels),
         status_effect_offset=_arr(s_off, np.int16),
         status_eff_trigger=_arr([STATUS_TRIGGERS.index(e.trigger) for _, e in s_rows], np.int8),
         status_eff_roll=_arr([ROLLS.index(e.roll or "none") for _, e in s_rows], np.int8),
@@ -866,7 +862,7 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactics_david") -> Tables:
         area_index=area_index,
         area_is_ranged=_arr([a.mode == "ranged" for a in areas], np.bool_),
         area_n_cells=_arr([len(a.cells) for a in areas], np.int8),
-        area_cells=_ro(cells),
+        area_cells=readonly(cells),
         area_target=_arr([a.target or (0, 0) for a in areas], np.int8),
         area_continues=_arr([a.continues or (0, 0) for a in areas], np.int8),
         family_names=tuple(family_names),
@@ -878,7 +874,7 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactics_david") -> Tables:
         tree_parent=_arr(parent, np.int16),
         tree_family=_arr([root_family[a[-1]] for a in ancestors], np.int8),
         tree_depth=_arr([len(a) - 1 for a in ancestors], np.int8),
-        lineage=_ro(lineage),
+        lineage=readonly(lineage),
         battlefield_names=tuple(bf.name for bf in fields),
         battlefield_index={bf.name: i for i, bf in enumerate(fields)},
         battlefields=tuple(maps),

@@ -254,7 +254,7 @@ class Game:
         me = int(self.S["current"][0])
         P = int(self.S["num_players"][0])
         o = (target - me - 1) % P
-        return A.A_ATTACK + (h * A.O + o) * MAX_TEAM + slot
+        return A.A_ATTACK + (h * A.N_OPPONENTS + o) * MAX_TEAM + slot
 
     def arty(self, target: int, slot: int) -> int:
         me = int(self.S["current"][0])

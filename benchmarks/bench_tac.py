@@ -85,8 +85,7 @@ def _subprocess_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env["PYTHONPATH"] = str(ROOT) + (
         os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else ""
     )
-    env.pop("NUMBA_DISABLE_JIT", None)
-    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_DISABLE_JIT", None)  # NUMBA_CACHE_DIR is inherited (setup_numba_cache)
     if extra:
         env.update(extra)
     return env
@@ -177,6 +176,56 @@ def load_average() -> list[float] | None:
         return None
 
 
+BENCH_CACHE_ROOT = Path.home() / ".cache" / "tacsim" / "bench-numba"
+
+
+def source_hash() -> str:
+    """Hash of every .py file under envs/ and agents/ (what the kernels are compiled from)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for folder in ("envs", "agents"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            h.update(str(path.relative_to(ROOT)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def setup_numba_cache(choice: str) -> dict[str, Any]:
+    """Point numba's cache for this run (and its subprocesses) at the right place.
+
+    numba checks only the timestamp of the file that defines a cached kernel, not of the
+    files it calls: after an edit of envs/tac/turn.py, the cached self-play and batch
+    kernels in other files still run the old rules. "auto" therefore keeps a cache per
+    hash of the sources (~/.cache/tacsim/bench-numba/<hash>), compiled afresh once after
+    any change; "normal" uses numba's usual __pycache__ cache; anything else is a folder."""
+    if choice == "normal":
+        os.environ.pop("NUMBA_CACHE_DIR", None)
+        folder = None
+        digest = None
+    else:
+        digest = source_hash()
+        if choice == "auto":
+            folder = BENCH_CACHE_ROOT / digest
+            if BENCH_CACHE_ROOT.is_dir():  # only ever holds this script's caches
+                for old in BENCH_CACHE_ROOT.iterdir():
+                    if old.is_dir() and old.name != digest:
+                        shutil.rmtree(old, ignore_errors=True)
+        else:
+            folder = Path(choice)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # imported already (e.g. by the CLI): re-read the setting
+        from numba.core import config
+
+        config.reload_config()
+    return {
+        "mode": choice if choice in ("auto", "normal") else "folder",
+        "dir": str(folder) if folder else None,
+        "source_hash": digest,
+    }
+
+
 # --------------------------------------------------------------------------------------
 # the measured pieces (numpy, numba and the kernels are imported inside)
 
@@ -203,17 +252,25 @@ def random_actions_factory(num_envs: int, n_actions: int, seed: int) -> Callable
     return choose
 
 
-def aec_random_loop(make_env: Callable, seconds: float, min_games: int, seed: int) -> dict:
-    """The issue's random-agent loop, game after game, until `seconds` and `min_games`.
+class AecRandomLoop:
+    """The issue's random-agent loop over one env, game after game.
 
     steps = env.step calls (including the None steps of finished agents), decisions = steps
     with an action. One untimed game first (warm-up: JIT, caches)."""
-    import numpy as np
 
-    rng = np.random.default_rng(seed)
-    env = make_env()
+    def __init__(self, make_env: Callable, seed: int):
+        import numpy as np
 
-    def one_game(game_seed: int) -> tuple[int, int]:
+        self.np = np
+        self.rng = np.random.default_rng(seed)
+        self.env = make_env()
+        self.seed = seed
+        self.games = self.steps = self.decisions = 0
+        self.seconds = 0.0
+        self._one_game(seed + 10_000_000)
+
+    def _one_game(self, game_seed: int) -> tuple[int, int]:
+        env, np, rng = self.env, self.np, self.rng
         env.reset(seed=game_seed)
         steps = decisions = 0
         for _agent in env.agent_iter():
@@ -228,28 +285,32 @@ def aec_random_loop(make_env: Callable, seconds: float, min_games: int, seed: in
             steps += 1
         return steps, decisions
 
-    one_game(seed + 10_000_000)
-    games = steps = decisions = 0
-    t0 = time.perf_counter()
-    while True:
-        s, d = one_game(seed + games)
-        steps += s
-        decisions += d
-        games += 1
-        elapsed = time.perf_counter() - t0
-        if games >= min_games and elapsed >= seconds:
-            break
-    env.close()
-    return {
-        "games": games,
-        "steps": steps,
-        "decisions": decisions,
-        "seconds": elapsed,
-        "steps_per_s": steps / elapsed,
-        "decisions_per_s": decisions / elapsed,
-        "games_per_s": games / elapsed,
-        "steps_per_game": steps / games,
-    }
+    def run_for(self, seconds: float, min_games: int = 1) -> None:
+        """Whole games until `seconds` have passed (and at least `min_games`)."""
+        t0 = time.perf_counter()
+        played = 0
+        while True:
+            s, d = self._one_game(self.seed + self.games)
+            self.steps += s
+            self.decisions += d
+            self.games += 1
+            played += 1
+            elapsed = time.perf_counter() - t0
+            if played >= min_games and elapsed >= seconds:
+                break
+        self.seconds += elapsed
+
+    def result(self) -> dict:
+        return {
+            "games": self.games,
+            "steps": self.steps,
+            "decisions": self.decisions,
+            "seconds": self.seconds,
+            "steps_per_s": self.steps / self.seconds,
+            "decisions_per_s": self.decisions / self.seconds,
+            "games_per_s": self.games / self.seconds,
+            "steps_per_game": self.steps / self.games,
+        }
 
 
 def import_connect_four() -> tuple[Any, str | None]:
@@ -273,23 +334,30 @@ def import_connect_four() -> tuple[Any, str | None]:
     return connect_four_v3, "pygame is not installed: a stub module was used (render only)"
 
 
-def bench_aec(seconds: float, min_games: int, seed: int) -> dict:
+def bench_aec(seconds: float, min_games: int, seed: int, rounds: int) -> dict:
     from envs.tac import tac_v0
 
     c4, c4_note = import_connect_four()
-    tac = aec_random_loop(lambda: tac_v0.env(num_players=2), seconds, min_games, seed)
-    ref = aec_random_loop(lambda: c4.env(), seconds, min_games, seed)
+    tac = AecRandomLoop(lambda: tac_v0.env(num_players=2), seed)
+    ref = AecRandomLoop(lambda: c4.env(), seed)
+    # interleaved rounds, so both envs see the same (shared-machine) load
+    for _ in range(rounds):
+        tac.run_for(seconds / rounds, min_games)
+        ref.run_for(seconds / rounds, min_games)
+    tac_r, ref_r = tac.result(), ref.result()
     return {
         "loop": (
             "for agent in env.agent_iter(): obs, r, term, trunc, info = env.last(); "
             "action = None if term or trunc else uniform random legal from "
             'obs["action_mask"]; env.step(action)  -- both envs built by their env() '
-            "(PettingZoo wrappers), reset(seed=k) for game k"
+            "(PettingZoo wrappers), reset(seed=k) for game k; timed in interleaved rounds "
+            "(tac, connect four, tac, ...) of whole games"
         ),
-        "tac_v0": tac,
-        "connect_four_v3": ref,
+        "rounds": rounds,
+        "tac_v0": tac_r,
+        "connect_four_v3": ref_r,
         "connect_four_note": c4_note,
-        "ratio_steps_per_s": tac["steps_per_s"] / ref["steps_per_s"],
+        "ratio_steps_per_s": tac_r["steps_per_s"] / ref_r["steps_per_s"],
     }
 
 
@@ -510,7 +578,15 @@ def bench_million(games: int, seed: int) -> dict:
         cli_error = None
         if _cli_selfplay_available():
             try:
-                result = million_via_cli(games, seed, out)
+                # a small run first, so kernels the CLI compiles on its own are in the cache
+                # and the timed run is start-up + play + write, not compile
+                warm_dir = out / "warmup"
+                t0 = time.perf_counter()
+                million_via_cli(100, seed, warm_dir)
+                warm_s = time.perf_counter() - t0
+                shutil.rmtree(warm_dir, ignore_errors=True)
+                result = million_via_cli(games, seed, out / "run")
+                result["warmup_run_s"] = warm_s
             except Exception as e:  # fall back: the figure is still wanted
                 cli_error = str(e)[-500:]
                 shutil.rmtree(out, ignore_errors=True)
@@ -715,6 +791,7 @@ def run_benchmark(args: argparse.Namespace) -> dict:
         "git": git_info(),
         "load_average_start": load_average(),
         "targets": TARGETS,
+        "numba_cache": getattr(args, "numba_cache_info", None),
     }
     _log("machine info")
     report["machine"] = machine_info()
@@ -768,7 +845,10 @@ def run_benchmark(args: argparse.Namespace) -> dict:
     # 3. AEC vs connect_four_v3
     _log("AEC env vs connect_four_v3", report, "aec")
     report["aec"] = bench_aec(
-        seconds=0.2 if quick else max(seconds * 2.5, 1.0), min_games=1, seed=seed
+        seconds=0.2 if quick else max(seconds * 4, 1.0),
+        min_games=1,
+        seed=seed,
+        rounds=1 if quick else 8,
     )
 
     # 4. JIT disabled
@@ -1025,8 +1105,11 @@ def to_markdown(r: dict) -> str:
         "| load average by section (1 min) | "
         + ", ".join(f"{k} {v[0] if v else '?'}" for k, v in r["load_average_by_section"].items())
         + " |",
+        f"| numba cache | {(r.get('numba_cache') or {}).get('mode')}: "
+        f"{(r.get('numba_cache') or {}).get('dir') or '__pycache__'} (sources "
+        f"{(r.get('numba_cache') or {}).get('source_hash')}) |",
         f"| duration | {r['duration_s']:.0f} s (warm-up: kernel cache load "
-        f"{r['warmup_s']:.1f} s) |",
+        f"{r['warmup_s']:.1f} s, compile included if the cache was cold) |",
         "",
         "## Figures against the issue's targets",
         "",
@@ -1140,6 +1223,12 @@ def to_markdown(r: dict) -> str:
         f"The no-JIT games are the same games as the JIT ones (same decisions per game): "
         f"{nj['same_results']}."
     )
+    if not nj["same_results"]:
+        L.append(
+            "**Warning**: JIT and no-JIT games differ, so the compiled kernels are not the "
+            "current source (numba's cache does not see edits in the files a kernel calls; "
+            "run with `--numba-cache auto`) or the JIT changes behaviour."
+        )
     cc = r["compile_cached"]
     cold = r["compile_cold"]
     L += [
@@ -1223,6 +1312,12 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--million-games", type=int, default=1_000_000)
     p.add_argument("--skip-million", action="store_true", help="leave out the end-to-end run")
     p.add_argument("--skip-cold", action="store_true", help="leave out the cold compile")
+    p.add_argument(
+        "--numba-cache",
+        default=None,
+        help="auto (default: a cache per hash of envs/ and agents/, since numba does not see "
+        "edits in files a kernel calls), normal (__pycache__; --quick's default) or a folder",
+    )
 
 
 def check_args(args: argparse.Namespace) -> str | None:
@@ -1250,6 +1345,8 @@ def check_args(args: argparse.Namespace) -> str | None:
 def _measure_and_write(args: argparse.Namespace) -> int:
     if args.quick:
         args.skip_cold = True
+    cache = args.numba_cache or ("normal" if args.quick else "auto")
+    args.numba_cache_info = setup_numba_cache(cache)
     report = run_benchmark(args)
     paths = write_results(report, Path(args.out), update_latest=not args.quick)
     print(to_markdown(report))

@@ -31,6 +31,7 @@ from numba import prange
 from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import reset_one
+from envs.tac.scoring import undamaged_units
 from envs.tac.state import (
     DEF_EMPTY,
     DEF_FACE_DOWN,
@@ -341,15 +342,6 @@ def _check_flow(S, tb, b):
 
 
 @njit
-def _undamaged(S, b, p):
-    n = 0
-    for t in range(MAX_TEAM):
-        if S["team_type"][b, p, t] >= 0 and S["team_damage"][b, p, t] == 0:
-            n += 1
-    return n
-
-
-@njit
 def _check_score(S, tb, b):
     """11.1 / 11.2 and the reward scheme of tac_v0 (winner +1, others -1; players still tied
     after the tie-break get 0, the others -1)."""
@@ -367,19 +359,19 @@ def _check_score(S, tb, b):
             best_vp = vp
     best_undamaged = -1
     for p in range(P):
-        if S["victory_points"][b, p] == best_vp and _undamaged(S, b, p) > best_undamaged:
-            best_undamaged = _undamaged(S, b, p)
+        if S["victory_points"][b, p] == best_vp and undamaged_units(S, b, p) > best_undamaged:
+            best_undamaged = undamaged_units(S, b, p)
     n_top = 0
     top = -1
     for p in range(P):
-        if S["victory_points"][b, p] == best_vp and _undamaged(S, b, p) == best_undamaged:
+        if S["victory_points"][b, p] == best_vp and undamaged_units(S, b, p) == best_undamaged:
             n_top += 1
             top = p
     if S["winner"][b] != (top if n_top == 1 else -1):
         return INV_SCORE
     total = 0.0
     for p in range(P):
-        is_top = S["victory_points"][b, p] == best_vp and _undamaged(S, b, p) == best_undamaged
+        is_top = S["victory_points"][b, p] == best_vp and undamaged_units(S, b, p) == best_undamaged
         want = -1.0
         if is_top:
             want = 1.0 if n_top == 1 else 0.0

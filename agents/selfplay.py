@@ -14,7 +14,6 @@ final name is a complete chunk.
 from __future__ import annotations
 
 import hashlib
-import math
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -24,6 +23,7 @@ import numpy as np
 
 from agents import records
 from agents.cli import UsageError
+from agents.stats import wilson_interval
 
 KNOWN_RULESETS = ("tac",)  # rulesets with batched self-play kernels
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -301,20 +301,6 @@ def run_selfplay(
 
 
 # --- the summary ----------------------------------------------------------------------------
-
-
-def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (Wilson 1927; Newcombe 1998 method 3)."""
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    from scipy.stats import norm
-
-    z = float(norm.ppf(0.5 + confidence / 2))
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass

@@ -6,10 +6,12 @@ Agent ids used inside kernels: AGENT_RANDOM, AGENT_HEURISTIC. `AGENTS` maps CLI 
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from agents.heuristic.tac import heuristic_action, heuristic_from_legal
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
+from envs.tac.state import STAGE_GAME_OVER
 from envs.tac.turn import random_from_legal, random_legal_action
 
 AGENT_RANDOM = 0
@@ -65,3 +67,33 @@ class MaskedRandomAgent:
         if legal.size == 0:
             raise ValueError("no legal action in the mask")
         return int(self.rng.choice(legal))
+
+
+@njit
+def _act_in_slot(S, tba, b, seat_agents, out):
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    out[b] = choose_action(S, tba[0], b, seat_agents[S["current"][b]], buf)
+
+
+@njit_parallel
+def batch_actions(S, tba, seat_agents, out):
+    """The action of every game's current player, seat s played by agent seat_agents[s]
+    (draws from each game's own agent RNG, so results do not depend on the batch)."""
+    for b in prange(S.shape[0]):
+        if S["stage"][b] != STAGE_GAME_OVER:
+            _act_in_slot(S, tba, b, seat_agents, out)
+
+
+def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np.ndarray:
+    """Actions for every game of a tac_v0.BatchEnv from numba baselines, in one kernel call.
+
+    `agents` is one agent name for every seat, or one name per seat.
+    """
+    names = [agents] * env.num_players if isinstance(agents, str) else list(agents)
+    if len(names) != env.num_players:
+        raise ValueError(f"need one agent per seat ({env.num_players}), got {len(names)}")
+    seat_agents = np.array([agent_id(n) for n in names], dtype=np.int8)
+    if out is None:
+        out = np.zeros(env.num_envs, dtype=np.int64)
+    batch_actions(env.state, env.tables.arrays_batch, seat_agents, out)
+    return out

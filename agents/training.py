@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -31,13 +30,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from agents.stats import wilson_interval
 from agents.tac_agents import AGENTS, TacKernelAgent
 from envs.tac import tac_v0
 
 RULESETS = ("tac",)
 OPPONENTS = tuple(sorted(AGENTS))
 LEARNER_SEATS = ("alternate", 0, 1)
-Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,17 +201,6 @@ def mask_fn(env: gym.Env) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Statistics
 # --------------------------------------------------------------------------------------------
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def derive_seed(seed: int, *keys: int) -> int:
     """A game-family seed for a purpose (keys) that does not collide with seed + i."""
     return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint32)[0])

@@ -176,53 +176,21 @@ def load_average() -> list[float] | None:
         return None
 
 
-BENCH_CACHE_ROOT = Path.home() / ".cache" / "tacsim" / "bench-numba"
-
-
-def source_hash() -> str:
-    """Hash of every .py file under envs/ and agents/ (what the kernels are compiled from)."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for folder in ("envs", "agents"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            h.update(str(path.relative_to(ROOT)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
 def setup_numba_cache(choice: str) -> dict[str, Any]:
-    """Point numba's cache for this run (and its subprocesses) at the right place.
+    """Where numba's cache is for this run and its subprocesses.
 
-    numba checks only the timestamp of the file that defines a cached kernel, not of the
-    files it calls: after an edit of envs/tac/turn.py, the cached self-play and batch
-    kernels in other files still run the old rules. "auto" therefore keeps a cache per
-    hash of the sources (~/.cache/tacsim/bench-numba/<hash>), compiled afresh once after
-    any change; "normal" uses numba's usual __pycache__ cache; anything else is a folder."""
-    if choice == "normal":
-        os.environ.pop("NUMBA_CACHE_DIR", None)
-        folder = None
-        digest = None
-    else:
-        digest = source_hash()
-        if choice == "auto":
-            folder = BENCH_CACHE_ROOT / digest
-            if BENCH_CACHE_ROOT.is_dir():  # only ever holds this script's caches
-                for old in BENCH_CACHE_ROOT.iterdir():
-                    if old.is_dir() and old.name != digest:
-                        shutil.rmtree(old, ignore_errors=True)
-        else:
-            folder = Path(choice)
-        folder.mkdir(parents=True, exist_ok=True)
-        os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    if "numba" in sys.modules:  # imported already (e.g. by the CLI): re-read the setting
-        from numba.core import config
+    tacsim keeps the cache in a folder per hash of the kernel sources (envs/core/jit.py),
+    so an edit never runs stale compiled rules. "auto" uses that; a folder given here
+    becomes the cache root (NUMBA_CACHE_DIR) instead. Must run before envs is imported."""
+    if choice != "auto":
+        Path(choice).mkdir(parents=True, exist_ok=True)
+        os.environ["NUMBA_CACHE_DIR"] = str(Path(choice).resolve())
+    from envs.core import jit
 
-        config.reload_config()
     return {
-        "mode": choice if choice in ("auto", "normal") else "folder",
-        "dir": str(folder) if folder else None,
-        "source_hash": digest,
+        "mode": "auto" if choice == "auto" else "folder",
+        "dir": str(jit.CACHE_DIR),
+        "source_hash": jit.SOURCE_HASH,
     }
 
 
@@ -1315,8 +1283,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--numba-cache",
         default=None,
-        help="auto (default: a cache per hash of envs/ and agents/, since numba does not see "
-        "edits in files a kernel calls), normal (__pycache__; --quick's default) or a folder",
+        help="auto (default: tacsim's cache, one folder per hash of envs/ and agents/, see "
+        "envs/core/jit.py) or a folder to use as the cache root",
     )
 
 
@@ -1345,7 +1313,7 @@ def check_args(args: argparse.Namespace) -> str | None:
 def _measure_and_write(args: argparse.Namespace) -> int:
     if args.quick:
         args.skip_cold = True
-    cache = args.numba_cache or ("normal" if args.quick else "auto")
+    cache = args.numba_cache or "auto"
     args.numba_cache_info = setup_numba_cache(cache)
     report = run_benchmark(args)
     paths = write_results(report, Path(args.out), update_latest=not args.quick)

@@ -17,10 +17,14 @@ from pettingzoo import AECEnv
 from envs.core.batch import Ruleset
 
 ILLEGAL_MODES = ("raise", "penalty")
+# what a ruleset's one-game step kernel returns
+AEC_OK, AEC_ILLEGAL, AEC_GAME_OVER = 0, 1, 2
 
 
 class AECEnvBase(AECEnv):
-    """Subclasses set `metadata` and pass their Ruleset plus the one-game kernels."""
+    """Subclasses set `metadata` and pass their Ruleset plus the one-game kernels:
+    aec_step(S, tables_batch, action, mask_row) -> AEC_OK / AEC_ILLEGAL / AEC_GAME_OVER and
+    aec_observe(S, tables_batch, seat, out)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
 
@@ -50,6 +54,7 @@ class AECEnvBase(AECEnv):
         self._aec_observe = aec_observe
         self._render_text = render_text
         self.num_players = int(num_players)
+        self._obs_size = ruleset.observation_size(self.num_players)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -59,7 +64,10 @@ class AECEnvBase(AECEnv):
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=0.0, high=np.inf, shape=(ruleset.observation_size,), dtype=np.float32
+                    low=0.0,
+                    high=np.inf,
+                    shape=(ruleset.observation_size(self.num_players),),
+                    dtype=np.float32,
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
             }
@@ -110,8 +118,8 @@ class AECEnvBase(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         me = self.agent_name_mapping[agent]
-        obs = np.zeros(self.ruleset.observation_size, dtype=np.float32)
-        self._aec_observe(self.state_arrays, self.ruleset.tables, me, obs)
+        obs = np.zeros(self._obs_size, dtype=np.float32)
+        self._aec_observe(self.state_arrays, self.ruleset.tables_batch, me, obs)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self._mask[0].copy()
         else:
@@ -127,7 +135,8 @@ class AECEnvBase(AECEnv):
             raise ValueError(f"{agent}: action must be an integer, got {action!r}")
         self._cumulative_rewards[agent] = 0.0
         a = int(action)
-        if self._aec_step(self.state_arrays, self.ruleset.tables, a, self._mask[0]):
+        code = self._aec_step(self.state_arrays, self.ruleset.tables_batch, a, self._mask[0])
+        if code == AEC_ILLEGAL:
             message = (
                 f"{self.ruleset.name}: {agent}: {self.ruleset.describe_action(a)} is illegal in "
                 f"decision '{self.ruleset.decision_name(self.state_arrays, 0)}' "
@@ -144,7 +153,7 @@ class AECEnvBase(AECEnv):
             self._accumulate_rewards()
             return
         S = self.state_arrays
-        if self.ruleset_game_over():
+        if code == AEC_GAME_OVER:
             for i, a_ in enumerate(self.agents):
                 self.rewards[a_] = float(S["rewards"][0, i])
                 self.terminations[a_] = True
@@ -153,16 +162,11 @@ class AECEnvBase(AECEnv):
                     "winner": int(S["winner"][0]),
                     "decisions": int(S["decisions"][0]),
                 }
-        else:
-            for a_ in self.agents:
-                self.rewards[a_] = 0.0
+            self._accumulate_rewards()
+        # rewards come only at the end: during the game they stay 0 from reset()
         self.agent_selection = self.possible_agents[int(S["current"][0])]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def ruleset_game_over(self) -> bool:
-        return not self._mask[0].any()
 
     def render(self) -> str | None:
         if self.render_mode is None:

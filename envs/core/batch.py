@@ -23,7 +23,7 @@ class Ruleset:
     min_players: int
     max_players: int
     n_actions: int
-    observation_size: int
+    observation_size: Callable[[int], int]  # observation length for a number of players
     tables: Any  # the tables record serial kernels take (aec_step, aec_observe)
     tables_batch: Any  # the same as a 1-element array, for the parallel batch kernels
     allocate: Callable[[int, int], np.ndarray]
@@ -116,7 +116,7 @@ class BatchEnvBase:
         B = self.num_envs
         self.state = ruleset.allocate(B, self.num_players)
         self.masks = np.zeros((B, ruleset.n_actions), dtype=np.int8)
-        self._obs = np.zeros((B, ruleset.observation_size), dtype=np.float32)
+        self._obs = np.zeros((B, ruleset.observation_size(self.num_players)), dtype=np.float32)
         self._rewards = np.zeros((B, ruleset.max_players), dtype=np.float32)
         self._terminated = np.zeros(B, dtype=np.bool_)
         self._final_vp = np.zeros((B, ruleset.max_players), dtype=np.int16)

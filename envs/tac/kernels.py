@@ -119,19 +119,19 @@ def observe_batch(S, tba, players, out):
 
 
 @njit
-def aec_step(S, tb, a, mask_row):
+def aec_step(S, tba, a, mask_row):
     """Game 0 of a batch of one: apply a legal action, refresh the mask.
 
-    Returns 1 if the action is illegal (nothing changed), else 0.
-    """
+    Returns 1 if the action is illegal (nothing changed), 2 if the game is now over, else 0
+    (envs.core.aec's AEC_ILLEGAL / AEC_GAME_OVER / AEC_OK)."""
     if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
         return 1
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    apply_action(S, tb, 0, a, buf)
-    fill_mask(S, tb, 0, mask_row, buf)
-    return 0
+    apply_action(S, tba[0], 0, a, buf)
+    fill_mask(S, tba[0], 0, mask_row, buf)
+    return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
 
 
 @njit
-def aec_observe(S, tb, me, out):
-    observe(S, tb, 0, me, out)
+def aec_observe(S, tba, me, out):
+    observe(S, tba[0], 0, me, out)

@@ -5,7 +5,8 @@ from the observer: other players' hands (only their sizes show), the type of oth
 players' face-down defences (only that one lies on a row), the draw pile's order and the
 reinforcement piles below their face-up top cards (2.1).
 
-Layout (U unit types, C card types, T team slots, D defence slots, A attacks, P = 5 blocks):
+Layout (U unit types, C card types, T team slots, D defence slots, A attacks, P players: the
+size depends on the number of players, so a 2-player game carries no empty seats):
 
 | part          | size                          | content |
 |---------------|-------------------------------|---------|
@@ -26,7 +27,6 @@ from envs.tac.state import (
     MAX_DECK,
     MAX_DEFENCES,
     MAX_PILE,
-    MAX_PLAYERS,
     MAX_TEAM,
     N_ROWS,
 )
@@ -36,14 +36,15 @@ N_STAGES = 8
 N_DEFENCE_KINDS = 5
 
 
-def observation_size(tb: TacArrays) -> int:
-    U = tb.n_unit_types
-    C = tb.n_card_types
+def observation_size(tb: TacArrays, num_players: int) -> int:
+    U = int(tb.n_unit_types)
+    C = int(tb.n_card_types)
+    P = int(num_players)
     glob = N_STAGES + 6 + MAX_ATTACKS + 2 + 2 + 2 * U
     seat = 6 + MAX_TEAM * (2 + U + N_ROWS) + MAX_DEFENCES * (1 + N_ROWS + 2 + N_DEFENCE_KINDS)
     hand = HAND_SLOTS * C
-    attacks = MAX_ATTACKS * (1 + MAX_PLAYERS + MAX_TEAM + C + 3)
-    return glob + MAX_PLAYERS * seat + hand + attacks
+    attacks = MAX_ATTACKS * (1 + P + MAX_TEAM + C + 3)
+    return glob + P * seat + hand + attacks
 
 
 @njit
@@ -77,10 +78,7 @@ def observe(S, tb, b, me, out):
             out[i + 2 + cat * U + S["pile"][b, cat, n - 1]] = 1.0
     i += 2 + 2 * U
     # --- seats, relative to me
-    for rel in range(MAX_PLAYERS):
-        if rel >= P:
-            i += 6 + MAX_TEAM * (2 + U + N_ROWS) + MAX_DEFENCES * (1 + N_ROWS + 2 + N_DEFENCE_KINDS)
-            continue
+    for rel in range(P):
         q = (me + rel) % P
         out[i] = 1.0
         out[i + 1] = 1.0 if S["active"][b] == q else 0.0
@@ -132,13 +130,13 @@ def observe(S, tb, b, me, out):
             out[i] = 1.0
             rel = (S["attack_target"][b, k] - me) % P
             out[i + 1 + rel] = 1.0
-            out[i + 1 + MAX_PLAYERS + S["attack_slot"][b, k]] = 1.0
+            out[i + 1 + P + S["attack_slot"][b, k]] = 1.0
             c = S["attack_card"][b, k]
-            base = i + 1 + MAX_PLAYERS + MAX_TEAM
+            base = i + 1 + P + MAX_TEAM
             if c >= 0:
                 out[base + tb.card_type[c]] = 1.0
             else:
                 out[base + C] = 1.0
             out[base + C + 1] = 1.0 if S["attack_purple"][b, k] >= 0 else 0.0
             out[base + C + 2] = 1.0 if S["attack_defence"][b, k] >= 0 else 0.0
-        i += 1 + MAX_PLAYERS + MAX_TEAM + C + 3
+        i += 1 + P + MAX_TEAM + C + 3

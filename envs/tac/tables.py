@@ -319,8 +319,11 @@ def load_tables(config_dir: Path | str | None = None) -> Tables:
     for name, values in columns.items():
         values = np.asarray(values)
         rec[name][0, : len(values)] = values
+    # np.record gives attribute access (tb.unit_class) in Python and numba alike; the batch
+    # form stays a plain ndarray, which numba's dispatcher types faster than a recarray
     rec = rec.view(np.recarray)
     arrays = rec[0]
+    rec = rec.view(np.ndarray)  # keeps the np.record dtype, so both forms type alike
     return Tables(
         settings=settings,
         weapons=weapons,

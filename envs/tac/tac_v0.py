@@ -14,7 +14,7 @@ against an arty hit. Steps with a single possible choice are taken automatically
 
 Actions: `Discrete(N_ACTIONS)`; the index layout is the table in envs/tac/actions.py.
 
-Observation: `Dict(observation=Box(float32, observation_size), action_mask=Box(int8, N))`,
+Observation: `Dict(observation=Box(float32, observation_size(P)), action_mask=Box(int8, N))`,
 layout in envs/tac/observe.py. It holds only what that player may know.
 
 Rewards, at the end of the game only (11.2): the single winner +1 and every other player
@@ -26,7 +26,7 @@ Version history: v0, first release.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +55,7 @@ def _ruleset_for(config_dir: str | None) -> tuple[Ruleset, Tables]:
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         n_actions=N_ACTIONS,
-        observation_size=observation_size(tables.arrays),
+        observation_size=partial(observation_size, tables.arrays),
         tables=tables.arrays,
         tables_batch=tables.arrays_batch,
         allocate=allocate,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from agents import cli, records, selfplay
-from agents.selfplay import wilson_interval
+from agents.stats import wilson_interval
 from envs.tac.tables import default_tables
 
 GAMES, CHUNK, SEED = 2000, 500, 7

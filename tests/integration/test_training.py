@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from scipy.stats import binomtest
 
 from agents.tac_agents import TacKernelAgent
-from agents.training import TacSingleAgentEnv, add_parser, main, wilson_interval
+from agents.training import TacSingleAgentEnv, add_parser, main
 from envs.tac import tac_v0
 
 
@@ -122,14 +121,6 @@ def test_illegal_action_penalty_ends_the_game_and_raise_mode_raises():
 def test_single_agent_env_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         TacSingleAgentEnv(**kwargs)
-
-
-@pytest.mark.parametrize("k, n", [(0, 10), (10, 10), (3, 7), (120, 200), (1, 1)])
-def test_wilson_interval_matches_scipy(k, n):
-    reference = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    lo, hi = wilson_interval(k, n)
-    assert lo == pytest.approx(reference.low, abs=1e-9)
-    assert hi == pytest.approx(reference.high, abs=1e-9)
 
 
 def _tacsim_train(argv: list[str]) -> int:

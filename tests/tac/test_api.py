@@ -52,7 +52,7 @@ def test_seed_and_game_index_choose_the_game(num_players: int) -> None:
 def test_spaces(num_players: int) -> None:
     env = tac_v0.raw_env(num_players=num_players)
     env.reset(seed=0)
-    n_obs = observation_size(default_tables().arrays)
+    n_obs = observation_size(default_tables().arrays, num_players)
     assert env.possible_agents == [f"player_{i}" for i in range(num_players)]
     for agent in env.possible_agents:
         osp = env.observation_space(agent)

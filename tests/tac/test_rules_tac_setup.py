@@ -117,7 +117,7 @@ def test_reinforcement_piles_show_only_their_top_card(make_game):
     changes when a top card changes and not when a card below it does."""
     g = make_game(seed=5)
     tb = g.tb
-    out = np.zeros(observation_size(tb), dtype=np.float32)
+    out = np.zeros(observation_size(tb, int(g.S["num_players"][0])), dtype=np.float32)
     ref = np.zeros_like(out)
     observe(g.S, tb, 0, 1, ref)
     for cat in (PILE_TANK, PILE_LIGHT):

@@ -64,7 +64,9 @@ ACTION_CHOICE_DOC = (
     "run of legal actions (starts = edges[:-1], counts = diff(edges)), and game b takes "
     "flat[starts[b] + floor(u_b * counts[b])] - b * N with u_b ~ U[0, 1) from one numpy "
     "Generator (N = N_ACTIONS). Its time is inside decisions/s (the env-only column "
-    "excludes it)."
+    "excludes it). Rows with actions=kernel use the numba random agent instead "
+    "(agents.tac_agents.act_batch: one parallel kernel call picks every game's action from "
+    "the game's own agent RNG)."
 )
 
 
@@ -337,14 +339,26 @@ def bench_batch_one(
     min_steps: int,
     warmup_steps: int,
     seed: int,
+    chooser: str = "numpy",
 ) -> dict:
+    """chooser: "numpy" (the vectorised random agent, ACTION_CHOICE_DOC) or "kernel" (the
+    numba random agent over the whole batch in one call: agents.tac_agents.act_batch)."""
     import numba
+    import numpy as np
 
     from envs.tac.actions import N_ACTIONS
     from envs.tac.tac_v0 import BatchEnv
 
     env = BatchEnv(num_envs, 2, seed, observations=observations, threads=threads)
-    choose = random_actions_factory(num_envs, N_ACTIONS, seed)
+    if chooser == "kernel":
+        from agents.tac_agents import act_batch
+
+        out = np.zeros(num_envs, dtype=np.int64)
+
+        def choose(_masks):
+            return act_batch(env, "random", out)
+    else:
+        choose = random_actions_factory(num_envs, N_ACTIONS, seed)
     st = env.reset()
     for _ in range(warmup_steps):
         st = env.step(choose(st.action_mask))
@@ -369,6 +383,7 @@ def bench_batch_one(
         "num_envs": num_envs,
         "threads": numba.get_num_threads(),
         "observations": observations,
+        "actions": chooser,
         "steps": steps,
         "decisions": decisions,
         "games_finished": finished,
@@ -789,15 +804,18 @@ def run_benchmark(args: argparse.Namespace) -> dict:
     rows = []
     for threads in threads_list:
         for B in batch_sizes:
-            for obs in (True, False):
+            for obs, chooser in ((True, "numpy"), (False, "numpy"), (False, "kernel")):
                 # full run: 200 warm-up steps and at least 150 timed ones (both longer than
                 # most games), so the window holds auto-resets at about their steady rate
                 min_steps = 3 if quick else 150
-                r = bench_batch_one(B, threads, obs, seconds, min_steps, 2 if quick else 200, seed)
+                r = bench_batch_one(
+                    B, threads, obs, seconds, min_steps, 2 if quick else 200, seed, chooser
+                )
                 r["games_per_s"] = r["decisions_per_s"] / mean_len
                 rows.append(r)
                 _log(
-                    f"  B={B} threads={threads} obs={obs}: {r['decisions_per_s']:,.0f} decisions/s"
+                    f"  B={B} threads={threads} obs={obs} actions={chooser}: "
+                    f"{r['decisions_per_s']:,.0f} decisions/s"
                 )
     report["batch"] = {
         "num_players": 2,
@@ -909,7 +927,10 @@ def summarise(r: dict) -> list[dict]:
     out = []
     batch_rows = r["batch"]["rows"]
     best = max(batch_rows, key=lambda x: x["decisions_per_s"])
-    cfg = f"B={best['num_envs']}, threads={best['threads']}, observations={best['observations']}"
+    cfg = (
+        f"B={best['num_envs']}, threads={best['threads']}, observations={best['observations']}, "
+        f"actions={best.get('actions', 'numpy')}"
+    )
     out.append(
         row(
             "BatchEnv decisions/s (best)",
@@ -1099,14 +1120,16 @@ def to_markdown(r: dict) -> str:
         f"games/s = {b['games_per_s_definition']}. Env-only = time inside `BatchEnv.step` "
         "(action check, step, auto-reset, observation).",
         "",
-        "| batch | threads | observations | decisions/s | games/s | env-only decisions/s "
+        "| batch | threads | observations | actions | decisions/s | games/s "
+        "| env-only decisions/s "
         "| action choice share | steps | finished games/s (counted) | decisions/s target "
         "| games/s target |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for x in b["rows"]:
         L.append(
             f"| {x['num_envs']:,} | {x['threads']} | {x['observations']} | "
+            f"{x.get('actions', 'numpy')} | "
             f"{x['decisions_per_s']:,.0f} | {x['games_per_s']:,.0f} | "
             f"{x['env_only_decisions_per_s']:,.0f} | {x['choose_fraction']:.0%} | {x['steps']} | "
             f"{x['games_finished_per_s']:,.0f} | "

@@ -93,11 +93,12 @@ def test_report_has_every_section(quick_report):
     assert {"numpy", "numba"} <= set(m["versions"])
 
 
-def test_batch_grid_covers_every_size_thread_and_observation_setting(quick_report):
+def test_batch_grid_covers_every_size_thread_observation_and_chooser_setting(quick_report):
     rows = quick_report["batch"]["rows"]
-    seen = {(r["num_envs"], r["observations"]) for r in rows}
-    assert seen == {(B, obs) for B in (1, 64) for obs in (True, False)}
-    assert len(rows) == 8  # 2 sizes x 2 observation settings x threads 1 and 2
+    seen = {(r["num_envs"], r["observations"], r["actions"]) for r in rows}
+    settings = {(True, "numpy"), (False, "numpy"), (False, "kernel")}
+    assert seen == {(B, obs, how) for B in (1, 64) for obs, how in settings}
+    assert len(rows) == 12  # 2 sizes x 3 (observations, action chooser) x threads 1 and 2
     for r in rows:
         assert r["decisions"] == r["steps"] * r["num_envs"]
         assert r["decisions_per_s"] > 0 and r["games_per_s"] > 0

@@ -11,6 +11,7 @@ from numba import prange
 from agents.heuristic.tac import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
+from envs.tac.kernels import CHUNK
 from envs.tac.state import STAGE_GAME_OVER
 from envs.tac.turn import random_from_legal, random_legal_action
 
@@ -70,18 +71,21 @@ class MaskedRandomAgent:
 
 
 @njit
-def _act_in_slot(S, tba, b, seat_agents, out):
+def _act_in_slots(S, tba, first, last, seat_agents, out):
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    out[b] = choose_action(S, tba[0], b, seat_agents[S["current"][b]], buf)
+    tb = tba[0]
+    for b in range(first, last):
+        if S["stage"][b] != STAGE_GAME_OVER:
+            out[b] = choose_action(S, tb, b, seat_agents[S["current"][b]], buf)
 
 
 @njit_parallel
 def batch_actions(S, tba, seat_agents, out):
     """The action of every game's current player, seat s played by agent seat_agents[s]
     (draws from each game's own agent RNG, so results do not depend on the batch)."""
-    for b in prange(S.shape[0]):
-        if S["stage"][b] != STAGE_GAME_OVER:
-            _act_in_slot(S, tba, b, seat_agents, out)
+    B = S.shape[0]
+    for c in prange((B + CHUNK - 1) // CHUNK):
+        _act_in_slots(S, tba, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
 
 
 def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np.ndarray:

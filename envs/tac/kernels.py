@@ -24,20 +24,29 @@ def reset_one(S, tb, b, seed, game_index, buf):
     return advance(S, tb, b, buf)
 
 
+# Parallel kernels hand each thread chunks of CHUNK games, so the scratch list of legal
+# actions is allocated once per chunk rather than once per game and step.
+CHUNK = 64
+
+
 @njit
-def reset_and_mask(S, tba, b, seed, game_index, mask_row):
-    """reset_one + fill_mask with the tables as a 1-element array (numba cannot pass a
+def write_mask(mask_row, buf, n):
+    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
+    mask_row[:] = 0
+    for i in range(n):
+        mask_row[buf[i]] = 1
+
+
+@njit
+def reset_and_mask(S, tba, b, seed, game_index, mask_row, buf):
+    """reset_one + its mask with the tables as a 1-element array (numba cannot pass a
     record into a parallel loop body, so parallel kernels call these array-only helpers)."""
-    buf = np.empty(N_ACTIONS, dtype=np.int16)
-    reset_one(S, tba[0], b, seed, game_index, buf)
-    fill_mask(S, tba[0], b, mask_row, buf)
+    write_mask(mask_row, buf, reset_one(S, tba[0], b, seed, game_index, buf))
 
 
 @njit
-def step_one(S, tba, b, a, mask_row):
-    buf = np.empty(N_ACTIONS, dtype=np.int16)
-    apply_action(S, tba[0], b, a, buf)
-    fill_mask(S, tba[0], b, mask_row, buf)
+def step_one(S, tba, b, a, mask_row, buf):
+    write_mask(mask_row, buf, apply_action(S, tba[0], b, a, buf))
 
 
 @njit
@@ -60,8 +69,10 @@ def reset_batch(S, tba, seed, game_indices, masks):
     """Parallel kernels take the tables as a 1-element record array `tba` and use tba[0]
     inside the loop (numba cannot pass a record into a parallel loop body)."""
     B = game_indices.shape[0]
-    for b in prange(B):
-        reset_and_mask(S, tba, b, seed, game_indices[b], masks[b])
+    for c in prange((B + CHUNK - 1) // CHUNK):
+        buf = np.empty(N_ACTIONS, dtype=np.int16)
+        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
+            reset_and_mask(S, tba, b, seed, game_indices[b], masks[b], buf)
 
 
 @njit_parallel
@@ -83,15 +94,17 @@ def check_actions(S, masks, actions):
 def step_batch(S, tba, actions, masks, rewards, terminated, final_vp, final_length):
     """Apply one legal action per game; games that end report rewards and stay over."""
     B = actions.shape[0]
-    for b in prange(B):
-        rewards[b, :] = 0.0
-        terminated[b] = False
-        step_one(S, tba, b, actions[b], masks[b])
-        if S["stage"][b] == STAGE_GAME_OVER:
-            terminated[b] = True
-            rewards[b, :] = S["rewards"][b, :]
-            final_vp[b, :] = S["victory_points"][b, :]
-            final_length[b] = S["decisions"][b]
+    for c in prange((B + CHUNK - 1) // CHUNK):
+        buf = np.empty(N_ACTIONS, dtype=np.int16)
+        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
+            rewards[b, :] = 0.0
+            terminated[b] = False
+            step_one(S, tba, b, actions[b], masks[b], buf)
+            if S["stage"][b] == STAGE_GAME_OVER:
+                terminated[b] = True
+                rewards[b, :] = S["rewards"][b, :]
+                final_vp[b, :] = S["victory_points"][b, :]
+                final_length[b] = S["decisions"][b]
 
 
 @njit_parallel
@@ -105,9 +118,11 @@ def autoreset_batch(S, tba, seed, terminated, next_index, masks):
         if terminated[b]:
             new_index[b] = nxt
             nxt += 1
-    for b in prange(B):
-        if new_index[b] >= 0:
-            reset_and_mask(S, tba, b, seed, new_index[b], masks[b])
+    for c in prange((B + CHUNK - 1) // CHUNK):
+        buf = np.empty(N_ACTIONS, dtype=np.int16)
+        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
+            if new_index[b] >= 0:
+                reset_and_mask(S, tba, b, seed, new_index[b], masks[b], buf)
     return nxt
 
 
@@ -127,8 +142,7 @@ def aec_step(S, tba, a, mask_row):
     if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
         return 1
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    apply_action(S, tba[0], 0, a, buf)
-    fill_mask(S, tba[0], 0, mask_row, buf)
+    write_mask(mask_row, buf, apply_action(S, tba[0], 0, a, buf))
     return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
 
 

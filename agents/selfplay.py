@@ -280,6 +280,12 @@ def run_selfplay(
     try:
         if todo:
             # compile or load the kernels on one game first, so games/s measures play only
+            if progress and not jit_cache_is_warm():
+                bar.write(
+                    "compiling the numba kernels (first run after install or an edit: "
+                    "one to three minutes; later runs load them in about a second)",
+                    file=sys.stderr,
+                )
             ctx.play(params.chunk_indices(todo[0])[:1])
             warmup = time.perf_counter() - t_start
         for c in todo:
@@ -301,6 +307,13 @@ def run_selfplay(
 
 
 # --- the summary ----------------------------------------------------------------------------
+
+
+def jit_cache_is_warm() -> bool:
+    """Whether numba's cache for these sources holds compiled kernels already."""
+    from envs.core.jit import CACHE_DIR
+
+    return any(CACHE_DIR.rglob("*.nbi"))
 
 
 @dataclass

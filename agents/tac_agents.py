@@ -10,6 +10,7 @@ from numba import prange
 
 from agents.heuristic.tac import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit, njit_parallel
+from envs.core.rng import randint
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import CHUNK
 from envs.tac.state import STAGE_GAME_OVER
@@ -71,21 +72,44 @@ class MaskedRandomAgent:
 
 
 @njit
-def _act_in_slots(S, tba, first, last, seat_agents, out):
+def random_from_mask(S, b, mask_row):
+    """Uniform among the legal actions of a mask row, drawn from game b's agent RNG: the
+    k-th set entry for k uniform in [0, count). Reads the mask the env already holds instead
+    of listing the legal actions again."""
+    count = 0
+    for a in range(mask_row.shape[0]):
+        count += mask_row[a]
+    k = randint(S["agent_rng"], b, count)
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit
+def _act_in_slots(S, tba, masks, first, last, seat_agents, out):
     buf = np.empty(N_ACTIONS, dtype=np.int16)
     tb = tba[0]
     for b in range(first, last):
         if S["stage"][b] != STAGE_GAME_OVER:
-            out[b] = choose_action(S, tb, b, seat_agents[S["current"][b]], buf)
+            agent = seat_agents[S["current"][b]]
+            if agent == AGENT_RANDOM:
+                out[b] = random_from_mask(S, b, masks[b])
+            else:
+                out[b] = choose_action(S, tb, b, agent, buf)
 
 
 @njit_parallel
-def batch_actions(S, tba, seat_agents, out):
+def batch_actions(S, tba, masks, seat_agents, out):
     """The action of every game's current player, seat s played by agent seat_agents[s]
-    (draws from each game's own agent RNG, so results do not depend on the batch)."""
+    (draws from each game's own agent RNG, so results do not depend on the batch). The
+    random agent picks from the env's masks; its choices follow mask order, so they differ
+    from the in-kernel self-play random agent's (both uniform over the legal actions)."""
     B = S.shape[0]
     for c in prange((B + CHUNK - 1) // CHUNK):
-        _act_in_slots(S, tba, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
+        _act_in_slots(S, tba, masks, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
 
 
 def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np.ndarray:
@@ -99,5 +123,5 @@ def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np
     seat_agents = np.array([agent_id(n) for n in names], dtype=np.int8)
     if out is None:
         out = np.zeros(env.num_envs, dtype=np.int64)
-    batch_actions(env.state, env.tables.arrays_batch, seat_agents, out)
+    batch_actions(env.state, env.tables.arrays_batch, env.masks, seat_agents, out)
     return out

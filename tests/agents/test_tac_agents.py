@@ -76,3 +76,48 @@ def test_kernel_agents_only_play_legal_actions_in_the_aec_env(name):
 def test_unknown_agent_name_is_rejected_with_the_known_names():
     with pytest.raises(ValueError, match="unknown agent 'genius'.*heuristic.*random"):
         agent_id("genius")
+
+
+@pytest.mark.parametrize("agents", ["random", ["heuristic", "random"]])
+def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_batch(agents):
+    from agents.tac_agents import act_batch
+
+    def first_game_actions(num_envs: int) -> list[list[int]]:
+        env = tac_v0.BatchEnv(num_envs, 2, seed=5, observations=False)
+        step = env.reset()
+        played: list[list[int]] = [[] for _ in range(3)]
+        done = [False] * 3
+        for _ in range(400):
+            actions = act_batch(env, agents)
+            legal = step.action_mask[np.arange(num_envs), actions]
+            assert legal.all(), "act_batch chose an illegal action"
+            for b in range(3):
+                if not done[b]:
+                    played[b].append(int(actions[b]))
+            step = env.step(actions)
+            for b in range(3):
+                done[b] = done[b] or bool(step.terminated[b])
+        assert all(done)
+        return played
+
+    # games 0-2 sit in slots 0-2 at both sizes: their first games must be played alike
+    assert first_game_actions(3) == first_game_actions(40)
+
+
+def test_act_batch_random_is_uniform_over_the_mask():
+    from agents.tac_agents import act_batch
+
+    env = tac_v0.BatchEnv(2000, 2, seed=3, observations=False)
+    step = env.reset()  # first decision of every game: the choice of mode, 2 legal actions
+    counts = np.bincount(act_batch(env, "random"), minlength=2)[:2]
+    assert step.action_mask[:, :2].all() and step.action_mask.sum() == 4000
+    assert abs(counts[0] - 1000) < 120  # about 5 standard deviations
+
+
+def test_act_batch_needs_one_agent_per_seat():
+    from agents.tac_agents import act_batch
+
+    env = tac_v0.BatchEnv(4, 3, seed=0, observations=False)
+    env.reset()
+    with pytest.raises(ValueError, match="one agent per seat"):
+        act_batch(env, ["random", "random"])

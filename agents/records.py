@@ -13,7 +13,7 @@ One row per game. Columns (seats ``s`` = 0..P-1 only):
 column                 type       meaning
 =====================  =========  ===========================================================
 seed                   int64      the run's seed
-game_index             int64      which game of the seed (0..N-1): replayable with tac_v0
+game_index             int64      which game of the seed (0..N-1): replayable with tac_v1
 players                int8       P
 agent_s                string     agent playing seat s
 winner                 int8       winning seat, -1 for a draw (tie after 11.2's tie-break)

@@ -1,7 +1,7 @@
 """Batched self-play driver behind `tacsim selfplay`: whole games inside numba, chunk by chunk.
 
 Game indices 0..N-1 are split into chunks of K: chunk c plays indices [c*K, (c+1)*K) with
-`agents.tac_selfplay.run_chunk` (prange over games, every core) and is written as one Parquet
+`agents.tac.selfplay.run_chunk` (prange over games, every core) and is written as one Parquet
 file by `agents.records` (atomically). Seat s of game g is played by agents[(s + g) % len(agents)].
 
 Resuming: DIR/run.json holds the parameters. Rerunning with the same DIR and parameters
@@ -61,7 +61,7 @@ class SelfplayParams:
 
 def known_agents(ruleset: str) -> dict[str, int]:
     if ruleset == "tac":
-        from agents.tac_agents import AGENTS
+        from agents.tac.baselines import AGENTS
 
         return AGENTS
     raise UsageError(f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})")
@@ -114,7 +114,7 @@ class TacContext:
     """Everything a chunk needs, built once per run: tables, one reused state batch, agents."""
 
     def __init__(self, params: SelfplayParams):
-        from agents.tac_agents import agent_id
+        from agents.tac.baselines import agent_id
         from envs.tac import state
         from envs.tac.tables import default_tables
 
@@ -130,7 +130,7 @@ class TacContext:
         return hashlib.sha256(self.tables.arrays_batch.tobytes()).hexdigest()[:16]
 
     def play(self, indices: np.ndarray):
-        from agents.tac_selfplay import run_chunk
+        from agents.tac.selfplay import run_chunk
 
         p = self.params
         return run_chunk(
@@ -309,11 +309,11 @@ def run_selfplay(
 # --- the summary ----------------------------------------------------------------------------
 
 
-def jit_cache_is_warm() -> bool:
+def jit_cache_is_warm(ruleset: str = "tac") -> bool:
     """Whether numba's cache for these sources holds compiled kernels already."""
-    from envs.core.jit import CACHE_DIR
+    from envs.core.jit import cache_is_warm
 
-    return any(CACHE_DIR.rglob("*.nbi"))
+    return cache_is_warm(ruleset)
 
 
 @dataclass

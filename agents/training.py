@@ -1,10 +1,10 @@
 """Training a MaskablePPO agent on 2-player TAC against a fixed baseline (issue 2, section 4).
 
-- `TacSingleAgentEnv`: a gymnasium.Env over the 2-player `tac_v0` AEC env. The learner plays
+- `TacSingleAgentEnv`: a gymnasium.Env over the 2-player `tac_v1` AEC env. The learner plays
   one seat; every decision of the other seat (its own turn, its defence decisions in the
   learner's turn, Damage Control reactions) is played inside `step` by a numba baseline
   agent until the learner must decide again. Reward only at the end: +1 win, -1 loss, 0 tie
-  (tac_v0's scheme, 11.2). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
+  (tac_v1's scheme, 11.2). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
 - `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a DummyVecEnv/SubprocVecEnv of those
   envs with TensorBoard logs in OUT/tb, checkpoints in OUT/checkpoints, the model in
   OUT/model.zip, then `evaluate` against both baselines with Wilson 95% intervals in
@@ -31,8 +31,8 @@ import gymnasium as gym
 import numpy as np
 
 from agents.stats import wilson_interval
-from agents.tac_agents import AGENTS, TacKernelAgent
-from envs.tac import tac_v0
+from agents.tac.baselines import AGENTS, TacKernelAgent
+from envs.tac import tac_v1
 
 RULESETS = ("tac",)
 OPPONENTS = tuple(sorted(AGENTS))
@@ -45,14 +45,14 @@ LEARNER_SEATS = ("alternate", 0, 1)
 class TacSingleAgentEnv(gym.Env):
     """2-player TAC as a single-agent gymnasium env: the learner against a baseline agent.
 
-    Games: `seed` picks the game family and game k of it is `tac_v0.raw_env().reset(seed,
+    Games: `seed` picks the game family and game k of it is `tac_v1.raw_env().reset(seed,
     options={"game_index": k})`. The game index starts at 0 and advances by one at every
     reset; `reset(seed=s)` restarts the family s at game 0, `reset(options={"game_index": k})`
     jumps to game k. With `learner_seat="alternate"` the learner plays seat k % 2 in game k.
 
     Illegal actions: "penalty" (default, PettingZoo's TerminateIllegalWrapper convention)
     ends the game with reward -1 and the message in `info["illegal_action"]`, so any action
-    of the action space is a valid `step` argument; "raise" raises tac_v0's ValueError.
+    of the action space is a valid `step` argument; "raise" raises tac_v1's ValueError.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -78,7 +78,7 @@ class TacSingleAgentEnv(gym.Env):
         self.opponent_name = opponent
         self.learner_seat_rule = learner_seat
         self.render_mode = render_mode
-        self._aec = tac_v0.raw_env(
+        self._aec = tac_v1.raw_env(
             num_players=2,
             render_mode="ansi" if render_mode else None,
             illegal_action=illegal_action,

@@ -65,7 +65,7 @@ ACTION_CHOICE_DOC = (
     "flat[starts[b] + floor(u_b * counts[b])] - b * N with u_b ~ U[0, 1) from one numpy "
     "Generator (N = N_ACTIONS). Its time is inside decisions/s (the env-only column "
     "excludes it). Rows with actions=kernel use the numba random agent instead "
-    "(agents.tac_agents.act_batch: one parallel kernel call picks every game's action from "
+    "(agents.tac.baselines.act_batch: one parallel kernel call picks every game's action from "
     "the game's own agent RNG)."
 )
 
@@ -305,10 +305,10 @@ def import_connect_four() -> tuple[Any, str | None]:
 
 
 def bench_aec(seconds: float, min_games: int, seed: int, rounds: int) -> dict:
-    from envs.tac import tac_v0
+    from envs.tac import tac_v1
 
     c4, c4_note = import_connect_four()
-    tac = AecRandomLoop(lambda: tac_v0.env(num_players=2), seed)
+    tac = AecRandomLoop(lambda: tac_v1.env(num_players=2), seed)
     ref = AecRandomLoop(lambda: c4.env(), seed)
     # interleaved rounds, so both envs see the same (shared-machine) load
     for _ in range(rounds):
@@ -324,7 +324,7 @@ def bench_aec(seconds: float, min_games: int, seed: int, rounds: int) -> dict:
             "(tac, connect four, tac, ...) of whole games"
         ),
         "rounds": rounds,
-        "tac_v0": tac_r,
+        "tac_v1": tac_r,
         "connect_four_v3": ref_r,
         "connect_four_note": c4_note,
         "ratio_steps_per_s": tac_r["steps_per_s"] / ref_r["steps_per_s"],
@@ -342,16 +342,16 @@ def bench_batch_one(
     chooser: str = "numpy",
 ) -> dict:
     """chooser: "numpy" (the vectorised random agent, ACTION_CHOICE_DOC) or "kernel" (the
-    numba random agent over the whole batch in one call: agents.tac_agents.act_batch)."""
+    numba random agent over the whole batch in one call: agents.tac.baselines.act_batch)."""
     import numba
     import numpy as np
 
     from envs.tac.actions import N_ACTIONS
-    from envs.tac.tac_v0 import BatchEnv
+    from envs.tac.tac_v1 import BatchEnv
 
     env = BatchEnv(num_envs, 2, seed, observations=observations, threads=threads)
     if chooser == "kernel":
-        from agents.tac_agents import act_batch
+        from agents.tac.baselines import act_batch
 
         out = np.zeros(num_envs, dtype=np.int64)
 
@@ -399,7 +399,7 @@ def _run_selfplay(tables, seed: int, first_game: int, games: int):
     """Games first_game.. of `seed`, random vs random, one run_chunk call (all threads set)."""
     import numpy as np
 
-    from agents.tac_selfplay import run_chunk
+    from agents.tac.selfplay import run_chunk
     from envs.tac.state import allocate
 
     S = allocate(games, 2)
@@ -447,7 +447,7 @@ def warm_kernels(seed: int) -> float:
     """Load (or compile) every kernel the timed loops call, outside any timing: BatchEnv
     with and without observations until a game ends (auto-reset), and run_chunk."""
     from envs.tac.actions import N_ACTIONS
-    from envs.tac.tac_v0 import BatchEnv
+    from envs.tac.tac_v1 import BatchEnv
 
     t0 = time.perf_counter()
     for obs in (True, False):
@@ -502,7 +502,7 @@ def million_via_run_chunk(games: int, seed: int, out_dir: Path, chunk: int = 65_
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from agents.tac_selfplay import run_chunk
+    from agents.tac.selfplay import run_chunk
     from envs.tac.state import allocate
     from envs.tac.tables import default_tables
 
@@ -601,7 +601,7 @@ def worker_nojit(p: dict) -> dict:
     import numba
 
     assert numba.config.DISABLE_JIT, "NUMBA_DISABLE_JIT=1 was not set"
-    from envs.tac.tac_v0 import BatchEnv  # noqa: F401  (imports outside the timing)
+    from envs.tac.tac_v1 import BatchEnv  # noqa: F401  (imports outside the timing)
 
     lengths, sp_s = selfplay_lengths(p["seed"], p["games"])
     b = bench_batch_one(p["num_envs"], 1, True, 0.0, p["steps"], 1, p["seed"])
@@ -627,10 +627,10 @@ def worker_start(p: dict) -> dict:
     t0 = time.perf_counter()
     import numpy as np
 
-    from envs.tac import tac_v0
+    from envs.tac import tac_v1
 
     t_import = time.perf_counter()
-    env = tac_v0.env(num_players=2)
+    env = tac_v1.env(num_players=2)
     env.reset(seed=0)
     t_env = time.perf_counter()
     mask = env.observe(env.agent_selection)["action_mask"]
@@ -642,13 +642,13 @@ def worker_start(p: dict) -> dict:
         "first_step_s": t_step - t_env,
         "start_s": t_step - t0,
     }
-    benv = tac_v0.BatchEnv(64, 2, 0)
+    benv = tac_v1.BatchEnv(64, 2, 0)
     st = benv.reset()
     benv.step(np.argmax(st.action_mask, axis=1))
     t_batch = time.perf_counter()
     out["batch_first_step_s"] = t_batch - t_step
     if p.get("run_chunk"):
-        from agents.tac_selfplay import run_chunk
+        from agents.tac.selfplay import run_chunk
         from envs.tac.state import allocate
 
         tables = benv.tables
@@ -673,7 +673,7 @@ def worker_memory(p: dict) -> dict:
     import numpy as np
 
     from envs.tac.actions import N_ACTIONS
-    from envs.tac.tac_v0 import BatchEnv
+    from envs.tac.tac_v1 import BatchEnv
 
     def rss_now() -> int | None:
         try:
@@ -767,7 +767,7 @@ def run_benchmark(args: argparse.Namespace) -> dict:
     t_run = time.perf_counter()
     report: dict[str, Any] = {
         "schema": SCHEMA,
-        "benchmark": "tac_v0, 2 players, random agents",
+        "benchmark": "tac_v1, 2 players, random agents",
         "quick": quick,
         "command": " ".join([getattr(args, "prog", "python benchmarks/bench_tac.py"), *args.argv]),
         "started_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -794,7 +794,7 @@ def run_benchmark(args: argparse.Namespace) -> dict:
     sp_rows = [bench_selfplay_one(t, sp_games.get(t, 128), seed) for t in threads_list]
     mean_len = sum(r["decisions"] for r in sp_rows) / sum(r["games"] for r in sp_rows)
     report["selfplay"] = {
-        "kernel": "agents.tac_selfplay.run_chunk: each game start to end inside numba, "
+        "kernel": "agents.tac.selfplay.run_chunk: each game start to end inside numba, "
         "prange over games, agent 0 (random, the game's own agent RNG) in both seats",
         "rows": sp_rows,
     }
@@ -978,11 +978,11 @@ def summarise(r: dict) -> list[dict]:
         )
     out.append(
         row(
-            "AEC steps/s, tac_v0 / connect_four_v3",
+            "AEC steps/s, tac_v1 / connect_four_v3",
             r["aec"]["ratio_steps_per_s"],
             "x",
             "aec_vs_connect_four",
-            f"{r['aec']['tac_v0']['steps_per_s']:,.0f} vs "
+            f"{r['aec']['tac_v1']['steps_per_s']:,.0f} vs "
             f"{r['aec']['connect_four_v3']['steps_per_s']:,.0f} steps/s",
         )
     )
@@ -1179,7 +1179,7 @@ def to_markdown(r: dict) -> str:
         "| env | games | steps | steps/s | decisions/s | steps/game |",
         "|---|---|---|---|---|---|",
     ]
-    for name in ("tac_v0", "connect_four_v3"):
+    for name in ("tac_v1", "connect_four_v3"):
         x = a[name]
         L.append(
             f"| {name} | {x['games']} | {x['steps']:,} | {x['steps_per_s']:,.0f} | "

@@ -1,14 +1,22 @@
 """The one place njit flags and numba's cache are set (ARCHITECTURE.md section 9).
 
 Compiled kernels are cached on disk so that a second start takes about a second. numba
-checks only the file that defines a cached kernel, not the files it calls, so after an
-edit of envs/tac/turn.py a cached kernel of another module would still run the old rules.
-The cache therefore lives in a folder named after a hash of every source file under envs/
-and agents/: any edit selects a fresh folder (compiled once), and the few most recent
-folders are kept so that switching branches stays cheap.
+checks only the file that defines a cached kernel, not the files it calls, and a cached
+caller holds its callees' machine code, so after an edit of envs/tac/turn.py a cached
+kernel of another module would still run the old rules. The cache therefore lives in a
+folder named after a hash of the sources a kernel can reach:
 
-Where: $NUMBA_CACHE_DIR/<hash> if that variable is set, else
-$XDG_CACHE_HOME/tacsim/numba/<hash> (~/.cache/tacsim/numba/<hash>).
+- a kernel of ruleset R (a module under envs/R/ or agents/R/) -> hash of envs/core/,
+  envs/R/ and agents/R/: editing one ruleset, or the generic tools, recompiles nothing of
+  another ruleset;
+- a kernel of envs/core (rng, deck, ...) -> hash of envs/core/ alone.
+
+A ruleset's kernels are compiled (or loaded) only when a command first calls them, so a
+command that uses TAC never compiles another ruleset. The few most recent folders per key
+are kept, so that switching branches stays cheap.
+
+Where: $NUMBA_CACHE_DIR/<key>-<hash> if that variable is set, else
+$XDG_CACHE_HOME/tacsim/numba/<key>-<hash> (~/.cache/tacsim/numba/<key>-<hash>).
 """
 
 from __future__ import annotations
@@ -17,23 +25,40 @@ import hashlib
 import os
 import re
 import shutil
+from functools import cache
 from pathlib import Path
 
 import numba
 from numba.core import config as _numba_config
 
 _ROOT = Path(__file__).resolve().parents[2]
-_KEEP = 3  # cache folders kept per root (the newest by use)
-_HASH_NAME = re.compile(r"^[0-9a-f]{16}$")
+_KEEP = 3  # cache folders kept per key (the newest by use)
+_FOLDER_NAME = re.compile(r"^(?P<key>[a-z0-9_]+)-[0-9a-f]{16}$")
+CORE = "core"
 
 
-def source_hash() -> str:
-    """Hash of every .py file under envs/ and agents/ (what the kernels are compiled from)."""
+def key_of_module(module: str) -> str:
+    """Cache key of a kernel's module: its ruleset's name, or 'core'."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[0] in ("envs", "agents") and parts[1] != CORE:
+        return parts[1]
+    return CORE
+
+
+def _sources(key: str) -> list[Path]:
+    folders = [_ROOT / "envs" / CORE]
+    if key != CORE:
+        folders += [_ROOT / "envs" / key, _ROOT / "agents" / key]
+    return [p for f in folders if f.is_dir() for p in sorted(f.rglob("*.py"))]
+
+
+@cache
+def source_hash(key: str = CORE) -> str:
+    """Hash of the .py files a kernel with this key is compiled from."""
     h = hashlib.sha256()
-    for package in ("envs", "agents"):
-        for path in sorted((_ROOT / package).rglob("*.py")):
-            h.update(path.relative_to(_ROOT).as_posix().encode())
-            h.update(path.read_bytes())
+    for path in _sources(key):
+        h.update(path.relative_to(_ROOT).as_posix().encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -45,25 +70,47 @@ def _cache_root() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "tacsim" / "numba"
 
 
-def _configure_cache() -> tuple[str, Path]:
-    digest = source_hash()
+@cache
+def cache_dir(key: str = CORE) -> Path:
+    """The cache folder of a key (created; older folders of the same key pruned)."""
     root = _cache_root()
-    folder = root / digest
+    folder = root / f"{key}-{source_hash(key)}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)  # marks it as the newest in use
-        ours = [p for p in root.iterdir() if p.is_dir() and _HASH_NAME.match(p.name)]
+        ours = []
+        for p in root.iterdir():
+            m = _FOLDER_NAME.match(p.name)
+            if p.is_dir() and m and m.group("key") == key:
+                ours.append(p)
         ours.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for old in ours[_KEEP:]:
             shutil.rmtree(old, ignore_errors=True)
     except OSError:
         pass  # an unwritable cache only costs compile time: numba then compiles in memory
-    _numba_config.CACHE_DIR = str(folder)
-    return digest, folder
+    return folder
 
 
-SOURCE_HASH, CACHE_DIR = _configure_cache()
+def cache_is_warm(key: str) -> bool:
+    """Whether the cache of this key holds compiled kernels already."""
+    return any(cache_dir(key).rglob("*.nbi"))
 
-# Kernels that loop over the batch use `njit_parallel` and numba.prange.
-njit = numba.njit(cache=True, nogil=True)
-njit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
+
+def _decorator(**flags):
+    def decorate(fn):
+        # numba reads CACHE_DIR when the dispatcher is made, so set it per kernel
+        saved = _numba_config.CACHE_DIR
+        _numba_config.CACHE_DIR = str(cache_dir(key_of_module(fn.__module__)))
+        try:
+            return numba.njit(cache=True, nogil=True, **flags)(fn)
+        finally:
+            _numba_config.CACHE_DIR = saved
+
+    return decorate
+
+
+# Kernels that loop over the batch use `njit_parallel` and numba.prange. Inside a prange
+# loop, convert the loop index with np.int64(...) before passing it on: numba types it
+# both int64 and uint64, and every callee would otherwise be compiled twice.
+njit = _decorator()
+njit_parallel = _decorator(parallel=True)

@@ -343,7 +343,7 @@ def _check_flow(S, tb, b):
 
 @njit
 def _check_score(S, tb, b):
-    """11.1 / 11.2 and the reward scheme of tac_v0 (winner +1, others -1; players still tied
+    """11.1 / 11.2 and the reward scheme of tac_v1 (winner +1, others -1; players still tied
     after the tie-break get 0, the others -1)."""
     P = S["num_players"][b]
     best_vp = -1
@@ -450,7 +450,8 @@ def random_games_check(S, tba, seed, first_game, codes, at_decision):
     codes[b] gets OK or the first code broken (the game stops there), at_decision[b] the
     decision count at which it broke (or the game's length when it did not).
     """
-    for b in prange(S.shape[0]):
+    for bi in prange(S.shape[0]):
+        b = np.int64(bi)
         _play_slot(S, tba, b, seed, first_game + b, codes, at_decision)
 
 

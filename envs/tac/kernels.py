@@ -69,7 +69,8 @@ def reset_batch(S, tba, seed, game_indices, masks):
     """Parallel kernels take the tables as a 1-element record array `tba` and use tba[0]
     inside the loop (numba cannot pass a record into a parallel loop body)."""
     B = game_indices.shape[0]
-    for c in prange((B + CHUNK - 1) // CHUNK):
+    for ci in prange((B + CHUNK - 1) // CHUNK):
+        c = np.int64(ci)  # one int64 signature for every callee (see envs/core/jit.py)
         buf = np.empty(N_ACTIONS, dtype=np.int16)
         for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
             reset_and_mask(S, tba, b, seed, game_indices[b], masks[b], buf)
@@ -80,7 +81,8 @@ def check_actions(S, masks, actions):
     """Index of the first game whose action is not legal, or -1 (nothing is changed)."""
     B = actions.shape[0]
     bad = np.full(B, False)
-    for b in prange(B):
+    for bi in prange(B):
+        b = np.int64(bi)
         a = actions[b]
         if S["stage"][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
             bad[b] = True
@@ -94,7 +96,8 @@ def check_actions(S, masks, actions):
 def step_batch(S, tba, actions, masks, rewards, terminated, final_vp, final_length):
     """Apply one legal action per game; games that end report rewards and stay over."""
     B = actions.shape[0]
-    for c in prange((B + CHUNK - 1) // CHUNK):
+    for ci in prange((B + CHUNK - 1) // CHUNK):
+        c = np.int64(ci)  # one int64 signature for every callee (see envs/core/jit.py)
         buf = np.empty(N_ACTIONS, dtype=np.int16)
         for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
             rewards[b, :] = 0.0
@@ -118,7 +121,8 @@ def autoreset_batch(S, tba, seed, terminated, next_index, masks):
         if terminated[b]:
             new_index[b] = nxt
             nxt += 1
-    for c in prange((B + CHUNK - 1) // CHUNK):
+    for ci in prange((B + CHUNK - 1) // CHUNK):
+        c = np.int64(ci)  # one int64 signature for every callee (see envs/core/jit.py)
         buf = np.empty(N_ACTIONS, dtype=np.int16)
         for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
             if new_index[b] >= 0:
@@ -129,7 +133,8 @@ def autoreset_batch(S, tba, seed, terminated, next_index, masks):
 @njit_parallel
 def observe_batch(S, tba, players, out):
     """Observation of players[b] in game b, for every b."""
-    for b in prange(players.shape[0]):
+    for bi in prange(players.shape[0]):
+        b = np.int64(bi)
         observe_one(S, tba, b, players[b], out[b])
 
 
@@ -142,10 +147,11 @@ def aec_step(S, tba, a, mask_row):
     if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
         return 1
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    write_mask(mask_row, buf, apply_action(S, tba[0], 0, a, buf))
+    b = np.int64(0)  # not the literal 0: that would compile every callee once more
+    write_mask(mask_row, buf, apply_action(S, tba[0], b, a, buf))
     return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
 
 
 @njit
 def aec_observe(S, tba, me, out):
-    observe(S, tba[0], 0, me, out)
+    observe(S, tba[0], np.int64(0), me, out)

@@ -194,5 +194,5 @@ def save(state: np.ndarray, path) -> None:
 def load(path) -> np.ndarray:
     state = np.load(path, allow_pickle=False)
     if state.dtype != STATE_DTYPE:
-        raise ValueError(f"{path}: not a tac_v0 state file (dtype differs)")
+        raise ValueError(f"{path}: not a tac_v1 state file (dtype differs)")
     return state

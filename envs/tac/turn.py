@@ -7,6 +7,8 @@ does one decision and advances. All three work on game b of a batch.
 
 from __future__ import annotations
 
+import numpy as np
+
 from envs.core.jit import njit
 from envs.core.rng import randint, roll_n_or_lower
 from envs.tac.actions import (
@@ -197,7 +199,7 @@ def advance(S, tb, b, buf):
             return legal_actions(S, tb, b, buf)
         n = legal_actions(S, tb, b, buf)
         if n == 1 and st != STAGE_DAMAGE_CONTROL:
-            a = buf[0]
+            a = np.int64(buf[0])  # one signature for do_action
             if a == A_HQ_DONE or a == A_REPOSITION_DONE or a == A_ATTACK_DONE or a == A_END_TURN:
                 do_action(S, tb, b, a)
                 continue

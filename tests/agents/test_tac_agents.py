@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.tac_agents import AGENT_HEURISTIC, AGENT_RANDOM, TacKernelAgent, agent_id
-from agents.tac_selfplay import run_chunk
-from envs.tac import tac_v0
+from agents.tac.baselines import AGENT_HEURISTIC, AGENT_RANDOM, TacKernelAgent, agent_id
+from agents.tac.selfplay import run_chunk
+from envs.tac import tac_v1
 from envs.tac.state import allocate
 from envs.tac.tables import default_tables
 
@@ -57,7 +57,7 @@ def test_random_vs_random_wins_are_balanced_between_seats_when_agents_are_equal(
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_kernel_agents_only_play_legal_actions_in_the_aec_env(name):
-    env = tac_v0.raw_env(num_players=3)
+    env = tac_v1.raw_env(num_players=3)
     env.reset(seed=11)
     agent = TacKernelAgent(name)
     steps = 0
@@ -80,10 +80,10 @@ def test_unknown_agent_name_is_rejected_with_the_known_names():
 
 @pytest.mark.parametrize("agents", ["random", ["heuristic", "random"]])
 def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_batch(agents):
-    from agents.tac_agents import act_batch
+    from agents.tac.baselines import act_batch
 
     def first_game_actions(num_envs: int) -> list[list[int]]:
-        env = tac_v0.BatchEnv(num_envs, 2, seed=5, observations=False)
+        env = tac_v1.BatchEnv(num_envs, 2, seed=5, observations=False)
         step = env.reset()
         played: list[list[int]] = [[] for _ in range(3)]
         done = [False] * 3
@@ -105,9 +105,9 @@ def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_ba
 
 
 def test_act_batch_random_is_uniform_over_the_mask():
-    from agents.tac_agents import act_batch
+    from agents.tac.baselines import act_batch
 
-    env = tac_v0.BatchEnv(2000, 2, seed=3, observations=False)
+    env = tac_v1.BatchEnv(2000, 2, seed=3, observations=False)
     step = env.reset()  # first decision of every game: the choice of mode, 2 legal actions
     counts = np.bincount(act_batch(env, "random"), minlength=2)[:2]
     assert step.action_mask[:, :2].all() and step.action_mask.sum() == 4000
@@ -115,9 +115,9 @@ def test_act_batch_random_is_uniform_over_the_mask():
 
 
 def test_act_batch_needs_one_agent_per_seat():
-    from agents.tac_agents import act_batch
+    from agents.tac.baselines import act_batch
 
-    env = tac_v0.BatchEnv(4, 3, seed=0, observations=False)
+    env = tac_v1.BatchEnv(4, 3, seed=0, observations=False)
     env.reset()
     with pytest.raises(ValueError, match="one agent per seat"):
         act_batch(env, ["random", "random"])

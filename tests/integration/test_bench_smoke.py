@@ -107,9 +107,9 @@ def test_batch_grid_covers_every_size_thread_observation_and_chooser_setting(qui
 
 def test_aec_compares_with_connect_four_in_the_same_run(quick_report):
     aec = quick_report["aec"]
-    for name in ("tac_v0", "connect_four_v3"):
+    for name in ("tac_v1", "connect_four_v3"):
         assert aec[name]["games"] >= 1 and aec[name]["steps"] > 0
-    ratio = aec["tac_v0"]["steps_per_s"] / aec["connect_four_v3"]["steps_per_s"]
+    ratio = aec["tac_v1"]["steps_per_s"] / aec["connect_four_v3"]["steps_per_s"]
     assert aec["ratio_steps_per_s"] == pytest.approx(ratio)
 
 

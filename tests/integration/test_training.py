@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.tac_agents import TacKernelAgent
+from agents.tac.baselines import TacKernelAgent
 from agents.training import TacSingleAgentEnv, add_parser, main
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 
 
 def _first_legal_game(env: TacSingleAgentEnv, **reset_kwargs) -> tuple[list, float, dict]:
@@ -32,7 +32,7 @@ def _first_legal_game(env: TacSingleAgentEnv, **reset_kwargs) -> tuple[list, flo
 
 def test_single_agent_env_passes_gymnasium_env_checker():
     with warnings.catch_warnings():
-        # tac_v0's Box is [0, inf): the checker only warns about the unbounded maximum
+        # tac_v1's Box is [0, inf): the checker only warns about the unbounded maximum
         warnings.simplefilter("ignore", UserWarning)
         check_env(TacSingleAgentEnv(opponent="heuristic", seed=3))
         check_env(TacSingleAgentEnv(opponent="random", seed=4, learner_seat=1))
@@ -89,7 +89,7 @@ def test_reset_replays_the_same_games_from_a_seed():
 def test_first_observation_is_the_aec_envs_view_of_the_same_game():
     env = TacSingleAgentEnv(opponent="heuristic", seed=5, learner_seat=1)
     obs, _ = env.reset(options={"game_index": 3})
-    raw = tac_v0.raw_env(num_players=2)
+    raw = tac_v1.raw_env(num_players=2)
     raw.reset(seed=5, options={"game_index": 3})
     opponent = TacKernelAgent("heuristic")
     while raw.agent_selection != "player_1":

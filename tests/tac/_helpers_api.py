@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 
 
 def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -22,7 +22,7 @@ def game_rng(seed: int, game_index: int) -> np.random.Generator:
 
 
 def play_aec_game(
-    env: tac_v0.raw_env, seed: int, game_index: int = 0, on_decision=None
+    env: tac_v1.raw_env, seed: int, game_index: int = 0, on_decision=None
 ) -> dict[str, float]:
     """Play one whole game in the AEC env with `game_rng` actions; returns final rewards.
 

@@ -1,4 +1,4 @@
-"""PettingZoo API conformance of tac_v0 (issue 2, section 3): api_test and seed_test for
+"""PettingZoo API conformance of tac_v1 (issue 2, section 3): api_test and seed_test for
 every player count, spaces, ansi render, the env() wrapper and the end-of-game rewards."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import wrappers
 
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 from envs.tac.actions import N_ACTIONS
 from envs.tac.observe import observation_size
 from envs.tac.tables import default_tables
@@ -22,18 +22,18 @@ PLAYER_COUNTS = [2, 3, 4, 5]
 def test_pettingzoo_api_test(num_players: int) -> None:
     # num_cycles * num_players decisions is more than a whole game, so play_test also sees
     # the termination of every agent
-    api_test(tac_v0.env(num_players=num_players), num_cycles=1000)
+    api_test(tac_v1.env(num_players=num_players), num_cycles=1000)
 
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)
 def test_pettingzoo_seed_test(num_players: int) -> None:
-    seed_test(lambda: tac_v0.env(num_players=num_players), num_cycles=1000)
+    seed_test(lambda: tac_v1.env(num_players=num_players), num_cycles=1000)
 
 
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_seed_and_game_index_choose_the_game(num_players: int) -> None:
     """seed_test passes for an env that ignores its seed; this one checks that it does not."""
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
 
     def first_obs(seed: int, game_index: int = 0) -> np.ndarray:
         env.reset(seed=seed, options={"game_index": game_index})
@@ -50,7 +50,7 @@ def test_seed_and_game_index_choose_the_game(num_players: int) -> None:
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)
 def test_spaces(num_players: int) -> None:
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     env.reset(seed=0)
     n_obs = observation_size(default_tables().arrays, num_players)
     assert env.possible_agents == [f"player_{i}" for i in range(num_players)]
@@ -78,7 +78,7 @@ def test_spaces(num_players: int) -> None:
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_render_ansi_names_the_acting_player(num_players: int) -> None:
-    env = tac_v0.raw_env(num_players=num_players, render_mode="ansi")
+    env = tac_v1.raw_env(num_players=num_players, render_mode="ansi")
     env.reset(seed=5)
     rng = np.random.default_rng(0)
     seen_agents = set()
@@ -99,16 +99,16 @@ def test_render_ansi_names_the_acting_player(num_players: int) -> None:
 
 
 def test_render_without_mode_returns_none() -> None:
-    env = tac_v0.raw_env(num_players=2)
+    env = tac_v1.raw_env(num_players=2)
     env.reset(seed=0)
     with pytest.warns(UserWarning):
         assert env.render() is None
 
 
 def test_env_wrapper_enforces_order_and_plays_a_game() -> None:
-    e = tac_v0.env(num_players=3)
+    e = tac_v1.env(num_players=3)
     assert isinstance(e, wrappers.OrderEnforcingWrapper)
-    assert isinstance(e.unwrapped, tac_v0.raw_env)
+    assert isinstance(e.unwrapped, tac_v1.raw_env)
     with pytest.raises(Exception, match="reset"):
         e.step(0)  # stepping before reset is refused by the wrapper
     final = play_aec_game(e, seed=11)
@@ -119,7 +119,7 @@ def test_env_wrapper_enforces_order_and_plays_a_game() -> None:
 def _rewards_of_games(num_players: int, n_games: int) -> list[tuple[dict, dict]]:
     """Play n_games; assert every reward before the end is 0; return (final rewards,
     final infos) per game."""
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     out = []
     for g in range(n_games):
         env.reset(seed=100 + g)
@@ -159,7 +159,7 @@ def test_two_player_rewards_are_plus_minus_one_or_zero_zero() -> None:
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_multiplayer_reward_scheme(num_players: int) -> None:
-    """tac_v0 docstring: the single winner +1, every other -1; players still tied after the
+    """tac_v1 docstring: the single winner +1, every other -1; players still tied after the
     tie-break get 0 and the rest -1."""
     for final, infos in _rewards_of_games(num_players, 6):
         r = np.array([final[f"player_{i}"] for i in range(num_players)])

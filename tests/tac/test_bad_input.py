@@ -1,4 +1,4 @@
-"""Bad input to tac_v0 (ARCHITECTURE.md sections 5 and 7; issue 2, section 6): players
+"""Bad input to tac_v1 (ARCHITECTURE.md sections 5 and 7; issue 2, section 6): players
 outside 2..5, illegal actions (ValueError naming the action and the decision, state left
 unchanged; or the penalty mode), and broken rule-data files (ConfigError naming the file,
 the entry and the field)."""
@@ -14,7 +14,7 @@ import yaml
 from _helpers_api import game_rng, pick
 
 from envs.core.config import CONFIG_ROOT, ConfigError
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 from envs.tac.actions import N_ACTIONS, describe
 from envs.tac.state import STAGE_NAMES
 from envs.tac.tables import load_tables
@@ -22,9 +22,9 @@ from envs.tac.tables import load_tables
 # ---------------------------------------------------------------- players outside 2..5
 
 CONSTRUCTORS = {
-    "env": lambda n: tac_v0.env(num_players=n),
-    "raw_env": lambda n: tac_v0.raw_env(num_players=n),
-    "BatchEnv": lambda n: tac_v0.BatchEnv(4, num_players=n),
+    "env": lambda n: tac_v1.env(num_players=n),
+    "raw_env": lambda n: tac_v1.raw_env(num_players=n),
+    "BatchEnv": lambda n: tac_v1.BatchEnv(4, num_players=n),
 }
 
 
@@ -44,14 +44,14 @@ def test_players_at_the_bounds_are_accepted(make, num_players) -> None:
 
 def test_other_bad_constructor_arguments() -> None:
     with pytest.raises(ValueError, match="illegal_action"):
-        tac_v0.raw_env(illegal_action="ignore")
+        tac_v1.raw_env(illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
-        tac_v0.raw_env(render_mode="rgb_array")
+        tac_v1.raw_env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="num_envs"):
-        tac_v0.BatchEnv(0, 2)
+        tac_v1.BatchEnv(0, 2)
     with pytest.raises(ValueError, match="seed"):
-        tac_v0.BatchEnv(2, 2, seed=-1)
-    env = tac_v0.raw_env()
+        tac_v1.BatchEnv(2, 2, seed=-1)
+    env = tac_v1.raw_env()
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=-3)
 
@@ -66,7 +66,7 @@ def _illegal(mask: np.ndarray, rng: np.random.Generator) -> int:
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_illegal_action_raises_and_changes_nothing_in_aec(num_players: int) -> None:
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     env.reset(seed=3)
     rng, bad_rng = game_rng(3, 0), np.random.default_rng(1)
     tried = 0
@@ -95,7 +95,7 @@ def test_illegal_action_raises_and_changes_nothing_in_aec(num_players: int) -> N
 
 @pytest.mark.parametrize("action", [None, 1.0, "3", np.float32(2.0)])
 def test_non_integer_action_raises(action) -> None:
-    env = tac_v0.raw_env()
+    env = tac_v1.raw_env()
     env.reset(seed=0)
     before = env.state_arrays.tobytes()
     with pytest.raises(ValueError, match="action must be an integer"):
@@ -105,7 +105,7 @@ def test_non_integer_action_raises(action) -> None:
 
 def test_illegal_action_raises_and_changes_nothing_in_batch_env() -> None:
     B = 6
-    env = tac_v0.BatchEnv(B, 3, seed=4)
+    env = tac_v1.BatchEnv(B, 3, seed=4)
     r = env.reset()
     bad_rng = np.random.default_rng(2)
     rngs = [game_rng(4, g) for g in range(B)]
@@ -128,7 +128,7 @@ def test_illegal_action_raises_and_changes_nothing_in_batch_env() -> None:
 
 
 def test_batch_env_refuses_malformed_action_arrays() -> None:
-    env = tac_v0.BatchEnv(3, 2, seed=0)
+    env = tac_v1.BatchEnv(3, 2, seed=0)
     env.reset()
     state = env.state.tobytes()
     for actions in (np.zeros(2, dtype=np.int64), np.zeros((3, 1), np.int64), np.zeros(3)):
@@ -139,7 +139,7 @@ def test_batch_env_refuses_malformed_action_arrays() -> None:
 
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_penalty_mode_ends_the_game_with_minus_one_to_the_offender(num_players: int) -> None:
-    env = tac_v0.raw_env(num_players=num_players, illegal_action="penalty")
+    env = tac_v1.raw_env(num_players=num_players, illegal_action="penalty")
     env.reset(seed=8)
     rng = game_rng(8, 0)
     for _ in range(30):  # some way into the game
@@ -278,6 +278,6 @@ def test_game_settings_missing_and_wrong_fields(tac_dir: Path) -> None:
 def test_env_with_a_broken_config_dir_raises_config_error(tac_dir: Path) -> None:
     _edit(tac_dir / "units.yaml", lambda d: d["entries"][0].update(origin="made-up"))
     with pytest.raises(ConfigError, match="units.yaml"):
-        tac_v0.raw_env(num_players=2, config_dir=tac_dir)
+        tac_v1.raw_env(num_players=2, config_dir=tac_dir)
     with pytest.raises(ConfigError, match="units.yaml"):
-        tac_v0.BatchEnv(2, 2, config_dir=tac_dir)
+        tac_v1.BatchEnv(2, 2, config_dir=tac_dir)

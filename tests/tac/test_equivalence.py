@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from _helpers_api import game_rng, pick
 
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 
 SEED = 9
 
@@ -35,7 +35,7 @@ def batch_trajectories(
     batch: int, num_players: int, n_games: int, threads: int
 ) -> dict[int, Trajectory]:
     """Games 0..n_games-1 of SEED played in a BatchEnv (with auto-reset)."""
-    env = tac_v0.BatchEnv(batch, num_players, seed=SEED, threads=threads)
+    env = tac_v1.BatchEnv(batch, num_players, seed=SEED, threads=threads)
     assert numba.get_num_threads() == min(threads, numba.config.NUMBA_NUM_THREADS)
     r = env.reset()
     rngs: dict[int, np.random.Generator] = {}
@@ -63,7 +63,7 @@ def batch_trajectories(
     return done
 
 
-def aec_trajectory(env: tac_v0.raw_env, game_index: int) -> Trajectory:
+def aec_trajectory(env: tac_v1.raw_env, game_index: int) -> Trajectory:
     env.reset(seed=SEED, options={"game_index": game_index})
     rng = game_rng(SEED, game_index)
     steps: list[str] = []
@@ -101,7 +101,7 @@ GAMES = {2: {1: 3, 7: 10, 64: 66}, 4: {1: 1, 7: 9, 64: 4}}
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_aec_and_batch_env_play_identical_games(num_players: int) -> None:
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     n_max = max(GAMES[num_players].values())
     reference = {g: aec_trajectory(env, g) for g in range(n_max)}
     for steps, _, length in reference.values():

@@ -9,7 +9,7 @@ To regenerate after an intended change of rules, data, observation or action lay
 
     TACSIM_REGEN_GOLDEN=1 python -m pytest tests/tac/test_golden.py
 
-and bump tac_v0's version (envs/tac/tac_v0.py NAME and its version history), since games
+and bump tac_v1's version (envs/tac/tac_v1.py NAME and its version history), since games
 recorded with the old version no longer replay.
 """
 
@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 
-GOLDEN_FILE = Path(__file__).parent / "golden" / "tac_v0.json"
+GOLDEN_FILE = Path(__file__).parent / "golden" / "tac_v1.json"
 REGENERATE = os.environ.get("TACSIM_REGEN_GOLDEN") == "1"
 # (players, seed, game index): two-player games and one of each larger table
 GOLDEN_GAMES = [(2, 7, 0), (2, 7, 1), (3, 7, 0), (4, 7, 0), (5, 7, 0)]
@@ -53,7 +53,7 @@ class SplitMix64:
 
 
 def play_golden(num_players: int, seed: int, game_index: int) -> dict:
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     env.reset(seed=seed, options={"game_index": game_index})
     rng = SplitMix64(seed * 1_000_003 + game_index)
     h = hashlib.sha256()
@@ -79,7 +79,7 @@ def _key(num_players: int, seed: int, game_index: int) -> str:
 def _regenerate() -> None:
     games = {_key(*g): play_golden(*g) for g in GOLDEN_GAMES}
     GOLDEN_FILE.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"env": tac_v0.NAME, "games": games}
+    doc = {"env": tac_v1.NAME, "games": games}
     GOLDEN_FILE.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -90,15 +90,15 @@ if REGENERATE:
 @pytest.mark.parametrize("game", GOLDEN_GAMES, ids=lambda g: _key(*g))
 def test_golden_game_is_unchanged(game: tuple[int, int, int]) -> None:
     doc = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
-    assert doc["env"] == tac_v0.NAME, (
-        f"{GOLDEN_FILE} records {doc['env']}, the env is {tac_v0.NAME}: regenerate it"
+    assert doc["env"] == tac_v1.NAME, (
+        f"{GOLDEN_FILE} records {doc['env']}, the env is {tac_v1.NAME}: regenerate it"
     )
     want = doc["games"][_key(*game)]
     got = play_golden(*game)
     assert got == want, (
         f"golden game {_key(*game)} changed ({want['decisions']} -> {got['decisions']} "
         f"decisions, rewards {want['rewards']} -> {got['rewards']}). If the change of "
-        f"behaviour is intended, bump tac_v0's version and regenerate with "
+        f"behaviour is intended, bump tac_v1's version and regenerate with "
         f"TACSIM_REGEN_GOLDEN=1 python -m pytest {Path(__file__).name}"
     )
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from _helpers_api import game_rng, pick
 
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import fill_mask
 from envs.tac.render import render_text
@@ -70,7 +70,7 @@ def resample_hidden(S: np.ndarray, me: int, rng: np.random.Generator) -> np.ndar
     return S
 
 
-def _view(env: tac_v0.raw_env, S: np.ndarray, me: int) -> tuple[np.ndarray, np.ndarray, str]:
+def _view(env: tac_v1.raw_env, S: np.ndarray, me: int) -> tuple[np.ndarray, np.ndarray, str]:
     """(observation, mask as the kernels compute it from S, render text) of player `me`."""
     saved = env.state_arrays.copy()
     env.state_arrays[:] = S
@@ -86,7 +86,7 @@ def _view(env: tac_v0.raw_env, S: np.ndarray, me: int) -> tuple[np.ndarray, np.n
 
 def _decision_states(num_players: int, n_games: int, every: int):
     """(env, state copy) at every `every`-th decision of n_games random games."""
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     for g in range(n_games):
         env.reset(seed=31, options={"game_index": g})
         rng = game_rng(31, g)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from envs.tac import actions as A
-from envs.tac import tac_v0
+from envs.tac import tac_v1
 from envs.tac.kernels import reset_one
 from envs.tac.observe import observation_size, observe
 from envs.tac.state import (
@@ -61,7 +61,7 @@ def _passive_game(tables, num_players: int, seed: int):
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_two_to_five_players(tables, num_players):
     """1.1: the game accommodates two to five players."""
-    env = tac_v0.raw_env(num_players=num_players)
+    env = tac_v1.raw_env(num_players=num_players)
     env.reset(seed=3)
     assert env.agents == [f"player_{i}" for i in range(num_players)]
 
@@ -240,7 +240,7 @@ def test_game_ends_when_a_team_loses_all_its_units(game):
 def test_aec_env_plays_a_game_to_the_end(tables):
     """2.5-2.9 through the PettingZoo env: a passive game ends after 8 rounds with every
     agent terminated."""
-    env = tac_v0.raw_env(num_players=2)
+    env = tac_v1.raw_env(num_players=2)
     env.reset(seed=1)
     steps = 0
     for _agent in env.agent_iter():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from agents.tac_agents import choose_from_legal
+from agents.tac.baselines import choose_from_legal
 from envs.core.jit import njit, njit_parallel
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import reset_one
@@ -51,7 +51,8 @@ def play_games(
     """Play games game_indices[i] in state slot i. S must hold len(game_indices) games."""
     n = game_indices.shape[0]
     U = out_dealt.shape[2]
-    for i in prange(n):
+    for ii in prange(n):
+        i = np.int64(ii)
         play_one_game(S, tba, i, seed, game_indices[i], agents, out_agents)
         P = S["num_players"][i]
         out_winner[i] = S["winner"][i]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from agents.heuristic.tac import heuristic_action, heuristic_from_legal
+from agents.tac.heuristic import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit, njit_parallel
 from envs.core.rng import randint
 from envs.tac.actions import N_ACTIONS
@@ -44,7 +44,7 @@ def agent_id(name: str) -> int:
 
 
 class TacKernelAgent:
-    """A numba agent driving a tac_v0 AEC env (reads the env's full state, acts for the
+    """A numba agent driving a tac_v1 AEC env (reads the env's full state, acts for the
     current player only through what the rules allow it to know: both baselines use only
     public information and their own hand)."""
 
@@ -108,12 +108,13 @@ def batch_actions(S, tba, masks, seat_agents, out):
     random agent picks from the env's masks; its choices follow mask order, so they differ
     from the in-kernel self-play random agent's (both uniform over the legal actions)."""
     B = S.shape[0]
-    for c in prange((B + CHUNK - 1) // CHUNK):
+    for ci in prange((B + CHUNK - 1) // CHUNK):
+        c = np.int64(ci)
         _act_in_slots(S, tba, masks, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
 
 
 def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np.ndarray:
-    """Actions for every game of a tac_v0.BatchEnv from numba baselines, in one kernel call.
+    """Actions for every game of a tac_v1.BatchEnv from numba baselines, in one kernel call.
 
     `agents` is one agent name for every seat, or one name per seat.
     """

@@ -40,7 +40,7 @@ from envs.tac.render import render_text
 from envs.tac.state import MAX_PLAYERS, MIN_PLAYERS, STAGE_NAMES, allocate
 from envs.tac.tables import Tables, default_tables, load_tables
 
-NAME = "tac_v0"
+NAME = "tac_v1"
 
 
 def _decision_name(S: np.ndarray, b: int) -> str:

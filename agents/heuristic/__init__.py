@@ -1,1 +1,0 @@
-"""Rule-of-thumb agents, one module per ruleset."""

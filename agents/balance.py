@@ -1,4 +1,7 @@
-"""`tacsim balance`: how much each unit type is worth in winning, against its listed VP.
+"""`tacsim balance`: how much each item (TAC: unit type) is worth in winning, against its
+listed cost (TAC: victory points), for any playable ruleset. The ruleset's RecordSpec
+(envs/core/ruleset.py) names the items, their listed costs and the groups dealt together;
+the text below says it for TAC.
 
 Data: self-play records (agents/records.py) where one agent plays every seat (random by
 default), so the only systematic difference between the seats is the deal.
@@ -176,7 +179,7 @@ def design_from_table(table, players: int, stems: list[str]) -> Design:
     deals = np.stack(
         [
             np.stack(
-                [table.column(records.deal_column(s, st)).to_numpy() for st in stems], axis=1
+                [table.column(records.force_column(s, st)).to_numpy() for st in stems], axis=1
             ).astype(float)
             for s in range(players)
         ],
@@ -212,15 +215,13 @@ class UnitInfo:
     listed_vp: np.ndarray  # [U]
 
 
-def tac_units() -> UnitInfo:
-    from envs.tac.tables import CATEGORIES, default_tables
-
-    units = default_tables().units
+def ruleset_items(spec) -> UnitInfo:
+    """The items of a ruleset's RecordSpec as the report uses them."""
     return UnitInfo(
-        [u.name for u in units],
-        np.array([CATEGORIES.index(u.category) for u in units]),
-        list(CATEGORIES),
-        np.array([u.victory_points for u in units], dtype=float),
+        list(spec.items),
+        np.asarray(spec.groups),
+        list(spec.group_names),
+        np.asarray(spec.costs, dtype=float),
     )
 
 
@@ -245,7 +246,9 @@ def report_table(units: UnitInfo, fit: LogitFit, imp: ImpliedVP, used: np.ndarra
     return "\n".join(lines)
 
 
-def write_plot(path: Path, units: UnitInfo, imp: ImpliedVP, title: str) -> None:
+def write_plot(
+    path: Path, units: UnitInfo, imp: ImpliedVP, title: str, cost_label: str = "victory points"
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -264,7 +267,7 @@ def write_plot(path: Path, units: UnitInfo, imp: ImpliedVP, title: str) -> None:
     ax.plot(line, line, color="grey", linestyle="--", label="implied = listed")
     if ok.any():
         yerr = np.vstack([imp.value - imp.lo, imp.hi - imp.value])[:, ok]
-        ax.errorbar(x[ok], imp.value[ok], yerr=yerr, fmt="o", capsize=3, label="implied VP, 95% CI")
+        ax.errorbar(x[ok], imp.value[ok], yerr=yerr, fmt="o", capsize=3, label="implied, 95% CI")
         for u in np.flatnonzero(ok):
             ax.annotate(
                 units.names[u],
@@ -273,8 +276,8 @@ def write_plot(path: Path, units: UnitInfo, imp: ImpliedVP, title: str) -> None:
                 xytext=(6, 4),
                 fontsize=8,
             )
-    ax.set_xlabel("listed victory points")
-    ax.set_ylabel("implied victory points (from winning)")
+    ax.set_xlabel(f"listed {cost_label}")
+    ax.set_ylabel(f"implied {cost_label} (from winning)")
     ax.set_title(title)
     ax.legend(loc="upper left")
     fig.tight_layout()
@@ -289,6 +292,7 @@ def write_report(
     fit: LogitFit,
     imp: ImpliedVP,
     run_line: str,
+    spec=None,
 ) -> str:
     """Write balance.md and balance.png into out_dir; return the markdown table."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -323,7 +327,12 @@ def write_report(
         ]
     )
     (out_dir / "balance.md").write_text(md)
-    write_plot(out_dir / "balance.png", units, imp, "TAC units: implied vs listed VP")
+    title = "units: implied vs listed VP"
+    cost_label = "victory points"
+    if spec is not None:
+        title = f"{spec.item_label}s: implied vs listed {spec.cost_label}"
+        cost_label = spec.cost_label
+    write_plot(out_dir / "balance.png", units, imp, title, cost_label)
     return table
 
 
@@ -385,10 +394,13 @@ def cmd_balance(args) -> int:
             file=sys.stderr,
         )
         return 130
-    units = tac_units()
+    from agents.selfplay import load_ruleset
+
+    spec = load_ruleset(params.ruleset).record
+    units = ruleset_items(spec)
     stems = records.unit_columns(units.names)
     cols = ["game_index", "winner"] + [
-        records.deal_column(s, st) for s in range(params.players) for st in stems
+        records.force_column(s, st) for s in range(params.players) for st in stems
     ]
     design = design_from_table(records.read_games(runs, cols), params.players, stems)
     fit = fit_logit(design.X, design.y, units.categories)
@@ -397,7 +409,7 @@ def cmd_balance(args) -> int:
         f"Self-play records: `{runs}` ({params.ruleset}, {params.players} players, agent "
         f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games)."
     )
-    table = write_report(Path(args.out), units, design, fit, imp, run_line)
+    table = write_report(Path(args.out), units, design, fit, imp, run_line, spec)
     print(run_line)
     print(f"slope: 1 listed VP = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} log-odds")
     print(table)

@@ -1,11 +1,17 @@
 """The `tacsim` command: argparse subcommands.
 
-    tacsim selfplay --ruleset tac --players P --games N --agents A,B --seed S --out DIR
+    tacsim rulesets     the registered rulesets and their state (playable / data only)
+    tacsim selfplay --ruleset NAME --players P --games N --agents A,B --seed S --out DIR
                     [--chunk K] [--threads T]
-    tacsim balance  --ruleset tac --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
+    tacsim balance  --ruleset NAME --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
                     [--players P]
-    tacsim train ...   (registered by agents/training.py when it exists)
-    tacsim bench ...   (registered by benchmarks/bench_tac.py when it exists)
+    tacsim play     --ruleset NAME --players P --seats human,heuristic ...
+    tacsim replay   --run DIR --game K | --saved FILE
+    tacsim train ...   (registered by agents/training.py)
+    tacsim bench ...   (registered by benchmarks/harness.py)
+
+Every subcommand takes --ruleset NAME and refuses an unknown or data-only ruleset with a
+one-line error (envs/registry.py).
 
 Also `python -m agents.cli ...`; scripts/selfplay.py and scripts/balance.py call the same code.
 
@@ -34,7 +40,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-PLUGINS = ("agents.training", "benchmarks.bench_tac")
+PLUGINS = ("agents.play", "agents.replay", "agents.training", "benchmarks.harness")
 
 
 class UsageError(Exception):
@@ -55,6 +61,49 @@ def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
+def add_ruleset_argument(p: argparse.ArgumentParser, default: str = "tac") -> None:
+    """The --ruleset flag every subcommand takes (checked against the registry when run)."""
+    from envs.registry import names
+
+    p.add_argument(
+        "--ruleset",
+        default=default,
+        help=f"ruleset (playable: {', '.join(names(playable_only=True))}; "
+        f"`tacsim rulesets` lists all; default {default})",
+    )
+
+
+def check_ruleset(name: str):
+    """The playable ruleset `name`, or UsageError: one line naming the problem."""
+    from envs.registry import UnknownRuleset, get
+
+    try:
+        return get(name)
+    except UnknownRuleset as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_rulesets(args) -> int:
+    from envs.registry import ENTRIES
+
+    width = max(len(n) for n in ENTRIES)
+    print(f"{'name':<{width}}  {'state':<10}  {'env':<8}  title (seed)")
+    for n, e in ENTRIES.items():
+        env = e.env_module.rsplit(".", 1)[-1] if e.env_module else "-"
+        print(f"{n:<{width}}  {e.status:<10}  {env:<8}  {e.title} ({e.seed_file})")
+    return 0
+
+
+def _add_rulesets(sub) -> None:
+    p = sub.add_parser(
+        "rulesets",
+        help="list the registered rulesets and their state",
+        description="Every registered ruleset: playable (an engine: every command works) "
+        "or data only (rules doc, data and loaders; commands refuse it).",
+    )
+    p.set_defaults(func=cmd_rulesets)
+
+
 def _add_selfplay(sub) -> None:
     p = sub.add_parser(
         "selfplay",
@@ -62,8 +111,8 @@ def _add_selfplay(sub) -> None:
         description="Play N games on the batched kernels (all cores) and write one row per "
         "game to DIR/games-*.parquet; rerun with the same DIR and flags to resume.",
     )
-    p.add_argument("--ruleset", default="tac", help="ruleset (known: tac)")
-    p.add_argument("--players", type=int, default=2, help="players per game, 2-5 (default 2)")
+    add_ruleset_argument(p)
+    p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     p.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     p.add_argument(
         "--agents",
@@ -87,14 +136,14 @@ def _add_balance(sub) -> None:
         description="Run (or reuse) random self-play and fit a logistic regression of the "
         "result on the dealt unit types; write REPORT_DIR/balance.md and balance.png.",
     )
-    p.add_argument("--ruleset", default="tac", help="ruleset (known: tac)")
+    add_ruleset_argument(p)
     p.add_argument(
         "--games",
         type=int,
         default=None,
         help="games (default 100000, or all of an existing --runs folder)",
     )
-    p.add_argument("--players", type=int, default=None, help="players per game, 2-5 (default 2)")
+    p.add_argument("--players", type=int, default=None, help="players per game (default 2)")
     p.add_argument(
         "--runs",
         type=Path,
@@ -122,6 +171,7 @@ def _add_plugins(sub) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tacsim", description="Batched tabletop wargame environments.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_rulesets(sub)
     _add_selfplay(sub)
     _add_balance(sub)
     _add_plugins(sub)

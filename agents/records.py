@@ -13,20 +13,22 @@ One row per game. Columns (seats ``s`` = 0..P-1 only):
 column                 type       meaning
 =====================  =========  ===========================================================
 seed                   int64      the run's seed
-game_index             int64      which game of the seed (0..N-1): replayable with tac_v1
+game_index             int64      which game of the seed (0..N-1): replayable with the env
 players                int8       P
-agent_s                string     agent playing seat s
-winner                 int8       winning seat, -1 for a draw (tie after 11.2's tie-break)
+agent_s                string     agent that played seat s (from the kernel's own record)
+winner                 int8       winning seat, -1 for a draw
 winner_agent           string     agent of the winning seat, null for a draw
-vp_s                   int16      seat s's victory points at the end (11.1)
-reward_s               float32    seat s's reward (+1 win, -1 loss, 0 shared win)
+score_s                int16      seat s's final score (the ruleset's score: TAC's victory
+                                  points, 11.1)
+reward_s               float32    seat s's reward
 length                 int32      decisions taken in the game (all players, all phases)
-rounds                 int8       rounds played (the last one possibly cut short, 2.9)
-deal_s_<unit>          int8       unit cards of that type dealt to seat s at setup (2.1)
+rounds                 int8       rounds played (the last one possibly cut short)
+force_s_<item>         int8       items of that kind in seat s's force (TAC: unit cards
+                                  dealt at setup, 2.1; the ruleset's RecordSpec says what)
 =====================  =========  ===========================================================
 
-``<unit>`` is the unit name in snake case (``Main Battle Tank`` -> ``main_battle_tank``); the
-legend is in run.json (``unit_columns``) and in each file's schema metadata.
+``<item>`` is the item name in snake case (``Main Battle Tank`` -> ``main_battle_tank``); the
+legend is in run.json (``item_columns``) and in each file's schema metadata.
 
 Reading: ``read_games(DIR)`` (a pyarrow Table ordered by game_index) or SQL with
 ``query(DIR, "SELECT winner_agent, count(*) FROM games GROUP BY 1")``; by hand,
@@ -68,8 +70,8 @@ def unit_columns(unit_names: list[str]) -> list[str]:
     return stems
 
 
-def deal_column(seat: int, stem: str) -> str:
-    return f"deal_{seat}_{stem}"
+def force_column(seat: int, stem: str) -> str:
+    return f"force_{seat}_{stem}"
 
 
 def chunk_path(out_dir: Path, chunk: int) -> Path:
@@ -82,44 +84,44 @@ def games_table(
     players: int,
     agent_names: list[str],
     results: Any,
-    unit_names: list[str],
-    rounds_cap: int,
+    spec: Any,
 ) -> pa.Table:
-    """One row per game from a `GameResults` (agents/tac_selfplay.py) or any object with the
-    same arrays: agents[n, >=P] (ids into agent_names), winner[n], victory_points[n, >=P],
-    rewards[n, >=P], length[n], rounds[n] (the state's 1-based round counter), dealt[n, >=P, U].
-    `rounds_cap` is the game's number of rounds: a game that played them all ends with the
-    counter one past it."""
+    """One row per game from a ChunkResults (envs/core/ruleset.py) of a run whose agent list
+    is `agent_names`: results.seat_agent[n, >=P] holds positions in that list, so a record
+    names the agent that played the seat whatever the order of the list. `spec` is the
+    ruleset's RecordSpec (item names, the round count of a full game)."""
     n = len(game_indices)
     names = np.asarray(agent_names, dtype=object)
-    stems = unit_columns(unit_names)
+    stems = unit_columns(list(spec.items))
     cols: dict[str, pa.Array] = {
         "seed": pa.array(np.full(n, seed, dtype=np.int64)),
         "game_index": pa.array(np.asarray(game_indices, dtype=np.int64)),
         "players": pa.array(np.full(n, players, dtype=np.int8)),
     }
-    agents = np.asarray(results.agents)
+    seat_agent = np.asarray(results.seat_agent)[:, :players]
+    if seat_agent.min(initial=0) < 0 or seat_agent.max(initial=0) >= len(names):
+        raise ValueError("self-play kernel left a seat without an agent of the run")
     for s in range(players):
-        cols[f"agent_{s}"] = pa.array(names[agents[:, s]].tolist(), type=pa.string())
+        cols[f"agent_{s}"] = pa.array(names[seat_agent[:, s]].tolist(), type=pa.string())
     winner = np.asarray(results.winner, dtype=np.int8)
     cols["winner"] = pa.array(winner)
-    win_agent = [None if w < 0 else names[agents[i, w]] for i, w in enumerate(winner.tolist())]
+    win_agent = [None if w < 0 else names[seat_agent[i, w]] for i, w in enumerate(winner.tolist())]
     cols["winner_agent"] = pa.array(win_agent, type=pa.string())
     for s in range(players):
-        cols[f"vp_{s}"] = pa.array(np.asarray(results.victory_points[:, s], dtype=np.int16))
+        cols[f"score_{s}"] = pa.array(np.asarray(results.score[:, s], dtype=np.int16))
     for s in range(players):
         cols[f"reward_{s}"] = pa.array(np.asarray(results.rewards[:, s], dtype=np.float32))
     cols["length"] = pa.array(np.asarray(results.length, dtype=np.int32))
-    rounds = np.minimum(np.asarray(results.rounds, dtype=np.int16), rounds_cap).astype(np.int8)
-    cols["rounds"] = pa.array(rounds)
+    rounds = np.minimum(np.asarray(results.rounds, dtype=np.int16), spec.rounds_cap)
+    cols["rounds"] = pa.array(rounds.astype(np.int8))
     for s in range(players):
         for u, stem in enumerate(stems):
-            cols[deal_column(s, stem)] = pa.array(
-                np.ascontiguousarray(results.dealt[:, s, u], dtype=np.int8)
+            cols[force_column(s, stem)] = pa.array(
+                np.ascontiguousarray(results.force[:, s, u], dtype=np.int8)
             )
-    legend = dict(zip(stems, unit_names, strict=True))
+    legend = dict(zip(stems, spec.items, strict=True))
     return pa.table(cols).replace_schema_metadata(
-        {b"tacsim.unit_columns": json.dumps(legend).encode()}
+        {b"tacsim.item_columns": json.dumps(legend).encode()}
     )
 
 

@@ -1,8 +1,10 @@
 """Batched self-play driver behind `tacsim selfplay`: whole games inside numba, chunk by chunk.
 
-Game indices 0..N-1 are split into chunks of K: chunk c plays indices [c*K, (c+1)*K) with
-`agents.tac.selfplay.run_chunk` (prange over games, every core) and is written as one Parquet
-file by `agents.records` (atomically). Seat s of game g is played by agents[(s + g) % len(agents)].
+Works for every playable ruleset of the registry (envs/registry.py). Game indices 0..N-1 are
+split into chunks of K: chunk c plays indices [c*K, (c+1)*K) with the ruleset's `play_chunk`
+kernel (prange over games, every core) and is written as one Parquet file by `agents.records`
+(atomically). Seat s of game g is played by agents[(s + g) % len(agents)]; the kernel records
+which position of the list played each seat, and the records name that agent.
 
 Resuming: DIR/run.json holds the parameters. Rerunning with the same DIR and parameters
 plays only the chunks not on disk; a finished chunk is never replayed, an unfinished one is
@@ -13,7 +15,6 @@ final name is a complete chunk.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -25,11 +26,9 @@ from agents import records
 from agents.cli import UsageError
 from agents.stats import wilson_interval
 
-KNOWN_RULESETS = ("tac",)  # rulesets with batched self-play kernels
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DEFAULT_CHUNK = 10_000
 MAX_SEED = 2**63 - 1  # seeds travel to the kernels as int64
-RUN_FORMAT = 1  # bump when the record layout changes
+RUN_FORMAT = 2  # bump when the record layout changes (2: score_s, force_s_<item>)
 
 
 @dataclass(frozen=True)
@@ -59,12 +58,18 @@ class SelfplayParams:
         )
 
 
-def known_agents(ruleset: str) -> dict[str, int]:
-    if ruleset == "tac":
-        from agents.tac.baselines import AGENTS
+def load_ruleset(name: str):
+    """The playable ruleset `name`, or a one-line UsageError (unknown or data only)."""
+    from envs.registry import UnknownRuleset, get
 
-        return AGENTS
-    raise UsageError(f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})")
+    try:
+        return get(name)
+    except UnknownRuleset as e:
+        raise UsageError(str(e)) from None
+
+
+def known_agents(ruleset: str) -> dict[str, int]:
+    return dict(load_ruleset(ruleset).agents)
 
 
 def make_params(
@@ -76,16 +81,17 @@ def make_params(
     chunk: int | None = None,
 ) -> SelfplayParams:
     """Validated run parameters; UsageError (one line, naming the bad value) otherwise."""
-    if ruleset not in KNOWN_RULESETS:
-        raise UsageError(f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
+    rs = load_ruleset(ruleset)
+    if not rs.min_players <= players <= rs.max_players:
+        raise UsageError(
+            f"{ruleset}: players must be {rs.min_players} to {rs.max_players}, got {players}"
+        )
     if games < 1:
         raise UsageError(f"games must be at least 1, got {games}")
     names = tuple(agents.split(",")) if isinstance(agents, str) else tuple(agents)
-    known = known_agents(ruleset)
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise UsageError(f"give 1 to {MAX_PLAYERS} agents, got {len(names)}: {','.join(names)}")
+    known = dict(rs.agents)
+    if not 1 <= len(names) <= rs.max_players:
+        raise UsageError(f"give 1 to {rs.max_players} agents, got {len(names)}: {','.join(names)}")
     for name in names:
         if name not in known:
             raise UsageError(f"unknown agent {name!r} (known: {', '.join(sorted(known))})")
@@ -110,62 +116,56 @@ def check_threads(threads: int | None) -> None:
 # --- the ruleset side: tables and the chunk kernel --------------------------------------
 
 
-class TacContext:
-    """Everything a chunk needs, built once per run: tables, one reused state batch, agents."""
+class RunContext:
+    """Everything a chunk needs, built once per run: the ruleset, one reused state batch,
+    the agent ids."""
 
     def __init__(self, params: SelfplayParams):
-        from agents.tac.baselines import agent_id
-        from envs.tac import state
-        from envs.tac.tables import default_tables
-
         self.params = params
-        self.tables = default_tables()
-        self.unit_names = [u.name for u in self.tables.units]
-        self.n_rounds = self.tables.settings.rounds
-        self.agent_ids = np.array([agent_id(a) for a in params.agents], dtype=np.int8)
-        self.state = state.allocate(params.chunk, params.players)
+        self.ruleset = load_ruleset(params.ruleset)
+        self.agent_ids = np.array([self.ruleset.agent_id(a) for a in params.agents], dtype=np.int8)
+        self.state = self.ruleset.allocate(params.chunk, params.players)
+
+    @property
+    def item_names(self) -> list[str]:
+        return list(self.ruleset.record.items)
 
     def fingerprint(self) -> str:
         """Hash of the rule tables: a resume with changed rule data is refused."""
-        return hashlib.sha256(self.tables.arrays_batch.tobytes()).hexdigest()[:16]
+        return self.ruleset.fingerprint()
 
     def play(self, indices: np.ndarray):
-        from agents.tac.selfplay import run_chunk
-
-        p = self.params
-        return run_chunk(
-            self.state[: len(indices)],
-            self.tables.arrays_batch,
-            p.seed,
-            indices,
-            self.agent_ids,
-            len(self.unit_names),
+        rs = self.ruleset
+        return rs.play_chunk(
+            self.state[: len(indices)], rs.tables_batch, self.params.seed, indices, self.agent_ids
         )
 
 
-def make_context(params: SelfplayParams) -> TacContext:
-    return TacContext(params)
+def make_context(params: SelfplayParams) -> RunContext:
+    return RunContext(params)
 
 
-def _play_chunk(ctx: TacContext, indices: np.ndarray):
+def _play_chunk(ctx: RunContext, indices: np.ndarray):
     """Play one chunk and return its records table (patched in tests to simulate Ctrl-C)."""
     res = ctx.play(indices)
     p = ctx.params
-    return records.games_table(
-        p.seed, indices, p.players, list(p.agents), res, ctx.unit_names, ctx.n_rounds
-    )
+    return records.games_table(p.seed, indices, p.players, list(p.agents), res, ctx.ruleset.record)
 
 
 # --- the run folder -------------------------------------------------------------------------
 
 
-def _run_record(params: SelfplayParams, ctx: TacContext) -> dict:
-    stems = records.unit_columns(ctx.unit_names)
+def _run_record(params: SelfplayParams, ctx: RunContext) -> dict:
+    stems = records.unit_columns(ctx.item_names)
+    rs = ctx.ruleset
     return {
         "format": RUN_FORMAT,
+        "env": rs.env_name,
         "params": {**asdict(params), "agents": list(params.agents)},
         "tables": ctx.fingerprint(),
-        "unit_columns": dict(zip(stems, ctx.unit_names, strict=True)),
+        "item_columns": dict(zip(stems, ctx.item_names, strict=True)),
+        "score": rs.record.score_label,
+        "force": f"{rs.record.item_label} {rs.record.force_verb} to the seat",
     }
 
 
@@ -182,7 +182,7 @@ def _differences(on_disk: dict, wanted: dict) -> list[str]:
     return diffs
 
 
-def prepare_run_dir(out_dir: Path, params: SelfplayParams, ctx: TacContext) -> dict[int, Path]:
+def prepare_run_dir(out_dir: Path, params: SelfplayParams, ctx: RunContext) -> dict[int, Path]:
     """Check (or create) the run folder; return the finished chunks already on disk.
 
     Every refusal happens before anything is written."""
@@ -280,10 +280,10 @@ def run_selfplay(
     try:
         if todo:
             # compile or load the kernels on one game first, so games/s measures play only
-            if progress and not jit_cache_is_warm():
+            if progress and not jit_cache_is_warm(params.ruleset):
                 bar.write(
-                    "compiling the numba kernels (first run after install or an edit: "
-                    "one to three minutes; later runs load them in about a second)",
+                    f"compiling the {params.ruleset} numba kernels (first run after install "
+                    "or an edit: under a minute; later runs load them in about a second)",
                     file=sys.stderr,
                 )
             ctx.play(params.chunk_indices(todo[0])[:1])

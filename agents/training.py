@@ -30,9 +30,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from agents.kernel_agents import KernelAgent
 from agents.stats import wilson_interval
-from agents.tac.baselines import AGENTS, TacKernelAgent
 from envs.tac import tac_v1
+
+AGENTS = {"random": 0, "heuristic": 1}  # TAC's (agents/tac/baselines.py), without loading numba
 
 RULESETS = ("tac",)
 OPPONENTS = tuple(sorted(AGENTS))
@@ -84,7 +86,7 @@ class TacSingleAgentEnv(gym.Env):
             illegal_action=illegal_action,
             config_dir=config_dir,
         )
-        self._opponent = TacKernelAgent(opponent)
+        self._opponent = KernelAgent(self._aec.ruleset, opponent)
         first = self._aec.possible_agents[0]
         self.observation_space = self._aec.observation_space(first)["observation"]
         self.action_space = self._aec.action_space(first)

@@ -1,6 +1,7 @@
 """TAC baseline agents, the same logic from numba (self-play) and from Python (AEC env).
 
 Agent ids used inside kernels: AGENT_RANDOM, AGENT_HEURISTIC. `AGENTS` maps CLI names to ids.
+These are the contract's act_one, act_batch and opponents_batch (envs/core/ruleset.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from agents.tac.heuristic import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit, njit_parallel
 from envs.core.rng import randint
 from envs.tac.actions import N_ACTIONS
-from envs.tac.kernels import CHUNK
+from envs.tac.kernels import CHUNK, step_one
 from envs.tac.state import STAGE_GAME_OVER
 from envs.tac.turn import random_from_legal, random_legal_action
 
@@ -35,40 +36,6 @@ def choose_from_legal(S, tb, b, agent, buf, n):
     if agent == AGENT_HEURISTIC:
         return heuristic_from_legal(S, tb, b, buf, n)
     return random_from_legal(S, b, buf, n)
-
-
-def agent_id(name: str) -> int:
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}")
-    return AGENTS[name]
-
-
-class TacKernelAgent:
-    """A numba agent driving a tac_v1 AEC env (reads the env's full state, acts for the
-    current player only through what the rules allow it to know: both baselines use only
-    public information and their own hand)."""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.id = agent_id(name)
-        self._buf = np.empty(N_ACTIONS, dtype=np.int16)
-
-    def act(self, env) -> int:
-        raw = env.unwrapped
-        return int(choose_action(raw.state_arrays, raw.ruleset.tables, 0, self.id, self._buf))
-
-
-class MaskedRandomAgent:
-    """Uniform over the action mask of an observation (any ruleset), seeded."""
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def act_on_mask(self, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            raise ValueError("no legal action in the mask")
-        return int(self.rng.choice(legal))
 
 
 @njit
@@ -113,16 +80,52 @@ def batch_actions(S, tba, masks, seat_agents, out):
         _act_in_slots(S, tba, masks, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
 
 
-def act_batch(env, agents: str | list[str], out: np.ndarray | None = None) -> np.ndarray:
-    """Actions for every game of a tac_v1.BatchEnv from numba baselines, in one kernel call.
+@njit
+def act_one(S, tba, b, agent):
+    """Action of agent id `agent` for the current decision of game b (the contract's
+    act_one: the AEC env, play and replay call it on a batch of one)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    return choose_action(S, tba[0], np.int64(b), agent, buf)
 
-    `agents` is one agent name for every seat, or one name per seat.
-    """
-    names = [agents] * env.num_players if isinstance(agents, str) else list(agents)
-    if len(names) != env.num_players:
-        raise ValueError(f"need one agent per seat ({env.num_players}), got {len(names)}")
-    seat_agents = np.array([agent_id(n) for n in names], dtype=np.int8)
-    if out is None:
-        out = np.zeros(env.num_envs, dtype=np.int64)
-    batch_actions(env.state, env.tables.arrays_batch, env.masks, seat_agents, out)
-    return out
+
+@njit
+def _opponents_in_slots(
+    S, tba, masks, first, last, learner, seat_agents, rewards, terminated, final_vp, final_len
+):
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    tb = tba[0]
+    for b in range(first, last):
+        if S["stage"][b] == STAGE_GAME_OVER or S["current"][b] == learner:
+            continue
+        while S["stage"][b] != STAGE_GAME_OVER and S["current"][b] != learner:
+            a = choose_action(S, tb, b, seat_agents[S["current"][b]], buf)
+            step_one(S, tba, b, np.int64(a), masks[b], buf)
+        if S["stage"][b] == STAGE_GAME_OVER:
+            terminated[b] = True
+            rewards[b, :] = S["rewards"][b, :]
+            final_vp[b, :] = S["victory_points"][b, :]
+            final_len[b] = S["decisions"][b]
+
+
+@njit_parallel
+def opponents_batch(S, tba, masks, learner, seat_agents, rewards, terminated, final_vp, final_len):
+    """Play every seat but `learner` in every game until the learner is to decide or the
+    game ends (batched training: the opponents act inside the kernel). Games that end here
+    get terminated, rewards, final score and length set; other games' entries are left as
+    they are."""
+    B = S.shape[0]
+    for ci in prange((B + CHUNK - 1) // CHUNK):
+        c = np.int64(ci)
+        _opponents_in_slots(
+            S,
+            tba,
+            masks,
+            c * CHUNK,
+            min(B, (c + 1) * CHUNK),
+            learner,
+            seat_agents,
+            rewards,
+            terminated,
+            final_vp,
+            final_len,
+        )

@@ -1,8 +1,9 @@
-"""TAC self-play inside numba: each game played start to end by one thread.
+"""TAC self-play inside numba: each game played start to end by one thread (the contract's
+play_chunk, envs/core/ruleset.py).
 
-`play_games` fills one result row per game. Seat s of game g is played by
-seat_agents[(s + g) % len(seat_agents)], so with agents A,B each agent plays every seat
-equally often across consecutive games.
+Seat s of game g is played by agent position (s + g) % n_agents of the run's agent list,
+so with agents A,B each agent plays every seat equally often across consecutive games. The
+kernel records the position (what the run's records name), and plays the agent id there.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from numba import prange
 
 from agents.tac.baselines import choose_from_legal
 from envs.core.jit import njit, njit_parallel
+from envs.core.ruleset import ChunkResults
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import reset_one
 from envs.tac.state import MAX_PLAYERS, STAGE_GAME_OVER
@@ -19,18 +21,19 @@ from envs.tac.turn import apply_action
 
 
 @njit
-def play_one_game(S, tba, i, seed, g, agents, out_agents):
+def play_one_game(S, tba, i, seed, g, agent_ids, seat_agent):
     """Game g in slot i to the end (tables as a 1-element array: see kernels.reset_batch)."""
     tb = tba[0]
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    n_agents = agents.shape[0]
+    n_agents = agent_ids.shape[0]
     n_legal = reset_one(S, tb, i, seed, g, buf)
     P = S["num_players"][i]
     for s in range(MAX_PLAYERS):
-        out_agents[i, s] = agents[(s + g) % n_agents] if s < P else -1
+        seat_agent[i, s] = (s + g) % n_agents if s < P else -1
     while S["stage"][i] != STAGE_GAME_OVER:
-        a = choose_from_legal(S, tb, i, out_agents[i, S["current"][i]], buf, n_legal)
-        n_legal = apply_action(S, tb, i, a, buf)
+        agent = agent_ids[seat_agent[i, S["current"][i]]]
+        a = choose_from_legal(S, tb, i, agent, buf, n_legal)
+        n_legal = apply_action(S, tb, i, np.int64(a), buf)
 
 
 @njit_parallel
@@ -39,8 +42,8 @@ def play_games(
     tba,
     seed,
     game_indices,
-    agents,
-    out_agents,
+    agent_ids,
+    seat_agent,
     out_winner,
     out_vp,
     out_rewards,
@@ -53,7 +56,7 @@ def play_games(
     U = out_dealt.shape[2]
     for ii in prange(n):
         i = np.int64(ii)
-        play_one_game(S, tba, i, seed, game_indices[i], agents, out_agents)
+        play_one_game(S, tba, i, seed, game_indices[i], agent_ids, seat_agent)
         P = S["num_players"][i]
         out_winner[i] = S["winner"][i]
         for s in range(P):
@@ -65,33 +68,25 @@ def play_games(
         out_rounds[i] = min(S["round"][i], 127)
 
 
-class GameResults:
-    """Result arrays for a chunk of games (numpy, one row per game)."""
-
-    def __init__(self, n: int, n_unit_types: int):
-        self.agents = np.full((n, MAX_PLAYERS), -1, dtype=np.int8)
-        self.winner = np.zeros(n, dtype=np.int8)
-        self.victory_points = np.zeros((n, MAX_PLAYERS), dtype=np.int16)
-        self.rewards = np.zeros((n, MAX_PLAYERS), dtype=np.float32)
-        self.length = np.zeros(n, dtype=np.int32)
-        self.rounds = np.zeros(n, dtype=np.int8)
-        self.dealt = np.zeros((n, MAX_PLAYERS, n_unit_types), dtype=np.int8)
-
-
-def run_chunk(S, tba, seed: int, game_indices: np.ndarray, agents: np.ndarray, n_unit_types: int):
-    res = GameResults(len(game_indices), n_unit_types)
+def play_chunk(
+    S: np.ndarray, tba: np.ndarray, seed: int, game_indices: np.ndarray, agent_ids: np.ndarray
+) -> ChunkResults:
+    """Whole games game_indices in the first len(game_indices) slots of S."""
+    n = len(game_indices)
+    n_units = int(tba[0].n_unit_types)
+    res = ChunkResults.empty(n, MAX_PLAYERS, n_units)
     play_games(
-        S,
+        S[:n],
         tba,
         seed,
-        game_indices,
-        agents,
-        res.agents,
+        np.ascontiguousarray(game_indices, dtype=np.int64),
+        np.ascontiguousarray(agent_ids, dtype=np.int8),
+        res.seat_agent,
         res.winner,
-        res.victory_points,
+        res.score,
         res.rewards,
         res.length,
         res.rounds,
-        res.dealt,
+        res.force,
     )
     return res

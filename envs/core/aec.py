@@ -7,14 +7,13 @@ rule. Agents are `player_0`..`player_{P-1}`; observations follow PettingZoo clas
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.core.batch import Ruleset
+from envs.core.ruleset import Ruleset
 
 ILLEGAL_MODES = ("raise", "penalty")
 # what a ruleset's one-game step kernel returns
@@ -22,7 +21,8 @@ AEC_OK, AEC_ILLEGAL, AEC_GAME_OVER = 0, 1, 2
 
 
 class AECEnvBase(AECEnv):
-    """Subclasses set `metadata` and pass their Ruleset plus the one-game kernels:
+    """One game of any registered ruleset as a PettingZoo AECEnv (ruleset modules subclass
+    it to set `metadata["name"]`). It uses the ruleset's one-game kernels
     aec_step(S, tables_batch, action, mask_row) -> AEC_OK / AEC_ILLEGAL / AEC_GAME_OVER and
     aec_observe(S, tables_batch, seat, out)."""
 
@@ -31,9 +31,6 @@ class AECEnvBase(AECEnv):
     def __init__(
         self,
         ruleset: Ruleset,
-        aec_step: Callable,
-        aec_observe: Callable,
-        render_text: Callable[[np.ndarray, int], str],
         num_players: int = 2,
         render_mode: str | None = None,
         illegal_action: str = "raise",
@@ -50,9 +47,8 @@ class AECEnvBase(AECEnv):
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
             )
         self.ruleset = ruleset
-        self._aec_step = aec_step
-        self._aec_observe = aec_observe
-        self._render_text = render_text
+        self._aec_step = ruleset.aec_step
+        self._aec_observe = ruleset.aec_observe
         self.num_players = int(num_players)
         self._obs_size = ruleset.observation_size(self.num_players)
         self.render_mode = render_mode
@@ -157,8 +153,10 @@ class AECEnvBase(AECEnv):
             for i, a_ in enumerate(self.agents):
                 self.rewards[a_] = float(S["rewards"][0, i])
                 self.terminations[a_] = True
+                score = int(S[self.ruleset.record.score_field][0, i])
                 self.infos[a_] = {
-                    "victory_points": int(S["victory_points"][0, i]),
+                    "score": score,
+                    self.ruleset.record.score_field: score,  # e.g. "victory_points"
                     "winner": int(S["winner"][0]),
                     "decisions": int(S["decisions"][0]),
                 }
@@ -175,7 +173,7 @@ class AECEnvBase(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         me = self.agent_name_mapping[self.agent_selection]
-        text = self._render_text(self.state_arrays, me)
+        text = self.ruleset.render_text(self.state_arrays, me, 0)
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,48 +1,19 @@
 """The batched API shared by every ruleset: B games advanced by one kernel call.
 
-A ruleset supplies a :class:`Ruleset` (its tables and kernels); :class:`BatchEnvBase` turns
-it into arrays-in, arrays-out stepping with auto-reset, in the spirit of Pgx and EnvPool.
+A ruleset supplies a :class:`~envs.core.ruleset.Ruleset` (its tables and kernels);
+:class:`BatchEnv` turns it into arrays-in, arrays-out stepping with auto-reset, in the spirit
+of Pgx and EnvPool.
 The PettingZoo env of a ruleset is a batch of one over the same kernels (envs/core/aec.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
-
-@dataclass(frozen=True)
-class Ruleset:
-    """What a ruleset gives the shared env bases. Kernels take (state, tables, ...)."""
-
-    name: str
-    min_players: int
-    max_players: int
-    n_actions: int
-    observation_size: Callable[[int], int]  # observation length for a number of players
-    tables: Any  # the tables record serial kernels take (aec_step, aec_observe)
-    tables_batch: Any  # the same as a 1-element array, for the parallel batch kernels
-    allocate: Callable[[int, int], np.ndarray]
-    reset_batch: Callable  # (S, tb, seed, game_indices, masks) -> None
-    check_actions: Callable  # (S, masks, actions) -> first illegal game or -1
-    step_batch: Callable  # (S, tb, actions, masks, rewards, terminated, final_vp, final_len)
-    autoreset_batch: Callable  # (S, tb, seed, terminated, next_index, masks) -> next index
-    observe_batch: Callable  # (S, tb, players, out) -> None
-    describe_action: Callable[[int], str]
-    decision_name: Callable[[np.ndarray, int], str]  # (S, b) -> what is being decided
-
-    def check_players(self, num_players: int) -> None:
-        if not isinstance(num_players, (int, np.integer)) or not (
-            self.min_players <= num_players <= self.max_players
-        ):
-            raise ValueError(
-                f"{self.name}: num_players must be an integer {self.min_players}..{self.max_players}, "
-                f"got {num_players!r}"
-            )
+from envs.core.ruleset import Ruleset
 
 
 class BatchStep(NamedTuple):
@@ -51,7 +22,7 @@ class BatchStep(NamedTuple):
     current_player: np.ndarray  # int8[B]        seat to act
     rewards: np.ndarray  # float32[B, P]          rewards of games that ended this step
     terminated: np.ndarray  # bool[B]             a game ended (the slot already holds a new one)
-    final_victory_points: np.ndarray  # int16[B, P] of games that ended this step
+    final_score: np.ndarray  # int16[B, P] of games that ended this step (e.g. victory points)
     final_length: np.ndarray  # int32[B]         decisions in games that ended this step
     game_index: np.ndarray  # int64[B]           game now in each slot
 
@@ -86,7 +57,7 @@ def set_threads(threads: int | None) -> None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
 
-class BatchEnvBase:
+class BatchEnv:
     """B games of one ruleset, advanced together.
 
     Game k of a seed (k = 0, 1, 2, ...) is always the same game: slot b starts with game b,
@@ -185,7 +156,14 @@ class BatchEnvBase:
             current_player=cur,
             rewards=self._rewards[:, :P],
             terminated=self._terminated,
-            final_victory_points=self._final_vp[:, :P],
+            final_score=self._final_vp[:, :P],
             final_length=self._final_len,
             game_index=self.state["game_index"],
         )
+
+    def render(self, b: int = 0) -> str:
+        """Text picture of game b as its current player sees it."""
+        return self.ruleset.render_text(self.state, int(self.state["current"][b]), b)
+
+
+BatchEnvBase = BatchEnv  # the name ruleset modules subclass

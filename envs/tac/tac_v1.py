@@ -26,52 +26,13 @@ Version history: v0, first release.
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
 from pathlib import Path
 
-import numpy as np
-
 from envs.core.aec import AECEnvBase
-from envs.core.batch import BatchEnvBase, Ruleset
-from envs.tac import kernels
-from envs.tac.actions import N_ACTIONS, describe
-from envs.tac.observe import observation_size
-from envs.tac.render import render_text
-from envs.tac.state import MAX_PLAYERS, MIN_PLAYERS, STAGE_NAMES, allocate
-from envs.tac.tables import Tables, default_tables, load_tables
+from envs.core.batch import BatchEnv as _BatchEnv
+from envs.tac.ruleset import ENV_NAME, ruleset
 
-NAME = "tac_v1"
-
-
-def _decision_name(S: np.ndarray, b: int) -> str:
-    return f"{STAGE_NAMES[int(S['stage'][b])]} by player_{int(S['current'][b])}"
-
-
-@lru_cache(maxsize=8)
-def _ruleset_for(config_dir: str | None) -> tuple[Ruleset, Tables]:
-    tables = default_tables() if config_dir is None else load_tables(Path(config_dir))
-    rs = Ruleset(
-        name=NAME,
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        n_actions=N_ACTIONS,
-        observation_size=partial(observation_size, tables.arrays),
-        tables=tables.arrays,
-        tables_batch=tables.arrays_batch,
-        allocate=allocate,
-        reset_batch=kernels.reset_batch,
-        check_actions=kernels.check_actions,
-        step_batch=kernels.step_batch,
-        autoreset_batch=kernels.autoreset_batch,
-        observe_batch=kernels.observe_batch,
-        describe_action=describe,
-        decision_name=_decision_name,
-    )
-    return rs, tables
-
-
-def ruleset(config_dir: str | Path | None = None) -> Ruleset:
-    return _ruleset_for(None if config_dir is None else str(config_dir))[0]
+NAME = ENV_NAME
 
 
 class raw_env(AECEnvBase):  # noqa: N801 (PettingZoo naming)
@@ -90,16 +51,10 @@ class raw_env(AECEnvBase):  # noqa: N801 (PettingZoo naming)
         illegal_action: str = "raise",
         config_dir: str | Path | None = None,
     ):
-        rs, tables = _ruleset_for(None if config_dir is None else str(config_dir))
-        self.tables = tables
+        rs = ruleset(config_dir)
+        self.tables = rs.tables
         super().__init__(
-            rs,
-            kernels.aec_step,
-            kernels.aec_observe,
-            lambda S, me: render_text(S, me, tables),
-            num_players=num_players,
-            render_mode=render_mode,
-            illegal_action=illegal_action,
+            rs, num_players=num_players, render_mode=render_mode, illegal_action=illegal_action
         )
 
 
@@ -110,7 +65,7 @@ def env(**kwargs) -> raw_env:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class BatchEnv(BatchEnvBase):
+class BatchEnv(_BatchEnv):
     """`num_envs` TAC games stepped together; see envs/core/batch.py for the arrays."""
 
     def __init__(
@@ -122,9 +77,6 @@ class BatchEnv(BatchEnvBase):
         threads: int | None = None,
         config_dir: str | Path | None = None,
     ):
-        rs, tables = _ruleset_for(None if config_dir is None else str(config_dir))
-        self.tables = tables
+        rs = ruleset(config_dir)
+        self.tables = rs.tables
         super().__init__(rs, num_envs, num_players, seed, observations, threads)
-
-    def render(self, b: int = 0) -> str:
-        return render_text(self.state, int(self.state["current"][b]), self.tables, b)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.tac.baselines import TacKernelAgent
+from agents.kernel_agents import KernelAgent
 from agents.training import TacSingleAgentEnv, add_parser, main
 from envs.tac import tac_v1
 
@@ -91,7 +91,7 @@ def test_first_observation_is_the_aec_envs_view_of_the_same_game():
     obs, _ = env.reset(options={"game_index": 3})
     raw = tac_v1.raw_env(num_players=2)
     raw.reset(seed=5, options={"game_index": 3})
-    opponent = TacKernelAgent("heuristic")
+    opponent = KernelAgent(tac_v1.ruleset(), "heuristic")
     while raw.agent_selection != "player_1":
         raw.step(opponent.act(raw))
     assert np.array_equal(obs, raw.observe("player_1")["observation"])

@@ -1,0 +1,114 @@
+"""The registry of rulesets: which exist, which are playable, and how to get one.
+
+A playable ruleset has a module ``envs.<name>.ruleset`` with a ``ruleset(config_dir=None)``
+function returning its :class:`~envs.core.ruleset.Ruleset`; the module is imported only
+when the ruleset is asked for, so listing the registry loads no numba code. A data-only
+ruleset has rules docs, data and loaders but no engine yet: the tools refuse it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from envs.core.ruleset import DATA_ONLY, PLAYABLE, Ruleset
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    title: str
+    status: str  # PLAYABLE or DATA_ONLY
+    seed_file: str
+    env_module: str | None  # the PettingZoo-style module, for playable rulesets
+
+    @property
+    def playable(self) -> bool:
+        return self.status == PLAYABLE
+
+
+ENTRIES: dict[str, Entry] = {
+    e.name: e
+    for e in (
+        Entry(
+            "tac",
+            "TAC - Tactical Armoured Combat",
+            PLAYABLE,
+            "002_d13f74f13daabdd9.txt",
+            "envs.tac.tac_v1",
+        ),
+        Entry(
+            "fantasy_cards",
+            "Tactical Assault: Fantasy Cards",
+            DATA_ONLY,
+            "000_966979c4608810fc.txt",
+            None,
+        ),
+        Entry(
+            "legendary_battles",
+            "Tactical Assault: Legendary Battles",
+            DATA_ONLY,
+            "001_a874da24d9d869b9.txt",
+            None,
+        ),
+        Entry("tactica", "TACTICA", DATA_ONLY, "003_2f16ffdbafd9a58e.txt", None),
+        Entry("tactics_david", "Tactics David", DATA_ONLY, "004_10748bf01204f971.txt", None),
+    )
+}
+
+
+class UnknownRuleset(ValueError):
+    """A name the registry does not know, or a ruleset that is not playable yet."""
+
+
+def names(playable_only: bool = False) -> list[str]:
+    return [n for n, e in ENTRIES.items() if e.playable or not playable_only]
+
+
+def entry(name: str) -> Entry:
+    if name not in ENTRIES:
+        raise UnknownRuleset(
+            f"unknown ruleset {name!r} (known: {', '.join(ENTRIES)}; see `tacsim rulesets`)"
+        )
+    return ENTRIES[name]
+
+
+def get(name: str, config_dir: str | Path | None = None) -> Ruleset:
+    """The playable ruleset `name` (its tables from `config_dir`, default the embedded ones)."""
+    e = entry(name)
+    if not e.playable:
+        playable = ", ".join(names(playable_only=True))
+        raise UnknownRuleset(
+            f"ruleset {name!r} is data only (rules doc, data and loaders; no engine yet); "
+            f"playable: {playable}"
+        )
+    import importlib
+
+    module = importlib.import_module(f"envs.{name}.ruleset")
+    return module.ruleset(config_dir)
+
+
+def make_env(name: str, **kwargs):
+    """The PettingZoo AEC env of a playable ruleset (with the order-enforcing wrapper).
+    kwargs go to the env: num_players, render_mode, illegal_action, config_dir, ..."""
+    e = entry(name)
+    get(name)  # refuses data-only rulesets with a clear message
+    import importlib
+
+    return importlib.import_module(e.env_module).env(**kwargs)
+
+
+def make_batch(
+    name: str,
+    num_envs: int,
+    num_players: int = 2,
+    seed: int = 0,
+    observations: bool = True,
+    threads: int | None = None,
+    config_dir: str | Path | None = None,
+):
+    """A BatchEnv of `num_envs` games of a playable ruleset."""
+    from envs.core.batch import BatchEnv
+
+    rs = get(name, config_dir)
+    return BatchEnv(rs, num_envs, num_players, seed, observations, threads)

@@ -6,35 +6,37 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.tac.baselines import AGENT_HEURISTIC, AGENT_RANDOM, TacKernelAgent, agent_id
-from agents.tac.selfplay import run_chunk
+from agents.kernel_agents import KernelAgent, act_batch
+from agents.tac.baselines import AGENT_HEURISTIC, AGENT_RANDOM
+from agents.tac.selfplay import play_chunk
 from envs.tac import tac_v1
 from envs.tac.state import allocate
 from envs.tac.tables import default_tables
 
+RULESET = tac_v1.ruleset()
 
-def _winner_agents(res) -> np.ndarray:
+
+def run_chunk(S, tba, seed, indices, agent_ids, _n_units=None):
+    return play_chunk(S, tba, seed, indices, agent_ids)
+
+
+def _winner_agents(res, agent_ids) -> np.ndarray:
+    """Agent id of each game's winner (-1 for a draw), from the seats' agent positions."""
     w = res.winner.astype(np.int64)
-    won = res.agents[np.arange(len(w)), np.maximum(w, 0)]
-    return np.where(w >= 0, won, -1)
+    pos = res.seat_agent[np.arange(len(w)), np.maximum(w, 0)]
+    return np.where(w >= 0, np.asarray(agent_ids)[pos], -1)
 
 
 def test_heuristic_beats_random_in_at_least_70_percent_of_10000_games():
     tables = default_tables()
     n = 10_000
     S = allocate(n, 2)
-    res = run_chunk(
-        S,
-        tables.arrays_batch,
-        2024,
-        np.arange(n, dtype=np.int64),
-        np.array([AGENT_HEURISTIC, AGENT_RANDOM], dtype=np.int8),
-        len(tables.units),
-    )
-    winners = _winner_agents(res)
+    ids = np.array([AGENT_HEURISTIC, AGENT_RANDOM], dtype=np.int8)
+    res = run_chunk(S, tables.arrays_batch, 2024, np.arange(n, dtype=np.int64), ids)
+    winners = _winner_agents(res, ids)
     rate = float((winners == AGENT_HEURISTIC).mean())
     # seats alternate game by game, so the heuristic played each seat 5,000 times
-    assert (res.agents[:, 0] == AGENT_HEURISTIC).sum() == n // 2
+    assert (ids[res.seat_agent[:, 0]] == AGENT_HEURISTIC).sum() == n // 2
     assert rate >= 0.70, f"heuristic won only {rate:.1%} of {n} games"
 
 
@@ -59,7 +61,7 @@ def test_random_vs_random_wins_are_balanced_between_seats_when_agents_are_equal(
 def test_kernel_agents_only_play_legal_actions_in_the_aec_env(name):
     env = tac_v1.raw_env(num_players=3)
     env.reset(seed=11)
-    agent = TacKernelAgent(name)
+    agent = KernelAgent(RULESET, name)
     steps = 0
     for who in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -75,13 +77,11 @@ def test_kernel_agents_only_play_legal_actions_in_the_aec_env(name):
 
 def test_unknown_agent_name_is_rejected_with_the_known_names():
     with pytest.raises(ValueError, match="unknown agent 'genius'.*heuristic.*random"):
-        agent_id("genius")
+        RULESET.agent_id("genius")
 
 
 @pytest.mark.parametrize("agents", ["random", ["heuristic", "random"]])
 def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_batch(agents):
-    from agents.tac.baselines import act_batch
-
     def first_game_actions(num_envs: int) -> list[list[int]]:
         env = tac_v1.BatchEnv(num_envs, 2, seed=5, observations=False)
         step = env.reset()
@@ -105,8 +105,6 @@ def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_ba
 
 
 def test_act_batch_random_is_uniform_over_the_mask():
-    from agents.tac.baselines import act_batch
-
     env = tac_v1.BatchEnv(2000, 2, seed=3, observations=False)
     step = env.reset()  # first decision of every game: the choice of mode, 2 legal actions
     counts = np.bincount(act_batch(env, "random"), minlength=2)[:2]
@@ -115,8 +113,6 @@ def test_act_batch_random_is_uniform_over_the_mask():
 
 
 def test_act_batch_needs_one_agent_per_seat():
-    from agents.tac.baselines import act_batch
-
     env = tac_v1.BatchEnv(4, 3, seed=0, observations=False)
     env.reset()
     with pytest.raises(ValueError, match="one agent per seat"):

@@ -172,7 +172,7 @@ def open_defence_score(S, tb, b, p, slot):
 @njit
 def score_action(S, tb, b, p, a):
     if a < A_MODE:
-        u = S["team_type"][b, p, next_to_deploy(S, b, p)]
+        u = S["team_type"][b, p, next_to_deploy(S, b, np.int64(p))]
         return -float(abs(a - A_DEPLOY - deploy_row(tb, u)))
     if a == A_HQ_DONE or a == A_REPOSITION_DONE or a == A_ATTACK_DONE or a == A_END_TURN:
         return 0.0

@@ -12,7 +12,7 @@ size depends on the number of players, so a 2-player game carries no empty seats
 
 | part          | size                          | content |
 |---------------|-------------------------------|---------|
-| global        | 8 + 6 + A + 2 + 2 + 2U        | stage one-hot; round/rounds; I decide; I am active; AP/4; free gun; repositions/3; attack cursor one-hot; draw, discard sizes; pile sizes; pile tops one-hot |
+| global        | 10 + 6 + A + 2 + 2 + 2U       | stage one-hot (STAGE_*, 10); round/rounds; I decide; I am active; AP/4; free gun; repositions/3; attack cursor one-hot; draw, discard sizes; pile sizes; pile tops one-hot |
 | per seat (xP) | 6 + T(5+U) + D(10)            | present; active; Mobile; order position; hand size; victory points; per slot: present, type one-hot, row one-hot (all zero: not yet deployed, or another player's unit during the deployment), damage; per defence: present, row one-hot, face-down, revealed, type one-hot (hidden when face-down and not mine) |
 | my hand       | H*C                           | card type one-hot per hand slot |
 | attacks       | A(1 + P + T + C + 3)          | present, target seat one-hot, slot one-hot, card type one-hot (none: arty), arty, purple, absorbed |

@@ -3,16 +3,23 @@
 Numba-callable (`heuristic_action`) so self-play never leaves compiled code, and wrapped
 for Python by :class:`TacHeuristicAgent`. Its rules of thumb, by decision:
 
+- deploy (2.2): tanks in the Frontline (Armour, and both their guns fire from there), units
+  whose best weapon is heavy (Heavy Missile) in the Reserve Line, within range but out of
+  light weapons' reach, units that need no range (Arty, Air-Def vehicles: their value is their
+  role) in the Rear Line, light-weapon units in the Frontline.
 - mode: Static (missiles and arty fire; High Cover works) unless the team has no missile or
   arty units and at least two gun units in range, then Mobile (free gun, +1 gun range).
 - HQ: reinforce from the pile whose top is worth more; repair the most valuable damaged unit;
-  upgrade a unit when its pile's top is worth more.
+  upgrade the unit whose least gain (over the better units its pile holds) is largest.
 - reposition: keep heavy-weapon units in the first two rows and light-weapon units in the
   Frontline; move units with no weapons (arty) to the rear.
 - attack: expected victory points removed: a kill is worth the target's VP, damage is worth
   its share of the target's hit points; air attacks scaled by the chance to hit after
   Air-Def, arty by its to-hit; purple cards go on the strongest red card.
-- defence: always absorb when a laid defence applies; always play Damage Control.
+- defence: always absorb when a laid defence applies; among several open defences pick the
+  one that costs least: one already absorbing this phase, Air Supremacy (never used up), a
+  revealed card (it stays, face-up), a certain stop before Air Superiority's roll; always
+  play Damage Control.
 - ending: lay the defences that work in the current mode on the row with most VP, face-down
   while AP are left.
 """
@@ -29,6 +36,8 @@ from envs.tac.actions import (
     A_ATTACK_DONE,
     A_BACK,
     A_DAMAGE_CONTROL,
+    A_DEFEND,
+    A_DEPLOY,
     A_END_TURN,
     A_FORWARD,
     A_HQ_DONE,
@@ -51,20 +60,31 @@ from envs.tac.attacks import (
     modified_damage,
 )
 from envs.tac.defences import defence_stops
-from envs.tac.state import MAX_ATTACKS, MAX_TEAM, MOBILE, N_ROWS, STATIC
+from envs.tac.state import (
+    MAX_ATTACKS,
+    MAX_TEAM,
+    MOBILE,
+    N_ROWS,
+    STAGE_OPEN_DEFENCE,
+    STATIC,
+)
 from envs.tac.tables import (
+    AIR_SUPERIORITY,
+    AIR_SUPREMACY,
     ATTACK_AIR,
     ATTACK_ARTY,
     ATTACK_GUN,
     ATTACK_MISSILE,
+    CLASS_AIR_DEFENCE,
     CLASS_ARTY,
+    CLASS_TANK,
     GUN,
     HEAVY,
     LIGHT,
     MISSILE,
 )
-from envs.tac.turn import legal_actions, opponent_seat
-from envs.tac.units import air_defence_count, effective_hit_points
+from envs.tac.turn import legal_actions, next_to_deploy, opponent_seat
+from envs.tac.units import air_defence_count, effective_hit_points, is_better_unit
 
 NEG = -1.0e9
 
@@ -109,7 +129,51 @@ def weapon_needs_row(tb, u):
 
 
 @njit
+def deploy_row(tb, u):
+    """2.2 / 6.1-6.2: the row the heuristic deploys unit type u in."""
+    if tb.unit_class[u] == CLASS_TANK:
+        return 0
+    if tb.unit_class[u] == CLASS_AIR_DEFENCE:
+        return N_ROWS - 1  # Air-Def works from any row (3.9)
+    return weapon_needs_row(tb, u)
+
+
+@njit
+def upgrade_gain(S, tb, b, u):
+    """Least victory points an Upgrade of unit type u gains, over the better units its pile
+    holds (the piles' contents are public, their order is not)."""
+    cat = tb.unit_category[u]
+    least = 1.0e9
+    for i in range(S["pile_count"][b, cat]):
+        v = S["pile"][b, cat, i]
+        if is_better_unit(tb, v, u):
+            least = min(least, unit_value(tb, v) - unit_value(tb, u))
+    return least if least < 1.0e8 else 0.0
+
+
+@njit
+def open_defence_score(S, tb, b, p, slot):
+    """Which of several open defences absorbs (10.5): the one whose use costs least."""
+    score = 1.0
+    for k in range(S["attack_count"][b]):
+        if S["attack_target"][b, k] == p and S["attack_defence"][b, k] == slot:
+            score += 1.0  # already absorbing this phase: used up anyway
+            break
+    dk = tb.card_type_defence[tb.card_type[S["defence_card"][b, p, slot]]]
+    if dk == AIR_SUPREMACY:
+        score += 0.8  # never runs out (10.10)
+    if S["defence_revealed"][b, p, slot]:
+        score += 0.4  # turns face-up and stays (10.7)
+    if dk != AIR_SUPERIORITY:
+        score += 0.2  # a certain stop, no roll (10.9)
+    return score
+
+
+@njit
 def score_action(S, tb, b, p, a):
+    if a < A_MODE:
+        u = S["team_type"][b, p, next_to_deploy(S, b, np.int64(p))]
+        return -float(abs(a - A_DEPLOY - deploy_row(tb, u)))
     if a == A_HQ_DONE or a == A_REPOSITION_DONE or a == A_ATTACK_DONE or a == A_END_TURN:
         return 0.0
     if a == A_NO_DEFENCE:
@@ -136,10 +200,7 @@ def score_action(S, tb, b, p, a):
         return unit_value(tb, u) * S["team_damage"][b, p, t] / tb.unit_hit_points[u]
     if a < A_HQ_DONE:
         t = a - A_UPGRADE
-        u = S["team_type"][b, p, t]
-        cat = tb.unit_category[u]
-        top = S["pile"][b, cat, S["pile_count"][b, cat] - 1]
-        return unit_value(tb, top) - unit_value(tb, u) - 0.5
+        return upgrade_gain(S, tb, b, S["team_type"][b, p, t]) - 0.5
     if a < A_REPOSITION_DONE:
         if a < A_BACK:
             t = a - A_FORWARD
@@ -186,6 +247,8 @@ def score_action(S, tb, b, p, a):
         )
         return gain if gain > 0 else -1.0
     if a < A_NO_DEFENCE:
+        if S["stage"][b] == STAGE_OPEN_DEFENCE:
+            return open_defence_score(S, tb, b, p, a - A_DEFEND)
         return 1.0  # A_DEFEND: absorbing is free
     if a < A_LAY:
         return 1.0 if a == A_DAMAGE_CONTROL else 0.0

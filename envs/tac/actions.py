@@ -5,6 +5,7 @@ Opponents are named relative to the acting seat: opponent o (0-based) is seat
 
 | first index            | count       | action                                        | decision |
 |------------------------|-------------|-----------------------------------------------|----------|
+| A_DEPLOY               | 3           | place the next unit in row +0..+2 (2.2)       | deploy   |
 | A_MODE                 | 2           | +0 Static, +1 Mobile (2.3, 4.2)               | mode     |
 | A_REINFORCE            | 2           | Reinforcements: +0 tank pile, +1 light pile   | HQ       |
 | A_REPAIR               | T           | Damage Control / Repair on own slot           | HQ       |
@@ -18,11 +19,15 @@ Opponents are named relative to the acting seat: opponent o (0-based) is seat
 | A_ARTY                 | O*T         | arty attack on opponent o's slot: o*T+slot    | attack   |
 | A_PURPLE               | H*A         | purple card h on declared attack k: h*A+k     | attack   |
 | A_ATTACK_DONE          | 1           | end the Attack phase                          | attack   |
-| A_DEFEND               | D           | absorb the attack with own defence slot d     | defence  |
+| A_DEFEND               | D           | absorb the attack with own defence slot d     | defence, open defence |
 | A_NO_DEFENCE           | 1           | take the attack                               | defence  |
 | A_DAMAGE_CONTROL       | 2           | +0 play Damage Control from hand, +1 decline  | damage control |
 | A_LAY                  | H*3*2       | lay hand card h on row r: (h*3+r)*2+face_down | ending   |
 | A_END_TURN             | 1           | end the turn, refill the hand                 | ending   |
+
+In the deploy decision the unit placed is the player's lowest slot not yet deployed. In the
+defence decision A_DEFEND names a face-down defence to reveal; in the open-defence decision
+(several open defences apply, 10.5) it names the open defence that absorbs the attack.
 
 T = MAX_TEAM slots, H = HAND_SLOTS, O = N_OPPONENTS (MAX_PLAYERS - 1), A = MAX_ATTACKS,
 D = MAX_DEFENCES.
@@ -35,7 +40,8 @@ from envs.tac.state import HAND_SLOTS, MAX_ATTACKS, MAX_DEFENCES, MAX_PLAYERS, M
 T, H, A, D = MAX_TEAM, HAND_SLOTS, MAX_ATTACKS, MAX_DEFENCES
 N_OPPONENTS = MAX_PLAYERS - 1
 
-A_MODE = 0
+A_DEPLOY = 0
+A_MODE = A_DEPLOY + N_ROWS
 A_REINFORCE = A_MODE + 2
 A_REPAIR = A_REINFORCE + 2
 A_UPGRADE = A_REPAIR + T
@@ -62,6 +68,7 @@ def describe(action: int) -> str:
     if not 0 <= a < N_ACTIONS:
         return f"action {a} (outside 0..{N_ACTIONS - 1})"
     spans = [
+        (A_DEPLOY, N_ROWS, lambda i: f"deploy the next unit in row {i}"),
         (A_MODE, 2, lambda i: f"mode {'Static' if i == 0 else 'Mobile'}"),
         (A_REINFORCE, 2, lambda i: f"reinforce from the {'tank' if i == 0 else 'light'} pile"),
         (A_REPAIR, T, lambda i: f"repair slot {i}"),

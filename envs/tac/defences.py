@@ -54,13 +54,20 @@ def is_open(S, b, d, slot):
     return S["defence_state"][b, d, slot] == DEF_FACE_UP or S["defence_revealed"][b, d, slot]
 
 
+SEVERAL_OPEN = -2  # open_defence_for: two or more open defences apply
+
+
 @njit
 def open_defence_for(S, tb, b, d, kind, target_row):
-    """First open defence that absorbs this attack, or -1."""
+    """4.4: the one open defence that absorbs this attack by itself, -1 if none applies, or
+    SEVERAL_OPEN when two or more apply: then the defender elects which one (10.5)."""
+    found = -1
     for slot in range(MAX_DEFENCES):
         if is_open(S, b, d, slot) and defence_applies(S, tb, b, d, slot, kind, target_row):
-            return slot
-    return -1
+            if found >= 0:
+                return SEVERAL_OPEN
+            found = slot
+    return found
 
 
 @njit

@@ -15,11 +15,11 @@ game's own agent RNG picks a uniform legal action) and checks every decision.
 | INV_DAMAGE            | live units: 0 <= damage < effective hit points (3.2, 3.5); empty slots clean |
 | INV_UNDER             | cards kept under a unit: only under live units, never more than its damage (4.5) |
 | INV_AP                | 0 <= AP <= action_points (4.3) |
-| INV_ROWS              | rows 0..rows-1 all used, at most 3 (2.2); Mobile repositioning may leave gaps until done |
+| INV_ROWS              | rows 0..rows-1 all used, at most 3 (2.2); Mobile repositioning and the deploying player may leave gaps until done |
 | INV_HAND              | at most hand_size cards in a hand (2.4); seats beyond num_players hold nothing |
 | INV_DEFENCE           | laid defences lie on an existing row (10.4), with a consistent slot state |
 | INV_TEAM              | while the game runs, every Combat Team has a unit (2.9) |
-| INV_FLOW              | stage, seats, round, attack count and cursor in range; a decision has a legal action |
+| INV_FLOW              | stage, seats, round, attack count and cursor in range; a decision has a legal action; deployment in seat order (2.2) |
 | INV_SCORE             | at game end: victory points are the living units' (11.1), winner and rewards follow 11.2 |
 """
 
@@ -46,6 +46,7 @@ from envs.tac.state import (
     MAX_UNDER,
     MOBILE,
     N_ROWS,
+    STAGE_DEPLOY,
     STAGE_GAME_OVER,
     STAGE_REPOSITION,
 )
@@ -275,12 +276,13 @@ def _check_teams(S, tb, b):
         for r in range(N_ROWS):
             if used[r]:
                 if gap:
-                    # 4.2: a Mobile player places units freely; rows close up when done
+                    # 4.2: a Mobile player places units freely; rows close up when done;
+                    # 2.2: so does the player deploying
                     if not (
                         S["stage"][b] == STAGE_REPOSITION
                         and p == S["active"][b]
                         and S["mode"][b, p] == MOBILE
-                    ):
+                    ) and not (S["stage"][b] == STAGE_DEPLOY and p == S["current"][b]):
                         return INV_ROWS
                 rows = r + 1
             else:
@@ -334,7 +336,18 @@ def _check_flow(S, tb, b):
                 found += 1
         if found != 1:
             return INV_FLOW
-    if st != STAGE_GAME_OVER and S["active"][b] != S["order"][b, S["turn"][b]]:
+    if st == STAGE_DEPLOY:
+        # 2.2: seats deploy in seat order, all units of the earlier seats, none of the later
+        if S["active"][b] != S["current"][b] or S["round"][b] != 1 or S["turn"][b] != 0:
+            return INV_FLOW
+        for p in range(P):
+            for t in range(MAX_TEAM):
+                if S["team_type"][b, p, t] >= 0:
+                    if p < S["current"][b] and not S["deployed"][b, p, t]:
+                        return INV_FLOW
+                    if p > S["current"][b] and S["deployed"][b, p, t]:
+                        return INV_FLOW
+    elif st != STAGE_GAME_OVER and S["active"][b] != S["order"][b, S["turn"][b]]:
         return INV_FLOW
     if S["ap"][b] < 0 or S["ap"][b] > tb.settings[S_AP]:
         return INV_AP

@@ -14,13 +14,12 @@ from envs.tac.actions import N_ACTIONS
 from envs.tac.observe import observe
 from envs.tac.setup import reset_game
 from envs.tac.state import STAGE_GAME_OVER
-from envs.tac.turn import advance, apply_action, legal_actions, start_turn
+from envs.tac.turn import advance, apply_action, legal_actions
 
 
 @njit
 def reset_one(S, tb, b, seed, game_index, buf):
-    reset_game(S, tb, b, seed, game_index)
-    start_turn(S, tb, b)
+    reset_game(S, tb, b, seed, game_index)  # ends in the deployment stage (2.2)
     return advance(S, tb, b, buf)
 
 

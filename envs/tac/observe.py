@@ -3,15 +3,17 @@
 Seats are relative: block 0 is the observer, block i the seat i places after it. Hidden
 from the observer: other players' hands (only their sizes show), the type of other
 players' face-down defences (only that one lies on a row), the draw pile's order and the
-reinforcement piles below their face-up top cards (2.1).
+reinforcement piles below their face-up top cards (2.1), and, while the deployment (2.2) is
+under way, where the other players put their units: their row one-hots stay zero (not yet
+deployed) until every player has deployed; the observer's own units show a row once placed.
 
 Layout (U unit types, C card types, T team slots, D defence slots, A attacks, P players: the
 size depends on the number of players, so a 2-player game carries no empty seats):
 
 | part          | size                          | content |
 |---------------|-------------------------------|---------|
-| global        | 8 + 6 + A + 2 + 2 + 2U        | stage one-hot; round/rounds; I decide; I am active; AP/4; free gun; repositions/3; attack cursor one-hot; draw, discard sizes; pile sizes; pile tops one-hot |
-| per seat (xP) | 6 + T(5+U) + D(10)            | present; active; Mobile; order position; hand size; victory points; per slot: present, type one-hot, row one-hot, damage; per defence: present, row one-hot, face-down, revealed, type one-hot (hidden when face-down and not mine) |
+| global        | 10 + 6 + A + 2 + 2 + 2U       | stage one-hot (STAGE_*, 10); round/rounds; I decide; I am active; AP/4; free gun; repositions/3; attack cursor one-hot; draw, discard sizes; pile sizes; pile tops one-hot |
+| per seat (xP) | 6 + T(5+U) + D(10)            | present; active; Mobile; order position; hand size; victory points; per slot: present, type one-hot, row one-hot (all zero: not yet deployed, or another player's unit during the deployment), damage; per defence: present, row one-hot, face-down, revealed, type one-hot (hidden when face-down and not mine) |
 | my hand       | H*C                           | card type one-hot per hand slot |
 | attacks       | A(1 + P + T + C + 3)          | present, target seat one-hot, slot one-hot, card type one-hot (none: arty), arty, purple, absorbed |
 """
@@ -29,10 +31,11 @@ from envs.tac.state import (
     MAX_PILE,
     MAX_TEAM,
     N_ROWS,
+    STAGE_DEPLOY,
 )
 from envs.tac.tables import S_AP, S_ROUNDS, S_STATIC_MOVES, TacArrays
 
-N_STAGES = 8
+N_STAGES = 10
 N_DEFENCE_KINDS = 5
 
 
@@ -54,6 +57,7 @@ def observe(S, tb, b, me, out):
     U = tb.n_unit_types
     C = tb.n_card_types
     P = S["num_players"][b]
+    deploying = S["stage"][b] == STAGE_DEPLOY
     i = 0
     # --- global
     out[i + S["stage"][b]] = 1.0
@@ -103,7 +107,9 @@ def observe(S, tb, b, me, out):
             if u >= 0:
                 out[i] = 1.0
                 out[i + 1 + u] = 1.0
-                out[i + 1 + U + S["team_row"][b, q, t]] = 1.0
+                # 2.2: rows are hidden until all have deployed; my own show once placed
+                if not deploying or (q == me and S["deployed"][b, q, t]):
+                    out[i + 1 + U + S["team_row"][b, q, t]] = 1.0
                 out[i + 1 + U + N_ROWS] = S["team_damage"][b, q, t] / 9.0
             i += 2 + U + N_ROWS
         for d in range(MAX_DEFENCES):

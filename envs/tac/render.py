@@ -11,6 +11,7 @@ from envs.tac.state import (
     MAX_ATTACKS,
     MAX_DEFENCES,
     MAX_TEAM,
+    STAGE_DEPLOY,
     STAGE_GAME_OVER,
     STAGE_NAMES,
 )
@@ -32,6 +33,11 @@ def render_text(S: np.ndarray, me: int, tables: Tables, b: int = 0) -> str:
         vp = ", ".join(f"P{p}: {int(S['victory_points'][b, p])} VP" for p in range(P))
         w = int(S["winner"][b])
         lines.append(f"GAME OVER  {vp}  winner: {'draw' if w < 0 else f'P{w}'}")
+    elif S["stage"][b] == STAGE_DEPLOY:
+        lines.append(
+            f"P{int(S['current'][b])} to {STAGE_NAMES[S['stage'][b]]}  "
+            "(deployment: rows are shown once every player has deployed)"
+        )
     else:
         lines.append(
             f"P{int(S['current'][b])} to {STAGE_NAMES[S['stage'][b]]}  "
@@ -41,16 +47,29 @@ def render_text(S: np.ndarray, me: int, tables: Tables, b: int = 0) -> str:
         n = int(S["pile_count"][b, cat])
         top = units[int(S["pile"][b, cat, n - 1])].name if n else "-"
         lines.append(f"  {name} reinforcements: {n} cards, top: {top}")
+    deploying = S["stage"][b] == STAGE_DEPLOY
     for rel in range(P):
         q = (me + rel) % P
         mode = "Mobile" if S["mode"][b, q] else "Static"
         hand_n = int((S["hand"][b, q] >= 0).sum())
         lines.append(f"-- P{q}{' (you)' if q == me else ''}: {mode}, {hand_n} cards in hand")
+
+        def shown(t: int, q: int = q) -> bool:
+            # 2.2: rows stay hidden until all have deployed; my own show once placed
+            return not deploying or (q == me and bool(S["deployed"][b, q, t]))
+
+        hidden_units = [
+            f"[{t}] {units[int(S['team_type'][b, q, t])].name}"
+            for t in range(MAX_TEAM)
+            if S["team_type"][b, q, t] >= 0 and not shown(t)
+        ]
+        if hidden_units:
+            lines.append(f"   {'not deployed':12s} {'  '.join(hidden_units)}")
         for r, rname in enumerate(ROW_NAMES):
             cells = []
             for t in range(MAX_TEAM):
                 u = int(S["team_type"][b, q, t])
-                if u >= 0 and S["team_row"][b, q, t] == r:
+                if u >= 0 and S["team_row"][b, q, t] == r and shown(t):
                     dmg = int(S["team_damage"][b, q, t])
                     hp = units[u].hit_points
                     cells.append(f"[{t}] {units[u].name} {hp - dmg}/{hp}")

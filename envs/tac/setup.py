@@ -12,6 +12,7 @@ from envs.tac.state import (
     MAX_DEFENCES,
     PILE_LIGHT,
     PILE_TANK,
+    STAGE_DEPLOY,
     STATIC,
 )
 from envs.tac.tables import CAT_TANK, S_HAND, S_LIGHTS, S_TANKS
@@ -66,7 +67,8 @@ def draw_player_orders(S, b):
 
 @njit
 def reset_game(S, tb, b, seed, game_index):
-    """2.1-2.4: deal unit cards and Action cards, Static mode, round 1."""
+    """2.1-2.4: deal unit cards and Action cards, Static mode, round 1; the game then opens
+    with the deployment stage (2.2, turn.deploy_unit)."""
     seed_stream(S["rng"], b, seed, game_index, RULES_STREAM)
     seed_stream(S["agent_rng"], b, seed, game_index, AGENT_STREAM)
     S["game_index"][b] = game_index
@@ -85,6 +87,7 @@ def reset_game(S, tb, b, seed, game_index):
     S["team_type"][b] = -1
     S["team_row"][b] = 0
     S["team_damage"][b] = 0
+    S["deployed"][b] = False
     S["under"][b] = -1
     S["dealt"][b] = 0
     for p in range(P):
@@ -94,9 +97,7 @@ def reset_game(S, tb, b, seed, game_index):
             for _ in range(n):
                 u, c = pile_pop_top(S["pile"][b, cat], S["pile_count"][b, cat])
                 S["pile_count"][b, cat] = c
-                S["team_type"][b, p, slot] = u
-                # 2.2: starting rows (ours): tanks Frontline, others Reserve Line
-                S["team_row"][b, p, slot] = 0 if cat == PILE_TANK else 1
+                S["team_type"][b, p, slot] = u  # its row is chosen in the deployment (2.2)
                 S["dealt"][b, p, u] += 1
                 slot += 1
         S["mode"][b, p] = STATIC  # 2.3
@@ -131,3 +132,14 @@ def reset_game(S, tb, b, seed, game_index):
     S["round"][b] = 1
     S["turn"][b] = 0
     draw_player_orders(S, b)
+    # no turn has started yet: the turn's counters are clean
+    S["ap"][b] = 0
+    S["free_gun"][b] = False
+    S["repositions"][b] = 0
+    S["moved"][b] = False
+    S["weapon_uses"][b] = 0
+    S["arty_uses"][b] = 0
+    # 2.2: "players then arrange these units into up to 3 rows": seat 0 deploys first
+    S["stage"][b] = STAGE_DEPLOY
+    S["current"][b] = 0
+    S["active"][b] = 0

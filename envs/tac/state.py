@@ -48,7 +48,9 @@ STAGE_ATTACK = 3  # 4.3 declare attacks
 STAGE_DEFENCE = 4  # 4.4 a defender decides on one attack
 STAGE_DAMAGE_CONTROL = 5  # 9.3 a defender may play Damage Control from hand vs an arty hit
 STAGE_ENDING = 6  # 4.6 lay defences
-STAGE_GAME_OVER = 7
+STAGE_DEPLOY = 7  # 2.2 place a dealt unit in a row, before the first turn
+STAGE_OPEN_DEFENCE = 8  # 10.5 a defender chooses which of several open defences absorbs
+STAGE_GAME_OVER = 9
 STAGE_NAMES = (
     "choose tactical mode (4.2)",
     "play HQ cards (4.2)",
@@ -57,6 +59,8 @@ STAGE_NAMES = (
     "use a laid defence (4.4)",
     "play Damage Control against an arty hit (9.3)",
     "lay defences (4.6)",
+    "deploy a unit in a row (2.2)",
+    "choose which open defence absorbs (10.5)",
     "game over",
 )
 
@@ -94,6 +98,11 @@ STATE_FIELDS = [
     ("team_type", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] unit type in the slot, -1 empty
     ("team_row", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] 0 Frontline, 1 Reserve, 2 Rear
     ("team_damage", np.int8, (MAX_PLAYERS, MAX_TEAM)),  # int8[P, T] damage taken (4.5)
+    (
+        "deployed",
+        np.uint8,
+        (MAX_PLAYERS, MAX_TEAM),
+    ),  # bool[P, T] unit placed in the deployment stage (2.2); read only in STAGE_DEPLOY
     (
         "under",
         np.int8,

@@ -18,6 +18,7 @@ from envs.tac.actions import (
     A_BACK,
     A_DAMAGE_CONTROL,
     A_DEFEND,
+    A_DEPLOY,
     A_END_TURN,
     A_FORWARD,
     A_HQ_DONE,
@@ -42,10 +43,12 @@ from envs.tac.attacks import (
     roll_arty_hit,
 )
 from envs.tac.defences import (
+    SEVERAL_OPEN,
     defence_applies,
     face_up_air_supremacy,
     free_defence_slot,
     has_face_down,
+    is_open,
     open_defence_for,
 )
 from envs.tac.scoring import any_team_destroyed, finish_game
@@ -63,10 +66,12 @@ from envs.tac.state import (
     STAGE_ATTACK,
     STAGE_DAMAGE_CONTROL,
     STAGE_DEFENCE,
+    STAGE_DEPLOY,
     STAGE_ENDING,
     STAGE_GAME_OVER,
     STAGE_HQ,
     STAGE_MODE,
+    STAGE_OPEN_DEFENCE,
     STAGE_REPOSITION,
     STATIC,
 )
@@ -101,9 +106,10 @@ from envs.tac.units import (
     keep_under,
     place_unit,
     remove_unit,
-    return_to_pile,
     row_count,
     units_in_row,
+    upgrade_position,
+    upgrade_unit,
 )
 
 # ---------------------------------------------------------------- helpers
@@ -133,6 +139,41 @@ def attack_ap_cost(S, tb, b, card_type):
     if card_attack_kind(tb, card_type) == ATTACK_GUN and S["free_gun"][b]:
         return 0
     return tb.card_type_ap_cost[card_type]
+
+
+# ---------------------------------------------------------------- deployment (2.2)
+
+
+@njit
+def next_to_deploy(S, b, p):
+    """2.2: seat p's lowest slot whose unit is not yet deployed, or -1."""
+    for t in range(MAX_TEAM):
+        if S["team_type"][b, p, t] >= 0 and not S["deployed"][b, p, t]:
+            return t
+    return -1
+
+
+@njit
+def deploy_unit(S, tb, b, row):
+    """2.2 "Players then arrange these units into up to 3 rows": the deploying seat puts its
+    next unit in `row`. When its last unit is placed its rows close up (the nearest is the
+    Frontline) and the next seat deploys; after the last seat the first turn starts.
+
+    Seats deploy one at a time in seat order (ours): nobody sees another's rows before all
+    have deployed (observe.observe), so the order gives no one an advantage."""
+    p = np.int64(S["current"][b])
+    t = next_to_deploy(S, b, p)
+    S["team_row"][b, p, t] = row
+    S["deployed"][b, p, t] = True
+    if next_to_deploy(S, b, p) >= 0:
+        return
+    compact_rows(S, b, p)
+    for q in range(p + 1, S["num_players"][b]):
+        if next_to_deploy(S, b, np.int64(q)) >= 0:
+            S["current"][b] = q
+            S["active"][b] = q
+            return
+    start_turn(S, tb, b)
 
 
 # ---------------------------------------------------------------- turn flow
@@ -211,15 +252,23 @@ def advance(S, tb, b, buf):
 
 @njit
 def find_defence_decision(S, tb, b):
-    """Walk the declared attacks from the cursor: open defences trigger automatically (4.4);
-    stop at the first attack whose defender holds a face-down card. Returns True if a
-    decision is needed (current set to the defender)."""
+    """Walk the declared attacks from the cursor: a single open defence that applies
+    triggers automatically (4.4); stop at the first attack to which several open defences
+    apply (the defender chooses one, STAGE_OPEN_DEFENCE, 10.5) or, when none applies, whose
+    defender holds a face-down card. Returns True if a decision is needed (current set to
+    the defender)."""
     while S["cursor"][b] < S["attack_count"][b]:
         k = S["cursor"][b]
         d = S["attack_target"][b, k]
         row = S["team_row"][b, d, S["attack_slot"][b, k]]
         kind = S["attack_kind"][b, k]
         slot = open_defence_for(S, tb, b, d, kind, row)
+        if slot == SEVERAL_OPEN:
+            # 10.5 "the Defender can elect": he chooses which open defence absorbs (ours:
+            # the options are public cards, so asking reveals nothing)
+            S["current"][b] = d
+            S["stage"][b] = STAGE_OPEN_DEFENCE
+            return True
         if slot >= 0:
             S["attack_defence"][b, k] = slot
         elif has_face_down(S, b, d):
@@ -370,6 +419,10 @@ def legal_actions(S, tb, b, out):
     st = S["stage"][b]
     p = S["current"][b]
     n = 0
+    if st == STAGE_DEPLOY:
+        for r in range(N_ROWS):  # 2.2: up to 3 rows
+            out[r] = A_DEPLOY + r
+        return N_ROWS
     if st == STAGE_MODE:
         out[0] = A_MODE + STATIC
         out[1] = A_MODE + MOBILE
@@ -394,6 +447,18 @@ def legal_actions(S, tb, b, out):
                     n += 1
         out[n] = A_NO_DEFENCE
         return n + 1
+    if st == STAGE_OPEN_DEFENCE:
+        # 10.5: every open defence that applies; one of them must absorb (4.4)
+        k = S["cursor"][b]
+        d = S["attack_target"][b, k]
+        row = S["team_row"][b, d, S["attack_slot"][b, k]]
+        for slot in range(MAX_DEFENCES):
+            if is_open(S, b, d, slot) and defence_applies(
+                S, tb, b, d, slot, S["attack_kind"][b, k], row
+            ):
+                out[n] = A_DEFEND + slot
+                n += 1
+        return n
     if st == STAGE_DAMAGE_CONTROL:
         d = S["attack_target"][b, S["cursor"][b]]
         if has_repair_card(S, tb, b, d):
@@ -438,9 +503,11 @@ def legal_hq(S, tb, b, p, out):
                     out[n] = A_REPAIR + t
                     n += 1
         elif hq == HQ_UPGRADE:
+            # I7: only when the pile holds a better unit (public: the piles hold every unit
+            # card not in a team)
             for t in range(MAX_TEAM):
                 u = S["team_type"][b, p, t]
-                if u >= 0 and S["pile_count"][b, tb.unit_category[u]] > 0:
+                if u >= 0 and upgrade_position(S, tb, b, u) >= 0:
                     out[n] = A_UPGRADE + t
                     n += 1
     out[n] = A_HQ_DONE
@@ -586,7 +653,9 @@ def play_hq_card(S, tb, b, p, hq):
 def do_action(S, tb, b, a):
     p = S["current"][b]
     st = S["stage"][b]
-    if st == STAGE_MODE:
+    if st == STAGE_DEPLOY:
+        deploy_unit(S, tb, b, a - A_DEPLOY)
+    elif st == STAGE_MODE:
         S["mode"][b, p] = a - A_MODE
         S["free_gun"][b] = S["mode"][b, p] == MOBILE  # 7.4
         S["stage"][b] = STAGE_HQ
@@ -610,19 +679,10 @@ def do_action(S, tb, b, a):
             clear_under(S, b, p, t)
             S["team_damage"][b, p, t] = 0
         else:
-            # Upgrade (ours): swap the unit for the top card of its reinforcement pile; the
-            # old unit, repaired, goes to the bottom of that pile
-            t = a - A_UPGRADE
+            # Upgrade (ours, I7): the first better unit from the top of the pile replaces
+            # it; damage and the cards under it carry over
             play_hq_card(S, tb, b, p, HQ_UPGRADE)
-            old = S["team_type"][b, p, t]
-            cat = tb.unit_category[old]
-            cnt = S["pile_count"][b, cat] - 1
-            u = S["pile"][b, cat, cnt]
-            S["pile"][b, cat, cnt] = -1
-            S["pile_count"][b, cat] = cnt
-            clear_under(S, b, p, t)
-            return_to_pile(S, tb, b, old)
-            place_unit(S, b, p, t, u, S["team_row"][b, p, t])
+            upgrade_unit(S, tb, b, p, a - A_UPGRADE)
     elif st == STAGE_REPOSITION:
         if a == A_REPOSITION_DONE:
             compact_rows(S, b, p)
@@ -693,6 +753,11 @@ def do_action(S, tb, b, a):
             S["defence_revealed"][b, d, slot] = True  # 4.4 revealed: now open
         S["cursor"][b] += 1
         S["current"][b] = S["active"][b]
+    elif st == STAGE_OPEN_DEFENCE:
+        S["attack_defence"][b, S["cursor"][b]] = a - A_DEFEND  # 10.5: the defender's choice
+        S["cursor"][b] += 1
+        S["current"][b] = S["active"][b]
+        S["stage"][b] = STAGE_DEFENCE
     elif st == STAGE_DAMAGE_CONTROL:
         k = S["cursor"][b]
         d = S["attack_target"][b, k]

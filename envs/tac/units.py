@@ -218,3 +218,55 @@ def remove_unit(S, tb, b, p, slot):
 @njit
 def is_undamaged(S, b, p, slot):
     return S["team_type"][b, p, slot] >= 0 and S["team_damage"][b, p, slot] == 0
+
+
+@njit
+def is_better_unit(tb, new, old):
+    """4.2 Upgrade (ours, I7): a unit type is better when it lists strictly more victory
+    points and no fewer hit points."""
+    return (
+        tb.unit_victory_points[new] > tb.unit_victory_points[old]
+        and tb.unit_hit_points[new] >= tb.unit_hit_points[old]
+    )
+
+
+@njit
+def upgrade_position(S, tb, b, old):
+    """4.2 Upgrade (I7): index in its reinforcement pile of the first unit from the top that
+    is better than unit type `old`, or -1 when there is none (the Upgrade is then illegal)."""
+    cat = tb.unit_category[old]
+    for i in range(S["pile_count"][b, cat] - 1, -1, -1):
+        if is_better_unit(tb, S["pile"][b, cat, i], old):
+            return i
+    return -1
+
+
+@njit
+def upgrade_unit(S, tb, b, p, slot):
+    """4.2 Upgrade (I7): the unit is replaced, in its row, by the first better unit from the
+    top of its pile; the old unit goes to the bottom of that pile. Damage and the cards under
+    the unit carry over, the damage capped one below the new unit's hit points (surplus
+    cards under it discarded) so that an Upgrade never destroys."""
+    old = S["team_type"][b, p, slot]
+    cat = tb.unit_category[old]
+    i = upgrade_position(S, tb, b, old)
+    n = S["pile_count"][b, cat]
+    new = S["pile"][b, cat, i]
+    for j in range(i, n - 1):  # the cards above close up: the pile keeps its order
+        S["pile"][b, cat, j] = S["pile"][b, cat, j + 1]
+    S["pile"][b, cat, n - 1] = -1
+    S["pile_count"][b, cat] = n - 1
+    return_to_pile(S, tb, b, old)
+    S["team_type"][b, p, slot] = new
+    cap = effective_hit_points(tb, new, S["mode"][b, p]) - 1
+    if S["team_damage"][b, p, slot] > cap:
+        S["team_damage"][b, p, slot] = cap
+    kept = 0
+    for k in range(MAX_UNDER):
+        c = S["under"][b, p, slot, k]
+        if c >= 0:
+            if kept >= S["team_damage"][b, p, slot]:
+                discard_card(S, b, c)
+                S["under"][b, p, slot, k] = -1
+            else:
+                kept += 1

@@ -106,10 +106,10 @@ def test_act_batch_gives_every_game_a_legal_action_and_does_not_depend_on_the_ba
 
 def test_act_batch_random_is_uniform_over_the_mask():
     env = tac_v1.BatchEnv(2000, 2, seed=3, observations=False)
-    step = env.reset()  # first decision of every game: the choice of mode, 2 legal actions
-    counts = np.bincount(act_batch(env, "random"), minlength=2)[:2]
-    assert step.action_mask[:, :2].all() and step.action_mask.sum() == 4000
-    assert abs(counts[0] - 1000) < 120  # about 5 standard deviations
+    step = env.reset()  # first decision of every game: deploy a unit (2.2), 3 legal rows
+    counts = np.bincount(act_batch(env, "random"), minlength=3)[:3]
+    assert step.action_mask[:, :3].all() and step.action_mask.sum() == 6000
+    assert all(abs(c - 2000 / 3) < 110 for c in counts)  # about 5 standard deviations
 
 
 def test_act_batch_needs_one_agent_per_seat():

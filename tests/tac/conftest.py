@@ -1,7 +1,8 @@
 """Shared fixtures and helpers for the TAC rule tests.
 
-Every rule test builds its situation on a real game state (``allocate`` + ``reset_one``),
-overwrites exactly the fields the situation needs (teams, hands, defences, modes, dice) and
+Every rule test builds its situation on a real game state (``allocate`` + ``reset_one``,
+then the deployment (2.2) played through the real kernels: tanks in the Frontline, light
+units in the Reserve Line, unless the test asks to deploy itself), overwrites exactly the fields the situation needs (teams, hands, defences, modes, dice) and
 then drives it with the real kernels (``legal_actions`` / ``apply_action``). The helpers
 here only write state fields and pick action indices; no rule is re-implemented in Python.
 """
@@ -25,6 +26,7 @@ from envs.tac.state import (
     MAX_TEAM,
     STAGE_ATTACK,
     STAGE_DAMAGE_CONTROL,
+    STAGE_DEPLOY,
     STAGE_ENDING,
     STAGE_HQ,
     STAGE_MODE,
@@ -55,11 +57,35 @@ class Game:
     # ------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, tables: Tables, num_players: int = 2, seed: int = 0, game_index: int = 0) -> Game:
+    def new(
+        cls,
+        tables: Tables,
+        num_players: int = 2,
+        seed: int = 0,
+        game_index: int = 0,
+        deploy: bool = True,
+    ) -> Game:
+        """A reset game; with `deploy` every seat deploys tanks to the Frontline and light
+        units to the Reserve Line (2.2), so the game waits at the first turn's mode choice."""
         S = allocate(1, num_players)
         buf = np.empty(A.N_ACTIONS, dtype=np.int16)
         reset_one(S, tables.arrays, 0, seed, game_index, buf)
-        return cls(tables, S, buf)
+        g = cls(tables, S, buf)
+        if deploy:
+            g.deploy_standard()
+        return g
+
+    def deploy_standard(self) -> None:
+        """Play the rest of the deployment: tanks Frontline, light units Reserve Line."""
+        while self.stage == STAGE_DEPLOY:
+            p = int(self.S["current"][0])
+            t = next(
+                t
+                for t in range(MAX_TEAM)
+                if self.S["team_type"][0, p, t] >= 0 and not self.S["deployed"][0, p, t]
+            )
+            tank = self.tb.unit_category[self.S["team_type"][0, p, t]] == 0
+            self.act(A.A_DEPLOY + (0 if tank else 1))
 
     @property
     def tb(self):
@@ -297,10 +323,10 @@ def game(tables: Tables) -> Game:
 
 @pytest.fixture()
 def make_game(tables: Tables):
-    """Factory: make_game(num_players=2, seed=0, game_index=0) -> Game."""
+    """Factory: make_game(num_players=2, seed=0, game_index=0, deploy=True) -> Game."""
 
-    def make(num_players: int = 2, seed: int = 0, game_index: int = 0) -> Game:
-        return Game.new(tables, num_players, seed, game_index)
+    def make(num_players: int = 2, seed: int = 0, game_index: int = 0, deploy: bool = True) -> Game:
+        return Game.new(tables, num_players, seed, game_index, deploy)
 
     return make
 

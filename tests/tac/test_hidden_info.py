@@ -5,8 +5,8 @@ At many decision points of random games, for every observer, the hidden parts of
 are resampled as another deal consistent with everything public: other players' hands are
 shuffled together with the draw pile (2.4: face down), other players' face-down defences
 change type among black cards (10.8: the defender need not reveal them), the reinforcement
-piles are reordered below their face-up top cards (2.1) and the dice and agent RNG states
-change. observe(), the action mask (when the observer is to act) and the ansi render of that
+piles are reordered below their face-up top cards (2.1), during the deployment (2.2) other
+players' units move to other rows, and the dice and agent RNG states change. observe(), the action mask (when the observer is to act) and the ansi render of that
 observer must stay identical. Controls show each part of the resampling is visible to the
 player it belongs to, and that changing the observer's own hand changes its observation.
 """
@@ -21,7 +21,7 @@ from envs.tac import tac_v1
 from envs.tac.actions import N_ACTIONS
 from envs.tac.kernels import fill_mask
 from envs.tac.render import render_text
-from envs.tac.state import DEF_FACE_DOWN, HAND_SLOTS, MAX_DEFENCES
+from envs.tac.state import DEF_FACE_DOWN, HAND_SLOTS, MAX_DEFENCES, MAX_TEAM, STAGE_DEPLOY
 from envs.tac.tables import BLACK, default_tables
 
 TABLES = default_tables()
@@ -65,9 +65,29 @@ def resample_hidden(S: np.ndarray, me: int, rng: np.random.Generator) -> np.ndar
         n = int(S["pile_count"][0, cat])
         if n > 2:
             S["pile"][0, cat, : n - 1] = rng.permutation(S["pile"][0, cat, : n - 1])
+    if int(S["stage"][0]) == STAGE_DEPLOY:
+        resample_deployment(S, me, rng)
     S["rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)
     S["agent_rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)
     return S
+
+
+def resample_deployment(S: np.ndarray, me: int, rng: np.random.Generator) -> None:
+    """In place: every other player's deployed units go to other rows (2.2: hidden until all
+    have deployed); a seat that has finished keeps compact rows."""
+    P = int(S["num_players"][0])
+    for q in range(P):
+        if q == me:
+            continue
+        placed = [
+            t for t in range(MAX_TEAM) if S["team_type"][0, q, t] >= 0 and S["deployed"][0, q, t]
+        ]
+        if not placed:
+            continue
+        rows = rng.integers(0, 3, size=len(placed))
+        if q != int(S["current"][0]):  # finished: its rows are compact
+            rows = np.unique(rows, return_inverse=True)[1]
+        S["team_row"][0, q, placed] = rows
 
 
 def _view(env: tac_v1.raw_env, S: np.ndarray, me: int) -> tuple[np.ndarray, np.ndarray, str]:
@@ -127,6 +147,36 @@ def test_observation_unchanged_when_only_hidden_cards_change(num_players: int) -
     assert (
         len(seen_stages) >= 5
     )  # mode, HQ/reposition, attack, defence, ending decisions all sampled
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_deployment_of_others_is_hidden_during_the_deploy_stage(num_players: int) -> None:
+    """2.2 (ours): while players deploy, where another player put units is hidden: resampling
+    it changes no observation, mask or render of the observer; the deploying player's own
+    placements do show to himself (control)."""
+    rng = np.random.default_rng(100 + num_players)
+    env = tac_v1.raw_env(num_players=num_players)
+    checked = own_seen = 0
+    for g in range(4):
+        env.reset(seed=5, options={"game_index": g})
+        grng = game_rng(5, g)
+        while int(env.state_arrays["stage"][0]) == STAGE_DEPLOY:
+            S = env.state_arrays.copy()
+            for me in range(num_players):
+                S2 = S.copy()
+                resample_deployment(S2, me, rng)
+                base = _view(env, S, me)
+                obs, mask, text = _view(env, S2, me)
+                assert np.array_equal(obs, base[0]), f"observation shows others' rows ({me})"
+                assert np.array_equal(mask, base[1])
+                assert text == base[2], "render shows others' rows"
+                checked += not np.array_equal(S2["team_row"], S["team_row"])
+                q = int(S["current"][0])  # control: the deploying seat sees its own rows
+                if q != me and not np.array_equal(S2["team_row"][0, q], S["team_row"][0, q]):
+                    own_seen += not np.array_equal(_view(env, S2, q)[0], _view(env, S, q)[0])
+            env.step(pick(env.observe(env.agent_selection)["action_mask"], grng))
+    assert checked > 50
+    assert own_seen > 20
 
 
 def test_face_down_defence_type_is_hidden_from_others_only() -> None:

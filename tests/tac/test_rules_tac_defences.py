@@ -16,6 +16,7 @@ from envs.tac.state import (
     STAGE_DEFENCE,
     STAGE_ENDING,
     STAGE_MODE,
+    STAGE_OPEN_DEFENCE,
     STATIC,
 )
 
@@ -163,6 +164,96 @@ def test_an_open_defence_triggers_automatically(game):
     g.end_attacks()
     assert g.stage == STAGE_ENDING  # never a Defence decision
     assert _damage(g, 1, 0) == 0
+
+
+def test_single_open_defence_triggers_by_itself(game):
+    """4.4 "Defences that are already open are automatically triggered": with one open
+    defence that applies the defender is not asked, even while holding a face-down card
+    that also applies; the open card absorbs."""
+    g = game
+    g.set_team(0, [("Main Battle Tank", 0)])
+    g.set_team(1, [("Main Battle Tank", 0)])
+    g.set_hand(0, ["Heavy Gun 4", FILLER])
+    g.set_hand(1, [])
+    g.lay_defence(1, "High Cover", 0, face_down=False)
+    g.lay_defence(1, "Tactical Smoke", 0, face_down=True)
+    g.to_attack(0, modes={1: STATIC})
+    g.act(g.attack(0, 1, 0))
+    g.end_attacks()
+    assert g.stage == STAGE_ENDING  # no decision asked of seat 1
+    assert _damage(g, 1, 0) == 0
+    # High Cover absorbed and is used up (10.5); the face-down card was never asked about
+    assert g.defence_names(1) == [("Tactical Smoke", 0, DEF_FACE_DOWN)]
+
+
+@pytest.mark.parametrize("choice", [0, 1])
+def test_defender_chooses_which_open_defence_absorbs(game, choice):
+    """10.5 "the Defender can elect to use a laid-down defence card": when two open
+    defences apply to one attack the defender elects which absorbs it, whatever the order
+    they were laid in; the other stays. One of them must absorb (4.4: open defences trigger
+    automatically), so there is no "take the attack"."""
+    g = game
+    g.set_team(0, [("Main Battle Tank", 0)])
+    g.set_team(1, [("Main Battle Tank", 0)])
+    g.set_hand(0, ["Heavy Gun 4", FILLER])
+    g.set_hand(1, [])
+    slots = [
+        g.lay_defence(1, "High Cover", 0, face_down=False),
+        g.lay_defence(1, "Tactical Smoke", 0, face_down=False),
+    ]
+    g.to_attack(0, modes={1: STATIC})
+    g.act(g.attack(0, 1, 0))
+    g.end_attacks()
+    assert g.stage == STAGE_OPEN_DEFENCE and int(g.S["current"][0]) == 1
+    assert sorted(g.legal()) == [A.A_DEFEND + d for d in slots]
+    g.act(A.A_DEFEND + slots[choice])
+    assert g.stage == STAGE_ENDING
+    assert _damage(g, 1, 0) == 0
+    kept = ["High Cover", "Tactical Smoke"][1 - choice]
+    assert g.defence_names(1) == [(kept, 0, DEF_FACE_UP)]  # the chosen one is used up
+
+
+def test_open_defence_choice_offers_only_the_open_defences_that_apply(game):
+    """10.5 (reading R1): the choice among open defences lists the open cards that apply to
+    this attack; a face-down card cannot be revealed instead and an open card that does not
+    apply (High Cover, Mobile defender) is not offered. The question is about public cards
+    only, so asking it reveals nothing."""
+    g = game
+    g.set_team(0, [("Main Battle Tank", 0)])
+    g.set_team(1, [("Main Battle Tank", 0)])
+    g.set_hand(0, ["Heavy Gun 4", FILLER])
+    g.set_hand(1, [])
+    smoke = g.lay_defence(1, "Tactical Smoke", 0, face_down=False)
+    g.lay_defence(1, "High Cover", 0, face_down=False)  # Static only: seat 1 is Mobile
+    evasive = g.lay_defence(1, "Evasive Maneuvers", 0, face_down=False)
+    g.lay_defence(1, "Tactical Smoke", 0, face_down=True)
+    g.to_attack(0, modes={1: MOBILE})
+    g.act(g.attack(0, 1, 0))
+    g.end_attacks()
+    assert g.stage == STAGE_OPEN_DEFENCE
+    assert sorted(g.legal()) == [A.A_DEFEND + smoke, A.A_DEFEND + evasive]
+
+
+def test_defender_chooses_again_for_each_attack(game):
+    """10.5: the choice is made attack by attack; a card that has absorbed stays open for
+    the rest of the phase (used up only at the end of the Resolution)."""
+    g = game
+    g.set_team(0, [("Main Battle Tank", 0), ("Main Battle Tank", 0)])
+    g.set_team(1, [("Main Battle Tank", 0), ("Main Battle Tank", 0)])
+    g.set_hand(0, ["Heavy Gun 4", "Heavy Gun 4", FILLER])
+    g.set_hand(1, [])
+    first = g.lay_defence(1, "High Cover", 0, face_down=False)
+    second = g.lay_defence(1, "Tactical Smoke", 0, face_down=False)
+    g.to_attack(0, modes={1: STATIC})
+    g.act(g.attack(0, 1, 0))
+    g.act(g.attack(1, 1, 1))
+    g.end_attacks()
+    g.act(A.A_DEFEND + second)
+    assert g.stage == STAGE_OPEN_DEFENCE and int(g.S["cursor"][0]) == 1
+    g.act(A.A_DEFEND + first)
+    assert g.stage == STAGE_ENDING
+    assert (_damage(g, 1, 0), _damage(g, 1, 1)) == (0, 0)
+    assert g.defence_names(1) == []  # both absorbed: both used up
 
 
 # ---------------------------------------------------------------- 10.6 / 10.7 face-down

@@ -11,18 +11,30 @@ from envs.tac import actions as A
 from envs.tac import tac_v1
 from envs.tac.kernels import reset_one
 from envs.tac.observe import observation_size, observe
+from envs.tac.render import render_text
 from envs.tac.state import (
+    MAX_TEAM,
     PILE_LIGHT,
     PILE_TANK,
     STAGE_DEFENCE,
+    STAGE_DEPLOY,
     STAGE_GAME_OVER,
     STAGE_MODE,
+    STAGE_OPEN_DEFENCE,
     STATIC,
     allocate,
 )
 from envs.tac.turn import apply_action, legal_actions
 
-PASS_ACTIONS = (A.A_HQ_DONE, A.A_REPOSITION_DONE, A.A_ATTACK_DONE, A.A_NO_DEFENCE, A.A_END_TURN)
+# A_DEPLOY: the passive games deploy every unit in the Frontline (2.2)
+PASS_ACTIONS = (
+    A.A_DEPLOY,
+    A.A_HQ_DONE,
+    A.A_REPOSITION_DONE,
+    A.A_ATTACK_DONE,
+    A.A_NO_DEFENCE,
+    A.A_END_TURN,
+)
 
 
 def _team(S, p) -> list[int]:
@@ -143,16 +155,89 @@ def test_reinforcement_piles_show_only_their_top_card(make_game):
 
 
 @pytest.mark.parametrize("num_players", [2, 5])
-def test_teams_start_in_static_mode_with_tanks_in_front(make_game, num_players):
-    """2.3: Static Mode by default. 2.2 (reading I5): tanks start in the Frontline, light
-    units in the Reserve Line, so at most 3 rows."""
-    g = make_game(num_players=num_players, seed=2)
+def test_teams_start_in_static_mode(make_game, num_players):
+    """2.3: "Players start the game in Static Mode by default"."""
+    g = make_game(num_players=num_players, seed=2, deploy=False)
     for p in range(num_players):
         assert int(g.S["mode"][0, p]) == STATIC
-        for t in range(7):
-            u = int(g.S["team_type"][0, p, t])
-            want = 0 if g.tb.unit_category[u] == 0 else 1
-            assert int(g.S["team_row"][0, p, t]) == want
+
+
+def _units(g, p) -> list[int]:
+    return [t for t in range(MAX_TEAM) if g.S["team_type"][0, p, t] >= 0]
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_each_player_deploys_each_dealt_unit_in_a_row(make_game, num_players):
+    """2.2 "Players then arrange these units into up to 3 rows": before the first turn every
+    player, in seat order, places each dealt unit (lowest slot first) in one of 3 rows; the
+    first turn then starts with the drawn player order (2.6)."""
+    g = make_game(num_players=num_players, seed=4, deploy=False)
+    assert g.stage == STAGE_DEPLOY
+    chosen = {}
+    for p in range(num_players):
+        for i, t in enumerate(_units(g, p)):
+            assert g.stage == STAGE_DEPLOY and int(g.S["current"][0]) == p
+            assert g.legal() == [A.A_DEPLOY + r for r in range(3)]
+            row = (i + p) % 3  # every seat uses all three rows
+            g.act(A.A_DEPLOY + row)
+            chosen[p, t] = row
+            assert bool(g.S["deployed"][0, p, t])
+    assert g.stage == STAGE_MODE
+    assert int(g.S["active"][0]) == int(g.S["order"][0, 0]) and int(g.S["round"][0]) == 1
+    assert int(g.S["decisions"][0]) == 7 * num_players
+    for (p, t), row in chosen.items():
+        assert int(g.S["team_row"][0, p, t]) == row
+
+
+def test_deployed_rows_close_up_so_the_frontline_is_row_0(make_game):
+    """2.2: "the row nearest his opponents is always called the Frontline": units deployed
+    only in the Reserve and Rear Lines close up into the Frontline and Reserve Line."""
+    g = make_game(seed=5, deploy=False)
+    wanted = [2, 1, 2, 2, 1, 1, 2]
+    for row in wanted:
+        g.act(A.A_DEPLOY + row)
+    assert [int(g.S["team_row"][0, 0, t]) for t in _units(g, 0)] == [r - 1 for r in wanted]
+    assert int(g.S["current"][0]) == 1  # seat 1 deploys next
+
+
+def test_deployment_is_hidden_until_all_have_deployed(tables):
+    """2.2 (ours): while the deployment is under way nobody sees where another player put
+    units (shown as not yet deployed), so deploying one at a time gives no one an advantage;
+    once all have deployed the rows are public. A player sees his own placed units."""
+    size = observation_size(tables.arrays, 2)
+
+    def deployed_by_seat0(rows):
+        g = tac_v1.raw_env(num_players=2, render_mode="ansi")
+        g.reset(seed=11)
+        for r in rows:
+            g.step(A.A_DEPLOY + r)
+        return g
+
+    a = deployed_by_seat0([0, 0, 1, 1, 1, 1, 1])
+    b = deployed_by_seat0([2, 1, 0, 0, 2, 2, 0])
+    Sa, Sb = a.state_arrays, b.state_arrays
+    assert int(Sa["stage"][0]) == STAGE_DEPLOY and int(Sa["current"][0]) == 1
+    assert not np.array_equal(Sa["team_row"], Sb["team_row"])
+    # seat 1, deploying now, cannot tell the two apart: observation, mask and render
+    obs_a, obs_b = a.observe("player_1"), b.observe("player_1")
+    assert np.array_equal(obs_a["observation"], obs_b["observation"])
+    assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
+    assert render_text(Sa, 1, a.tables) == render_text(Sb, 1, b.tables)
+    assert "not deployed" in render_text(Sa, 1, a.tables)
+    # seat 0 sees its own rows
+    assert not np.array_equal(
+        a.observe("player_0")["observation"], b.observe("player_0")["observation"]
+    )
+    # seat 1 deploys the same way in both games: then every row is public
+    for _ in range(7):
+        a.step(A.A_DEPLOY + 0)
+        b.step(A.A_DEPLOY + 0)
+    assert int(Sa["stage"][0]) == STAGE_MODE
+    out_a = np.zeros(size, dtype=np.float32)
+    out_b = np.zeros(size, dtype=np.float32)
+    observe(Sa, tables.arrays, 0, 1, out_a)
+    observe(Sb, tables.arrays, 0, 1, out_b)
+    assert not np.array_equal(out_a, out_b)
 
 
 # ---------------------------------------------------------------- 2.4 action cards
@@ -271,7 +356,7 @@ def test_defence_decisions_only_for_defenders(tables):
     for seed in range(3):
         reset_one(S, tables.arrays, 0, seed, 0, buf)
         while S["stage"][0] != STAGE_GAME_OVER:
-            if S["stage"][0] == STAGE_DEFENCE:
+            if S["stage"][0] in (STAGE_DEFENCE, STAGE_OPEN_DEFENCE):
                 seen += 1
                 assert S["current"][0] != S["active"][0]
             apply_action(S, tables.arrays, 0, random_legal_action(S, tables.arrays, 0, buf), buf)

@@ -11,7 +11,6 @@ from envs.tac import actions as A
 from envs.tac.state import (
     DEF_FACE_UP,
     MOBILE,
-    PILE_LIGHT,
     PILE_TANK,
     STAGE_ATTACK,
     STAGE_DEFENCE,
@@ -164,24 +163,102 @@ def test_repair_removes_damage_and_the_cards_under_the_unit(game):
     assert int(g.S["ap"][0]) == 3
 
 
-def test_upgrade_swaps_a_unit_for_the_top_card_of_its_pile(game):
-    """4.2 HQ (reading I7): Upgrade replaces a unit by the top card of its reinforcement pile,
-    in the same row and undamaged; the old unit goes to the bottom of that pile."""
+def _set_pile(g, cat: int, top_down: list[str]) -> None:
+    """Reorder pile `cat` so that its top cards are `top_down` (first = top); the pile keeps
+    its cards (each name must be in it)."""
+    n = int(g.S["pile_count"][0, cat])
+    rest = [int(u) for u in g.S["pile"][0, cat, :n]]
+    for name in top_down:
+        rest.remove(g.unit(name))
+    g.S["pile"][0, cat, :n] = rest + [g.unit(name) for name in reversed(top_down)]
+
+
+def test_upgrade_takes_the_first_better_unit_from_the_top_of_its_pile(game):
+    """4.2 HQ (invented I7): Upgrade replaces a unit, in its row, by the first unit from the
+    top of its pile that is better (more victory points, no fewer hit points), skipping the
+    others; the old unit goes to the bottom of that pile; 1 AP."""
     g = game
     g.set_team(0, [("Armoured Car", 0), ("Medium Tank", 1)])
-    g.S["team_damage"][0, 0, 1] = 2
     g.set_hand(0, ["Upgrade", FILLER])
-    _set_pile_top(g, PILE_TANK, "Main Battle Tank")
-    _set_pile_top(g, PILE_LIGHT, "ATGM Vehicle")
+    _set_pile(g, PILE_TANK, ["Medium Tank", "Command Tank", "Main Battle Tank"])
     n = int(g.S["pile_count"][0, PILE_TANK])
     g.begin_turn(0)
     g.act(A.A_MODE + STATIC)
     g.act(A.A_UPGRADE + 1)
-    assert g.unit_name(0, 1) == "Main Battle Tank"
-    assert int(g.S["team_row"][0, 0, 1]) == 1 and int(g.S["team_damage"][0, 0, 1]) == 0
+    assert g.unit_name(0, 1) == "Command Tank"  # the Medium Tank on top is not better
+    assert int(g.S["team_row"][0, 0, 1]) == 1
     assert int(g.S["pile_count"][0, PILE_TANK]) == n
-    assert int(g.S["pile"][0, PILE_TANK, 0]) == g.unit("Medium Tank")
+    top = [int(g.S["pile"][0, PILE_TANK, n - 1 - i]) for i in range(2)]
+    assert top == [g.unit("Medium Tank"), g.unit("Main Battle Tank")]  # the rest keep order
+    assert int(g.S["pile"][0, PILE_TANK, 0]) == g.unit("Medium Tank")  # old unit at the bottom
+    assert int(g.S["ap"][0]) == 3
     assert g.unit_name(0, 0) == "Armoured Car"  # the light pile was not used
+
+
+def test_upgrade_keeps_the_damage_and_the_cards_under_the_unit(game):
+    """4.2 HQ (I7): an Upgrade is no Repair: the damage and the cards kept under the unit
+    (4.5) carry over to the new unit."""
+    g = game
+    g.set_team(0, [("Medium Tank", 0)])
+    under = g.take_card("Heavy Gun 4")
+    g.S["team_damage"][0, 0, 0] = 3
+    g.S["under"][0, 0, 0, 0] = under
+    g.set_hand(0, ["Upgrade", FILLER])
+    _set_pile(g, PILE_TANK, ["Main Battle Tank"])
+    g.begin_turn(0)
+    g.act(A.A_MODE + STATIC)
+    g.act(A.A_UPGRADE + 0)
+    assert g.unit_name(0, 0) == "Main Battle Tank"
+    assert int(g.S["team_damage"][0, 0, 0]) == 3
+    assert int(g.S["under"][0, 0, 0, 0]) == under
+
+
+def test_upgrade_never_makes_a_unit_worse(tables, make_game):
+    """4.2 "Upgrade units" (I7): for every unit type, an Upgrade is legal exactly when its
+    pile holds a better unit (strictly more victory points, no fewer hit points), and the
+    unit it brings is better."""
+    units = tables.units
+    upgraded = refused = 0
+    for u, unit in enumerate(units):
+        for seed in range(3):
+            g = make_game(seed=seed)
+            g.set_team(0, [(unit.name, 0), ("Armoured Car", 0)])
+            g.set_hand(0, ["Upgrade", FILLER])
+            cat = int(g.tb.unit_category[u])
+            n = int(g.S["pile_count"][0, cat])
+            pile = [int(x) for x in g.S["pile"][0, cat, :n]]
+
+            def better(v: int, unit=unit) -> bool:
+                return (
+                    units[v].victory_points > unit.victory_points
+                    and units[v].hit_points >= unit.hit_points
+                )
+
+            g.begin_turn(0)
+            g.act(A.A_MODE + STATIC)
+            if not any(better(v) for v in pile):
+                assert A.A_UPGRADE + 0 not in g.legal()
+                refused += 1
+                continue
+            g.act(A.A_UPGRADE + 0)
+            new = int(g.S["team_type"][0, 0, 0])
+            assert better(new), (unit.name, units[new].name)
+            # the first better unit from the top
+            assert new == next(v for v in reversed(pile) if better(v))
+            upgraded += 1
+    assert upgraded > 0 and refused > 0
+
+
+def test_upgrade_is_illegal_when_the_pile_holds_no_better_unit(game):
+    """4.2 (I7): a Main Battle Tank (the most victory points and hit points of the tanks)
+    cannot be upgraded, even with another tank on top of the pile."""
+    g = game
+    g.set_team(0, [("Main Battle Tank", 0)])
+    g.set_hand(0, ["Upgrade", FILLER])
+    _set_pile(g, PILE_TANK, ["Command Tank"])
+    g.begin_turn(0)
+    g.act(A.A_MODE + STATIC)
+    assert A.A_UPGRADE + 0 not in g.legal()
 
 
 def test_hq_cards_need_an_action_point(game):

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SEED = Path("/work/shared/seeds/004_10748bf01204f971.txt")
+DEFAULT_SEED = ROOT.parent / "shared" / "seeds" / "004_10748bf01204f971.txt"  # ../shared/seeds/
 DEFAULT_OUT = ROOT / "configs" / "tactics_david" / "units.yaml"
 
 SPECIALS = ("Swarm", "Relentless", "Hulking")  # "Special List" 001-003

@@ -20,7 +20,8 @@ from envs.legendary_battles.tables import (
     load_terrain,
 )
 
-SEED_FC = Path("/work/shared/seeds/000_966979c4608810fc.txt")
+# the seeds sit beside the repository (../shared/seeds/), as in CI
+SEED_FC = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_966979c4608810fc.txt"
 
 
 def test_real_data_loads_with_three_scenarios_on_both_grids():

@@ -124,7 +124,8 @@ def render_image(
     ax.text(
         0.2,
         y,
-        f"TAC   round {min(int(S['round'][b]), rounds)}/{rounds}   order {order}   seen by P{me}",
+        f"TAC   round {min(int(S['round'][b]), rounds)}/{rounds}   order {order}   "
+        f"seen by P{me}   after {int(S['decisions'][b])} decisions",
         fontsize=10,
         fontweight="bold",
         va="center",

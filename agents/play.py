@@ -221,7 +221,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     setup = check_setup(
         args.ruleset, args.players, args.seats, args.seed, args.game_index, args.save
     )
-    return play_game(setup).status
+    from envs.core.jit import cache_is_warm
+
+    if not cache_is_warm(setup.ruleset.name):
+        print(
+            f"compiling the {setup.ruleset.name} numba kernels (first run after install or an "
+            "edit: under a minute)",
+            flush=True,
+        )
+    try:
+        return play_game(setup).status
+    except KeyboardInterrupt:  # before the game started (kernels loading): nothing to save
+        print("interrupted before the game started; nothing saved")
+        return STOPPED
 
 
 def add_parser(subparsers) -> None:

@@ -499,7 +499,11 @@ def _replay_all(run_dir: Path, out, err) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    return run_replay(args)
+    try:
+        return run_replay(args)
+    except KeyboardInterrupt:
+        print("replay interrupted", file=sys.stderr)
+        return STOPPED
 
 
 def add_parser(subparsers) -> None:

@@ -204,6 +204,7 @@ def play_game(
     finally:
         saved = write_json(setup.save, table.record())
     if stopped:
+        console.print()  # the prompt's line was not ended by the player
         console.print(
             f"game stopped ({stopped}) after {table.decisions} decisions; saved to {saved}"
         )

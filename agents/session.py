@@ -6,6 +6,11 @@ which acts through the ruleset's ``act_one`` on the env's state, drawing from th
 agent RNG exactly as in-kernel self-play does). Every decision taken is kept as a
 :class:`Move`, so a game can be saved as JSON and replayed.
 
+Replays must act through ``act_one``, not ``act_batch``: TAC's batched random agent picks
+from the env's mask in index order (envs/tac baselines), so it draws the same random number
+as self-play but maps it to another action (172 of 200 heuristic-vs-random self-play games
+came out differently that way; 0 of 7,800 through act_one).
+
 The saved-game file (``tacsim play`` writes it, ``tacsim replay --saved`` reads it)::
 
     {"format": 1, "kind": "tacsim play",

@@ -421,8 +421,7 @@ def run_replay(
 
     def on_end(table):
         if writer is not None:
-            last = table.moves[-1].seat if table.moves else 0
-            writer.frame(table, last)
+            writer.frame(table, _end_seat(rec))
             writer.finish()
         if verbose:
             me = args.seat if args.seat is not None else _end_seat(rec)
@@ -520,7 +519,11 @@ def add_parser(subparsers) -> None:
     src.add_argument("--all", action="store_true", help="check every game of the run")
     src.add_argument("--saved", type=Path, default=None, help="a saved `tacsim play` game")
     how = p.add_argument_group("how to show it")
-    how.add_argument("--step", action="store_true", help="the board before each decision; Enter")
+    how.add_argument(
+        "--step",
+        action="store_true",
+        help="show the board before each decision and wait for Enter",
+    )
     how.add_argument("--quiet", action="store_true", help="print only the check")
     how.add_argument(
         "--seat",

@@ -101,6 +101,12 @@ def _run_ruleset(run_dir: Path) -> tuple[object, dict]:
     params = run.get("params")
     if not isinstance(params, dict) or "ruleset" not in params or "players" not in params:
         raise UsageError(f"{run_dir}/{records.RUN_FILE}: no run parameters in it")
+    from agents.selfplay import RUN_FORMAT
+
+    if run.get("format") != RUN_FORMAT:
+        raise UsageError(
+            f"{run_dir}: record format {run.get('format')!r}, this tacsim reads {RUN_FORMAT}"
+        )
     rs = check_ruleset(str(params["ruleset"]))
     if run.get("env") != rs.env_name:
         raise UsageError(

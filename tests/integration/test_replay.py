@@ -260,6 +260,9 @@ def test_bad_input_is_one_line_exit_2(runs, tmp_path):
     shutil.copytree(runs["hr"], other_run)
     run_file = json.loads((other_run / "run.json").read_text())
     (other_run / "run.json").write_text(json.dumps({**run_file, "tables": "feedfacefeedface"}))
+    old_format = tmp_path / "old_format"
+    shutil.copytree(runs["hr"], old_format)
+    (old_format / "run.json").write_text(json.dumps({**run_file, "format": 1}))
     cases = [
         (["--run", str(tmp_path / "nope"), "--game", "1"], "no such folder"),
         (["--run", str(empty), "--game", "1"], "has no run.json"),
@@ -267,6 +270,7 @@ def test_bad_input_is_one_line_exit_2(runs, tmp_path):
         (["--run", str(runs["hr"]), "--game", "-3"], "game index >= 0"),
         (["--run", str(runs["hr"])], "needs --game"),
         (["--run", str(other_run), "--game", "1"], "other tac rule tables"),
+        (["--run", str(old_format), "--game", "1"], "record format 1"),
         (["--saved", str(other_env)], "is a tac_v0 game, not tac_v1"),
         (["--saved", str(other_rules)], "other tac rule tables"),
         (["--saved", str(not_json)], "not a saved game"),

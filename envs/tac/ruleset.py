@@ -107,7 +107,7 @@ def _build(config_dir: str | None) -> Ruleset:
         fuzz=partial(_fuzz, tables),
         resample_hidden=partial(_resample_hidden, tables),
         render_text=partial(_render_text, tables),
-        render_image=None,
+        render_image=partial(__import__("envs.tac.picture", fromlist=["_"]).render_image, tables),
         config_dir=config_dir,
     )
 

@@ -46,6 +46,12 @@ def _render_text(tables: Tables, S: np.ndarray, me: int, b: int = 0) -> str:
     return render_text(S, me, tables, b)
 
 
+def _render_image(tables: Tables, S: np.ndarray, me: int, b: int = 0, path=None):
+    from envs.tac.picture import render_image  # matplotlib loads only when a picture is made
+
+    return render_image(tables, S, me, b, path)
+
+
 def _resample_hidden(tables: Tables, S, me, rng):
     from envs.tac.hidden import resample_hidden
 
@@ -107,7 +113,7 @@ def _build(config_dir: str | None) -> Ruleset:
         fuzz=partial(_fuzz, tables),
         resample_hidden=partial(_resample_hidden, tables),
         render_text=partial(_render_text, tables),
-        render_image=partial(__import__("envs.tac.picture", fromlist=["_"]).render_image, tables),
+        render_image=partial(_render_image, tables),
         config_dir=config_dir,
     )
 

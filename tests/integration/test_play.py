@@ -102,10 +102,11 @@ def test_bad_input_is_asked_again_and_the_game_goes_on(tmp_path):
     script = Script(["x", "", "999", "0", "-1", "1.5", "2"], then=None)
     outcome = play_game(check_setup("tac", 2, "human,random", SEED, 0, save), script, con)
     text = buf.getvalue()
-    assert "'x' is not a number" in text and "type a number from 1 to 2" in text
-    assert "999 is not in 1..2" in text and "0 is not in 1..2" in text
+    assert "'x' is not a number" in text and "type a number from 1 to 3" in text
+    assert "999 is not in 1..3" in text and "0 is not in 1..3" in text
     assert "'1.5' is not a number" in text
-    # the first decision (Static / Mobile) took the 2nd option, then input ended
+    # the first decision (deploy the first unit: Frontline, Reserve or Rear Line, 2.2) took
+    # the 2nd option, then input ended
     data = json.loads(save.read_text())
     assert data["actions"][0]["seat"] == 0 and data["actions"][0]["action"] == 1
     assert outcome.status == STOPPED and not outcome.complete

@@ -396,7 +396,8 @@ def cmd_balance(args) -> int:
         return 130
     from agents.selfplay import load_ruleset
 
-    spec = load_ruleset(params.ruleset).record
+    rs = load_ruleset(params.ruleset)
+    spec = rs.record
     units = ruleset_items(spec)
     stems = records.unit_columns(units.names)
     cols = ["game_index", "winner"] + [
@@ -406,7 +407,7 @@ def cmd_balance(args) -> int:
     fit = fit_logit(design.X, design.y, units.categories)
     imp = implied_vp(fit, units.listed_vp, units.categories)
     run_line = (
-        f"Self-play records: `{runs}` ({params.ruleset}, {params.players} players, agent "
+        f"Self-play records: `{runs}` ({rs.env_name}, {params.players} players, agent "
         f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games)."
     )
     table = write_report(Path(args.out), units, design, fit, imp, run_line, spec)

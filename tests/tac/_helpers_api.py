@@ -1,6 +1,5 @@
-"""Helpers shared by the TAC API-level tests (test_api, test_equivalence, test_golden,
-test_hidden_info, test_bad_input). Plain functions, no fixtures: tests/tac/conftest.py
-belongs to the rule tests."""
+"""Helpers shared by the TAC API-level tests (test_tac_api, test_golden, test_hidden_info).
+Plain functions, no fixtures: tests/tac/conftest.py belongs to the rule tests."""
 
 from __future__ import annotations
 

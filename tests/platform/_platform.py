@@ -65,3 +65,22 @@ def play_aec_game(env, seed: int, game_index: int = 0, on_decision=None) -> dict
             on_decision(env, agent, obs)
         env.step(pick(obs["action_mask"], rng))
     return final
+
+
+def play_to_the_end(env, seed: int, game_index: int) -> tuple[dict, dict]:
+    """Play one game with `game_rng` actions, asserting that every reward before the end is 0;
+    the final (rewards, infos) of every agent."""
+    env.reset(seed=seed, options={"game_index": game_index})
+    rng = game_rng(seed, game_index)
+    final, infos = {}, {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        assert not truncated
+        if terminated:
+            final[agent], infos[agent] = reward, info
+            env.step(None)
+            continue
+        assert reward == 0.0, "rewards come only at the end of the game"
+        assert not any(env.rewards.values())
+        env.step(pick(obs["action_mask"], rng))
+    return final, infos

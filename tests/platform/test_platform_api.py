@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _platform import CASES, EDGE_CASES, RULESETS, game_rng, pick, play_aec_game
+from _platform import CASES, EDGE_CASES, RULESETS, pick, play_aec_game, play_to_the_end
 from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import wrappers
@@ -120,18 +120,7 @@ def test_rewards_come_at_the_end_and_follow_the_winner(name: str, num_players: i
     env = make_env(name, num_players=num_players).unwrapped
     winners = set()
     for g in range(8):
-        env.reset(seed=100, options={"game_index": g})
-        rng = game_rng(100, g)
-        final, infos = {}, {}
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
-            assert not truncated
-            if terminated:
-                final[agent], infos[agent] = reward, info
-                env.step(None)
-                continue
-            assert reward == 0.0 and not any(env.rewards.values())
-            env.step(pick(obs["action_mask"], rng))
+        final, infos = play_to_the_end(env, 100, g)
         agents = [f"player_{i}" for i in range(num_players)]
         r = np.array([final[a] for a in agents])
         score = np.array([infos[a]["score"] for a in agents])
@@ -144,6 +133,5 @@ def test_rewards_come_at_the_end_and_follow_the_winner(name: str, num_players: i
             assert r[winner] == r.max() and (r < r[winner]).sum() == num_players - 1
             assert score[winner] == score.max()
         else:
-            assert r.max() > r.min() or np.all(r == r[0])  # nobody wins a draw outright
-            assert (r == r.max()).sum() >= 2 or np.all(r == r[0])
+            assert (r == r.max()).sum() >= 2  # nobody wins a draw outright
     assert len(winners - {-1}) >= 2  # more than one seat can win

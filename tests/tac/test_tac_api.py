@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _helpers_api import game_rng, pick
+from _helpers_api import pick, play_to_the_end
 
 from envs.tac import tac_v1
 
@@ -35,27 +35,9 @@ def test_render_ansi_names_the_acting_player(num_players: int) -> None:
 
 
 def _rewards_of_games(num_players: int, n_games: int) -> list[tuple[dict, dict]]:
-    """Play n_games; assert every reward before the end is 0; return (final rewards,
-    final infos) per game."""
+    """Play n_games (every reward before the end is 0); (final rewards, final infos) each."""
     env = tac_v1.raw_env(num_players=num_players)
-    out = []
-    for g in range(n_games):
-        env.reset(seed=100 + g)
-        rng = game_rng(100, g)
-        final, infos = {}, {}
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
-            assert not truncated
-            if terminated:
-                final[agent] = reward
-                infos[agent] = info
-                env.step(None)
-                continue
-            assert reward == 0.0, "rewards come only at the end of the game"
-            assert all(r == 0.0 for r in env.rewards.values())
-            env.step(pick(obs["action_mask"], rng))
-        out.append((final, infos))
-    return out
+    return [play_to_the_end(env, 100, g) for g in range(n_games)]
 
 
 def test_two_player_rewards_are_plus_minus_one_or_zero_zero() -> None:

@@ -12,6 +12,7 @@ import pytest
 from scipy.optimize import minimize
 
 from agents import balance, cli, records
+from envs.core.ruleset import ChunkResults
 
 TANKS = ["Main Battle Tank", "Medium Tank", "Command Tank"]
 LIGHTS = ["Infantry", "Car", "IFV", "Air-Def", "ATGM", "Arty", "Jeep"]
@@ -40,16 +41,17 @@ def fixed_size_deals(rng, n: int, players: int) -> np.ndarray:
 def fake_records(dealt: np.ndarray, winner: np.ndarray):
     """A records table from made-up results, through the same writer as self-play."""
     n, P, _ = dealt.shape
-    res = SimpleNamespace(
-        agents=np.zeros((n, P), dtype=np.int8),
+    res = ChunkResults(
+        seat_agent=np.zeros((n, P), dtype=np.int8),
         winner=winner.astype(np.int8),
-        victory_points=np.zeros((n, P), dtype=np.int16),
+        score=np.zeros((n, P), dtype=np.int16),
         rewards=np.zeros((n, P), dtype=np.float32),
         length=np.ones(n, dtype=np.int32),
         rounds=np.full(n, 9, dtype=np.int8),
-        dealt=dealt,
+        force=dealt,
     )
-    return records.games_table(0, np.arange(n), P, ["random"], res, NAMES, 8)
+    spec = SimpleNamespace(items=tuple(NAMES), rounds_cap=8)
+    return records.games_table(0, np.arange(n), P, ["random"], res, spec)
 
 
 def logistic(z):

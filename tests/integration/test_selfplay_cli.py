@@ -77,10 +77,10 @@ def test_selfplay_columns_name_seats_and_unit_types(full_run):
     out, _, t = full_run
     stems = records.unit_columns([u.name for u in default_tables().units])
     expected = ["seed", "game_index", "players", "agent_0", "agent_1", "winner", "winner_agent"]
-    expected += ["vp_0", "vp_1", "reward_0", "reward_1", "length", "rounds"]
-    expected += [f"deal_{s}_{st}" for s in range(2) for st in stems]
+    expected += ["score_0", "score_1", "reward_0", "reward_1", "length", "rounds"]
+    expected += [f"force_{s}_{st}" for s in range(2) for st in stems]
     assert t.column_names == expected
-    assert "deal_0_main_battle_tank" in t.column_names
+    assert "force_0_main_battle_tank" in t.column_names
     run = json.loads((out / "run.json").read_text())
     assert run["params"] == {
         "ruleset": "tac",
@@ -90,13 +90,16 @@ def test_selfplay_columns_name_seats_and_unit_types(full_run):
         "seed": SEED,
         "chunk": CHUNK,
     }
-    assert run["unit_columns"]["main_battle_tank"] == "Main Battle Tank"
+    assert run["format"] == selfplay.RUN_FORMAT == 2
+    assert run["env"] == "tac_v1"
+    assert run["item_columns"]["main_battle_tank"] == "Main Battle Tank"
+    assert run["score"] == "victory points"
 
 
 def test_winner_is_the_seat_with_most_victory_points_and_reward_one(full_run):
     _, _, t = full_run
     c = {n: np.asarray(t.column(n).to_numpy(zero_copy_only=False)) for n in t.column_names}
-    vp = np.stack([c["vp_0"], c["vp_1"]], axis=1)
+    vp = np.stack([c["score_0"], c["score_1"]], axis=1)
     rw = np.stack([c["reward_0"], c["reward_1"]], axis=1)
     won = c["winner"] >= 0
     assert won.mean() > 0.9  # draws need equal VP and equal undamaged units: rare
@@ -112,18 +115,18 @@ def test_winner_is_the_seat_with_most_victory_points_and_reward_one(full_run):
     assert all(a is None for a in c["winner_agent"][~won])
 
 
-def test_deal_columns_hold_each_seats_deal_of_2_tanks_and_5_light_units(full_run):
+def test_force_columns_hold_each_seats_deal_of_2_tanks_and_5_light_units(full_run):
     _, _, t = full_run
     tb = default_tables()
     stems = records.unit_columns([u.name for u in tb.units])
     for s in range(2):
         tanks = sum(
-            t.column(f"deal_{s}_{st}").to_numpy().astype(int)
+            t.column(f"force_{s}_{st}").to_numpy().astype(int)
             for st, u in zip(stems, tb.units, strict=True)
             if u.category == "tank"
         )
         lights = sum(
-            t.column(f"deal_{s}_{st}").to_numpy().astype(int)
+            t.column(f"force_{s}_{st}").to_numpy().astype(int)
             for st, u in zip(stems, tb.units, strict=True)
             if u.category == "light"
         )
@@ -216,7 +219,8 @@ def test_a_chunk_file_with_the_wrong_row_count_is_refused(tmp_path, full_run):
 @pytest.mark.parametrize(
     "flag, value, message",
     [
-        ("--ruleset", "chess", "unknown ruleset 'chess' (known: tac)"),
+        ("--ruleset", "chess", "unknown ruleset 'chess' (known: tac, fantasy_cards"),
+        ("--ruleset", "tactica", "ruleset 'tactica' is data only"),
         ("--agents", "random,alphazero", "unknown agent 'alphazero'"),
         ("--agents", "random,", "unknown agent ''"),
         ("--players", "1", "players must be 2 to 5, got 1"),

@@ -1,43 +1,15 @@
-"""Helpers shared by the TAC API-level tests (test_api, test_equivalence, test_golden,
-test_hidden_info, test_bad_input). Plain functions, no fixtures: tests/tac/conftest.py
-belongs to the rule tests."""
+"""Helpers shared by the TAC API-level tests (test_tac_api, test_golden, test_hidden_info).
+Plain functions, no fixtures: tests/tac/conftest.py belongs to the rule tests."""
 
 from __future__ import annotations
 
-import numpy as np
+import sys
+from pathlib import Path
 
-from envs.tac import tac_v1
+# the helpers are the shared platform suite's (tests/platform/_platform.py), which pytest puts
+# on sys.path only when it collects that folder too
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "platform"))
 
+from _platform import game_rng, pick, play_aec_game, play_to_the_end  # noqa: E402
 
-def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
-    """A uniform legal action of `mask`, drawn from a seeded numpy RNG."""
-    legal = np.flatnonzero(mask)
-    assert legal.size > 0, "a decision with no legal action"
-    return int(legal[rng.integers(legal.size)])
-
-
-def game_rng(seed: int, game_index: int) -> np.random.Generator:
-    """The action chooser of game `game_index` of `seed`: the same whatever slot plays it."""
-    return np.random.default_rng([seed, game_index, 0x7AC])
-
-
-def play_aec_game(
-    env: tac_v1.raw_env, seed: int, game_index: int = 0, on_decision=None
-) -> dict[str, float]:
-    """Play one whole game in the AEC env with `game_rng` actions; returns final rewards.
-
-    on_decision(env, agent, obs) is called before each decision (obs from env.last()).
-    """
-    env.reset(seed=seed, options={"game_index": game_index})
-    rng = game_rng(seed, game_index)
-    final: dict[str, float] = {}
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            final[agent] = reward
-            env.step(None)
-            continue
-        if on_decision is not None:
-            on_decision(env, agent, obs)
-        env.step(pick(obs["action_mask"], rng))
-    return final
+__all__ = ["game_rng", "pick", "play_aec_game", "play_to_the_end"]

@@ -322,10 +322,10 @@ def test_pile_totals_stated_in_the_doc_match_the_data(tables: Tables) -> None:
     # cards 8 (...) and 1 token". The doc's numbers must follow army.yaml.
     import re
 
-    from envs.tactica.doccheck import DOC_PATH
+    from envs.core.doccheck import ROOT
     from envs.tactica.tables import CARD_TOKEN
 
-    text = DOC_PATH.read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rules" / "tactica.md").read_text(encoding="utf-8")
     m = re.search(
         r"troop pile (\d+) cards, tactics pile (\d+) cards, feature\s+cards (\d+) .*? and (\d+) token",
         text,

@@ -289,15 +289,19 @@ def random_actions_factory(num_envs: int, n_actions: int, seed: int) -> Callable
 
 
 def kernel_actions_factory(env, agent: str) -> Callable:
-    """The ruleset's act_batch: every game's action in one kernel call."""
+    """The ruleset's act_batch: every game's action in one kernel call (on the calling
+    thread below envs.core.batch.SERIAL_BELOW games, like BatchEnv's own kernels)."""
     import numpy as np
+
+    from envs.core.batch import threads_for
 
     rs = env.ruleset
     seat_agents = np.full(env.num_players, rs.agent_id(agent), dtype=np.int8)
     out = np.zeros(env.num_envs, dtype=np.int64)
 
     def choose(_masks):
-        rs.act_batch(env.state, rs.tables_batch, env.masks, seat_agents, out)
+        with threads_for(env.num_envs):  # as BatchEnv runs its own kernels
+            rs.act_batch(env.state, rs.tables_batch, env.masks, seat_agents, out)
         return out
 
     return choose
@@ -426,9 +430,12 @@ def bench_batch_one(
     seed: int,
     chooser: str = "numpy",
     agent: str = "random",
+    max_seconds: float = float("inf"),
 ) -> dict:
     """chooser: "numpy" (the vectorised random agent, ACTION_CHOICE_DOC) or "kernel" (the
-    ruleset's act_batch over the whole batch in one call)."""
+    ruleset's act_batch over the whole batch in one call). Timed steps run until `seconds`
+    and `min_steps` are both reached, or `max_seconds` (warm-up likewise): on a busy
+    machine a 2-thread row can be 100x slower than usual, and the run must still end."""
     import envs
 
     env = envs.make_batch(name, num_envs, players, seed, observations=observations)
@@ -438,8 +445,11 @@ def bench_batch_one(
     else:
         choose = random_actions_factory(num_envs, env.ruleset.n_actions, seed)
     st = env.reset()
+    t0 = time.perf_counter()
     for _ in range(warmup_steps):
         st = env.step(choose(st.action_mask))
+        if time.perf_counter() - t0 > max_seconds:
+            break
     steps = finished = 0
     t_choose = t_step = 0.0
     t0 = time.perf_counter()
@@ -453,7 +463,7 @@ def bench_batch_one(
         t_step += t3 - t2
         finished += int(st.terminated.sum())
         steps += 1
-        if steps >= min_steps and t3 - t0 >= seconds:
+        if t3 - t0 >= seconds and (steps >= min_steps or t3 - t0 >= max_seconds):
             break
     elapsed = t3 - t0
     decisions = steps * num_envs
@@ -463,6 +473,7 @@ def bench_batch_one(
         "observations": observations,
         "actions": chooser,
         "steps": steps,
+        "capped": steps < min_steps,  # stopped by max_seconds before min_steps
         "decisions": decisions,
         "games_finished": finished,
         "games_finished_per_s": finished / elapsed,
@@ -843,6 +854,7 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
                     seed,
                     chooser,
                     agent,
+                    max_seconds=max(4 * seconds, 1.0),
                 )
                 r["games_per_s"] = r["decisions_per_s"] / mean_len
                 rows.append(r)
@@ -1229,7 +1241,7 @@ def to_markdown(r: dict) -> str:
         L.append(
             f"| {x['num_envs']:,} | {x['threads']} | {x['observations']} | {x['actions']} | "
             f"{x['decisions_per_s']:,.0f} | {x['games_per_s']:,.0f} | "
-            f"{x['env_only_decisions_per_s']:,.0f} | {x['choose_fraction']:.0%} | {x['steps']} | "
+            f"{x['env_only_decisions_per_s']:,.0f} | {x['choose_fraction']:.0%} | {x['steps']}{' (capped)' if x['capped'] else ''} | "
             f"{x['games_finished_per_s']:,.0f} | "
             f"{_pass(check_target(targets, 'batch_decisions_per_s', x['decisions_per_s']))} | "
             f"{_pass(check_target(targets, 'batch_games_per_s', x['games_per_s']))} |"

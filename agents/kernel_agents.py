@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batch import BatchEnv
+from envs.core.batch import BatchEnv, threads_for
 from envs.core.ruleset import Ruleset
 
 
@@ -55,5 +55,6 @@ def act_batch(env: BatchEnv, agents: str | list[str], out: np.ndarray | None = N
     seat_agents = seat_agent_ids(rs, agents, env.num_players)
     if out is None:
         out = np.zeros(env.num_envs, dtype=np.int64)
-    rs.act_batch(env.state, rs.tables_batch, env.masks, seat_agents, out)
+    with threads_for(env.num_envs):  # a small batch on the calling thread
+        rs.act_batch(env.state, rs.tables_batch, env.masks, seat_agents, out)
     return out

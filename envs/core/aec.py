@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from envs.core.batch import threads_for
 from envs.core.ruleset import Ruleset
 
 ILLEGAL_MODES = ("raise", "penalty")
@@ -97,13 +98,14 @@ class AECEnvBase(AECEnv):
         self.game_index = int(options.get("game_index", 0))
         if self.game_index < 0:
             raise ValueError(f"game_index must be >= 0, got {self.game_index}")
-        self.ruleset.reset_batch(
-            self.state_arrays,
-            self.ruleset.tables_batch,
-            self._seed,
-            np.array([self.game_index], dtype=np.int64),
-            self._mask,
-        )
+        with threads_for(1):  # a parallel kernel on one game: thread hand-off only
+            self.ruleset.reset_batch(
+                self.state_arrays,
+                self.ruleset.tables_batch,
+                self._seed,
+                np.array([self.game_index], dtype=np.int64),
+                self._mask,
+            )
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

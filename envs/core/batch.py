@@ -29,12 +29,14 @@ class BatchStep(NamedTuple):
 
 # Below this many games a parallel kernel costs more in thread hand-off than it gains
 # (measured in benchmarks/: about 1 ms per step at B=1 on 2 threads of a busy 2-core
-# machine, 0.04 ms on one), so small batches run on the calling thread.
+# machine, 0.04 ms on one; a one-game reset_batch took 16 ms on 2 threads when the other
+# core was busy, 4 us on one), so small batches run on the calling thread.
 SERIAL_BELOW = 16
 
 
-class _threads_for:
-    """Run the enclosed kernel calls on one thread when the batch is small."""
+class threads_for:
+    """Run the enclosed kernel calls on one thread when the batch is small (the AEC env and
+    any caller of a ruleset's parallel kernels on a few games use it too)."""
 
     def __init__(self, num_envs: int):
         self.serial = num_envs < SERIAL_BELOW
@@ -96,17 +98,18 @@ class BatchEnv:
 
     def reset(self) -> BatchStep:
         B = self.num_envs
-        self.ruleset.reset_batch(
-            self.state,
-            self.ruleset.tables_batch,
-            self.seed,
-            np.arange(B, dtype=np.int64),
-            self.masks,
-        )
-        self.next_game_index = B
-        self._rewards[:] = 0
-        self._terminated[:] = False
-        return self._result()
+        with threads_for(B):
+            self.ruleset.reset_batch(
+                self.state,
+                self.ruleset.tables_batch,
+                self.seed,
+                np.arange(B, dtype=np.int64),
+                self.masks,
+            )
+            self.next_game_index = B
+            self._rewards[:] = 0
+            self._terminated[:] = False
+            return self._result()
 
     def step(self, actions: np.ndarray) -> BatchStep:
         """One action per game. Raises ValueError (and changes nothing) if any is illegal."""
@@ -117,7 +120,7 @@ class BatchEnv:
                 f"got {actions.dtype} {actions.shape}"
             )
         actions = actions.astype(np.int64, copy=False)
-        with _threads_for(self.num_envs):
+        with threads_for(self.num_envs):
             bad = self.ruleset.check_actions(self.state, self.masks, actions)
             if bad >= 0:
                 a = int(actions[bad])
@@ -167,3 +170,4 @@ class BatchEnv:
 
 
 BatchEnvBase = BatchEnv  # the name ruleset modules subclass
+_threads_for = threads_for  # the former name

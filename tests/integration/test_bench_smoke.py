@@ -1,9 +1,9 @@
-"""The benchmark script runs and writes complete results (benchmarks/bench_tac.py).
+"""The benchmark harness runs and writes complete results (benchmarks/harness.py).
 
 Speed is never asserted here (ARCHITECTURE.md 8): these tests run `--quick` (tiny sizes)
-and check that every section of issue 2 section 5 is measured and written as valid JSON
-and markdown, that targets are judged the right way round, and that bad options fail
-without writing anything.
+and check that every section is measured and written as valid JSON and markdown, that
+targets are judged the right way round, and that bad options and unknown or data-only
+rulesets fail with one line and write nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,10 +19,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "bench_tac.py"
+SCRIPT = ROOT / "benchmarks" / "harness.py"
 
 SECTIONS = (
     "schema",
+    "ruleset",
+    "env_name",
     "command",
     "git",
     "machine",
@@ -29,6 +32,7 @@ SECTIONS = (
     "load_average_end",
     "load_average_by_section",
     "targets",
+    "sizes",
     "state",
     "warmup_s",
     "selfplay",
@@ -42,19 +46,25 @@ SECTIONS = (
     "numba_cache",
     "summary",
 )
+PATHS = ("selfplay", "aec", "batch")
 
 
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("bench_tac_under_test", SCRIPT)
+def _load_harness():
+    spec = importlib.util.spec_from_file_location("harness_under_test", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (
+        os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else ""
+    )
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,
@@ -64,7 +74,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
     out = tmp_path_factory.mktemp("bench")
-    return _run("--quick", "--out", str(out), "--threads", "1,2"), out
+    return _run("--ruleset", "tac", "--quick", "--out", str(out), "--threads", "1,2"), out
 
 
 @pytest.fixture(scope="module")
@@ -87,10 +97,19 @@ def test_report_has_every_section(quick_report):
     missing = [k for k in SECTIONS if k not in quick_report]
     assert not missing
     assert quick_report["quick"] is True
+    assert quick_report["ruleset"] == "tac" and quick_report["spec_file"] == "benchmarks/tac.py"
     m = quick_report["machine"]
     for key in ("cpu", "cores", "ram_bytes", "os", "python", "versions"):
         assert m[key], key
     assert {"numpy", "numba"} <= set(m["versions"])
+    assert "harness.py" in quick_report["command"] and "--quick" in quick_report["command"]
+
+
+def test_selfplay_rows_for_each_thread_count(quick_report):
+    rows = quick_report["selfplay"]["rows"]
+    assert [r["threads"] for r in rows] == [1, 2] or len(rows) == 2
+    for r in rows:
+        assert r["decisions"] > r["games"] > 0 and r["decisions_per_s"] > 0
 
 
 def test_batch_grid_covers_every_size_thread_observation_and_chooser_setting(quick_report):
@@ -102,30 +121,33 @@ def test_batch_grid_covers_every_size_thread_observation_and_chooser_setting(qui
     for r in rows:
         assert r["decisions"] == r["steps"] * r["num_envs"]
         assert r["decisions_per_s"] > 0 and r["games_per_s"] > 0
-    assert quick_report["batch"]["action_choice"]
 
 
 def test_aec_compares_with_connect_four_in_the_same_run(quick_report):
     aec = quick_report["aec"]
-    for name in ("tac_v1", "connect_four_v3"):
+    assert aec["env_name"] == quick_report["env_name"]
+    for name in ("env", "connect_four_v3"):
         assert aec[name]["games"] >= 1 and aec[name]["steps"] > 0
-    ratio = aec["tac_v1"]["steps_per_s"] / aec["connect_four_v3"]["steps_per_s"]
+    ratio = aec["env"]["steps_per_s"] / aec["connect_four_v3"]["steps_per_s"]
     assert aec["ratio_steps_per_s"] == pytest.approx(ratio)
 
 
 def test_jit_disabled_run_is_compared_game_by_game(quick_report):
     nj = quick_report["nojit"]
     assert nj["worker"]["disable_jit"] is True
-    # whether they agree depends on numba's cache (a stale one runs old rules), so the test
-    # checks the verdict is computed, not its value
     same = nj["worker"]["selfplay"]["lengths"] == nj["jit_lengths"]
     assert nj["same_results"] is same
     assert len(nj["jit_lengths"]) == nj["worker"]["selfplay"]["games"]
+    assert nj["speedup_selfplay_1_thread"] > 0
 
 
 def test_start_memory_and_skipped_sections_are_recorded(quick_report):
-    cached = quick_report["compile_cached"]
-    assert cached["runs"] and cached["start_s_median"] > 0
+    for path in PATHS:
+        cached = quick_report["compile_cached"][path]
+        assert cached["runs"] and cached["start_s_median"] > 0
+        run = cached["runs"][0]
+        assert run["path"] == path
+        assert run["first_s"] >= 0 and run["again_s"] >= 0 and run["compile_s"] >= 0
     assert quick_report["compile_cold"]["skipped"] == "--quick"
     assert quick_report["million"]["skipped"] == "--quick"
     assert quick_report["state"]["bytes_per_game"] > 0
@@ -136,47 +158,62 @@ def test_start_memory_and_skipped_sections_are_recorded(quick_report):
 def test_summary_rows_carry_targets_and_verdicts(quick_report):
     texts = {t["text"] for t in quick_report["targets"].values()}
     rows = quick_report["summary"]
-    assert len(rows) >= 10
+    assert len(rows) >= 14
     for row in rows:
         assert row["target"] is None or row["target"] in texts
         if row["target"] is None or row["value"] is None:
             assert row["pass"] is None
         else:
             assert isinstance(row["pass"], bool)
+    keys = {row["key"] for row in rows}
+    assert {"cold_compile_s", "cached_start_s", "aec_vs_connect_four", "jit_speedup"} <= keys
 
 
-def test_markdown_names_machine_commit_and_targets(quick_run, quick_report):
+def test_markdown_names_machine_commit_targets_and_every_path(quick_run, quick_report):
     _, out = quick_run
     md = next(out.glob("tac_*_quick.md")).read_text()
     assert quick_report["git"]["commit"] in md
     assert quick_report["machine"]["cpu"] in md
     assert "| Figure | Value | Target | Pass | Note |" in md
+    for path in PATHS:
+        assert f"| {path}, cached run 1 |" in md and f"{path}, cold: skipped" in md
     # --quick measures neither a million games nor 100,000 concurrent ones
-    full_size_only = {"million_games_s", "peak_rss_100k_bytes"}
     for key, target in quick_report["targets"].items():
-        if key not in full_size_only:
+        if key not in {"million_games_s", "peak_rss_bytes"}:
             assert target["text"] in md, key
 
 
 def test_targets_are_judged_the_right_way_round():
-    bench = _load_bench()
-    assert bench.check_target("batch_games_per_s", 9_999) is False
-    assert bench.check_target("batch_games_per_s", 10_000) is True
-    assert bench.check_target("cached_start_s", 2.5) is False
-    assert bench.check_target("cached_start_s", 1.5) is True
-    assert bench.check_target("bytes_per_game", 4097) is False
-    assert bench.check_target("jit_speedup", None) is None
+    harness = _load_harness()
+    spec = harness.load_spec("tac")
+    t = spec.targets
+    assert harness.check_target(t, "batch_games_per_s", 9_999) is False
+    assert harness.check_target(t, "batch_games_per_s", 10_000) is True
+    assert harness.check_target(t, "cached_start_s", 1.5) is False
+    assert harness.check_target(t, "cached_start_s", 0.9) is True
+    assert harness.check_target(t, "cold_compile_s", 61) is False
+    assert harness.check_target(t, "bytes_per_game", 4097) is False
+    assert harness.check_target(t, "jit_speedup", None) is None
+    assert harness.check_target(t, "no_such_target", 1.0) is None
+
+
+def test_a_ruleset_without_a_file_gets_defaults_and_generic_targets():
+    harness = _load_harness()
+    spec = harness.load_spec("no_such_ruleset_file")
+    assert spec.file is None
+    assert set(spec.targets) == set(harness.GENERIC_TARGETS)
+    assert spec.players == 2 and spec.agent == "random"
 
 
 def test_random_action_routine_picks_only_legal_actions_uniformly():
     import numpy as np
 
-    bench = _load_bench()
+    harness = _load_harness()
     masks = np.zeros((3, 10), dtype=np.int8)
     masks[0, [2, 5]] = 1
     masks[1, 9] = 1
     masks[2, :] = 1
-    choose = bench.random_actions_factory(3, 10, seed=1)
+    choose = harness.random_actions_factory(3, 10, seed=1)
     picks = np.array([choose(masks) for _ in range(4000)])
     assert set(picks[:, 0]) == {2, 5}
     assert set(picks[:, 1]) == {9}
@@ -185,11 +222,11 @@ def test_random_action_routine_picks_only_legal_actions_uniformly():
 
 
 def test_bench_subcommand_registers_on_a_cli():
-    bench = _load_bench()
+    harness = _load_harness()
     parser = argparse.ArgumentParser(prog="tacsim")
-    bench.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["bench", "--quick", "--threads", "1"])
-    assert args.quick is True and args.threads == "1"
+    harness.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bench", "--quick", "--threads", "1", "--ruleset", "tac"])
+    assert args.quick is True and args.threads == "1" and args.ruleset == "tac"
     assert callable(args.func)
 
 
@@ -198,6 +235,7 @@ def test_tacsim_cli_offers_bench():
 
     args = build_parser().parse_args(["bench", "--quick", "--seed", "3"])
     assert args.func.__name__ == "run_from_args" and args.seed == 3
+    assert args.ruleset is None  # every playable ruleset
 
 
 @pytest.mark.parametrize("option", [("--threads", "0"), ("--batch-sizes", "64,x")])
@@ -206,3 +244,20 @@ def test_bad_option_exits_non_zero_and_writes_nothing(tmp_path, option):
     assert proc.returncode == 2
     assert "must be positive integers" in proc.stderr and option[0] in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("name", "words"), [("nope", "unknown ruleset"), ("tactica", "data only")])
+def test_unknown_or_data_only_ruleset_is_one_line_exit_2(tmp_path, name, words):
+    proc = _run("--ruleset", name, "--quick", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_tacsim_bench_refuses_a_data_only_ruleset(capsys):
+    from agents.cli import main
+
+    assert main(["bench", "--ruleset", "tactica", "--quick"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("tacsim bench: error:") and "data only" in err
+    assert len(err.splitlines()) == 1

@@ -24,7 +24,7 @@ What a ruleset provides, in short:
   listed point cost, the inputs of balance estimation;
 - checks: ``check_state(S, b)`` (names of broken invariants), ``fuzz(P, n, seed)``
   (random games checked at every decision) and ``resample_hidden(S, me, rng)`` (another
-  state the player ``me`` cannot tell apart: the hidden-information test) and, optionally,
+  state the player ``me`` cannot tell apart: the hidden-information test) and
   ``legal_mask(S, b, out)`` (the mask of game b computed from the state alone);
 - pictures: ``render_text(S, me, b)`` and optionally ``render_image(S, me, b, path)``.
 
@@ -136,6 +136,10 @@ class Ruleset:
     observe_batch: Callable
     aec_step: Callable
     aec_observe: Callable
+    # legal_mask(S, b, out): out (int8[n_actions]) := the legal actions of game b computed
+    # from S alone (all zero once the game is over); lets the hidden-information test check
+    # that a resampled state gives its observer the same mask
+    legal_mask: Callable[[np.ndarray, int, np.ndarray], None]
     agents: Mapping[str, int]
     act_one: Callable
     act_batch: Callable
@@ -147,10 +151,6 @@ class Ruleset:
     resample_hidden: Callable[[np.ndarray, int, np.random.Generator], np.ndarray]
     render_text: Callable[[np.ndarray, int, int], str]
     render_image: Callable[..., Any] | None = None
-    # legal_mask(S, b, out): out (int8[n_actions]) := the legal actions of game b computed
-    # from S alone (all zero once the game is over); lets the hidden-information test check
-    # that a resampled state gives its observer the same mask. Optional.
-    legal_mask: Callable[[np.ndarray, int, np.ndarray], None] | None = None
     config_dir: str | None = None  # None: the embedded configs/<name>
     extra: Mapping[str, Any] = field(default_factory=dict)
 

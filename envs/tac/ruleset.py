@@ -52,6 +52,13 @@ def _render_image(tables: Tables, S: np.ndarray, me: int, b: int = 0, path=None)
     return render_image(tables, S, me, b, path)
 
 
+def _legal_mask(tables: Tables, S: np.ndarray, b: int, out: np.ndarray) -> None:
+    from envs.tac.actions import N_ACTIONS
+    from envs.tac.kernels import fill_mask
+
+    fill_mask(S, tables.arrays, np.int64(b), out, np.empty(N_ACTIONS, dtype=np.int16))
+
+
 def _resample_hidden(tables: Tables, S, me, rng):
     from envs.tac.hidden import resample_hidden
 
@@ -103,6 +110,7 @@ def _build(config_dir: str | None) -> Ruleset:
         observe_batch=kernels.observe_batch,
         aec_step=kernels.aec_step,
         aec_observe=kernels.aec_observe,
+        legal_mask=partial(_legal_mask, tables),
         agents=dict(baselines.AGENTS),
         act_one=baselines.act_one,
         act_batch=baselines.batch_actions,

@@ -1305,7 +1305,8 @@ def to_markdown(r: dict) -> str:
         "*first* = make + first calls (import excluded); *again* = the same work repeated in "
         "the same process (compiled: run time); compile = first - again. Cold: "
         "NUMBA_CACHE_DIR an empty folder, one per path. Cached: the usual cache; start = "
-        f"import + make + first step (for aec: without the rest of the game); median of "
+        "import + make + first step (for aec: without the rest of the game), and its compile "
+        "column is the cache load plus numba's one-time set-up; median of "
         f"{len(cc['aec']['runs'])} runs.",
         "",
         "| path | start | import | make | first step | first | again | compile | whole process |",

@@ -41,11 +41,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from envs.core.batch import _threads_for, set_threads
 from envs.core.ruleset import Ruleset
 
 ILLEGAL_MODES = ("raise", "penalty")
@@ -62,6 +62,23 @@ def learner_seats(num_envs: int, num_players: int, learner_seat: str | int) -> n
     return np.full(num_envs, learner_seat, dtype=np.int8)
 
 
+class _NumbaThreads:
+    """Run the enclosed kernel calls on `n` numba threads (None: leave the setting)."""
+
+    def __init__(self, n: int | None):
+        self.n = n
+        self.saved = 0
+
+    def __enter__(self) -> None:
+        if self.n is not None:
+            self.saved = numba.get_num_threads()
+            numba.set_num_threads(self.n)
+
+    def __exit__(self, *exc) -> None:
+        if self.n is not None:
+            numba.set_num_threads(self.saved)
+
+
 class BatchVecEnv(VecEnv):
     """`num_envs` games of `ruleset` as a stable-baselines3 VecEnv (module docstring)."""
 
@@ -75,7 +92,7 @@ class BatchVecEnv(VecEnv):
         num_players: int = 2,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
-        threads: int | None = None,
+        threads: int | None = 1,
     ):
         ruleset.check_players(num_players)
         if (
@@ -91,7 +108,15 @@ class BatchVecEnv(VecEnv):
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
             )
         opponent_id = ruleset.agent_id(opponent)  # ValueError naming the known agents
-        set_threads(threads)
+        if threads is not None and (isinstance(threads, bool) or int(threads) < 1):
+            raise ValueError(f"threads must be >= 1 or None, got {threads!r}")
+        # numba threads while stepping (None: numba's setting). One by default: a step is
+        # a few short kernel calls, and on the shared 2-core machine every parallel launch
+        # waited for a busy core: 64 envs, random actions, about 1,200 learner steps/s on
+        # 2 threads against 160,000-250,000 on 1 (measured alternately in one process)
+        self.threads = (
+            None if threads is None else min(int(threads), numba.config.NUMBA_NUM_THREADS)
+        )
         self.ruleset = ruleset
         self.opponent = opponent
         self.num_players = P = int(num_players)
@@ -129,6 +154,9 @@ class BatchVecEnv(VecEnv):
         self.render_mode = None
         observation_space = spaces.Box(low=0.0, high=np.inf, shape=(obs_size,), dtype=np.float32)
         super().__init__(B, observation_space, spaces.Discrete(n))
+
+    def _numba_threads(self):
+        return _NumbaThreads(self.threads)
 
     # --- kernels ----------------------------------------------------------------------------
     def _play_opponents(self) -> None:
@@ -178,7 +206,7 @@ class BatchVecEnv(VecEnv):
     def reset(self):
         rs = self.ruleset
         B = self.num_envs
-        with _threads_for(B):
+        with self._numba_threads():
             rs.reset_batch(
                 self.state,
                 rs.tables_batch,
@@ -217,7 +245,7 @@ class BatchVecEnv(VecEnv):
         B = self.num_envs
         S = self.state
         actions = self._actions
-        with _threads_for(B):
+        with self._numba_threads():
             illegal = None
             bad = rs.check_actions(S, self.masks, actions)
             if bad >= 0:

@@ -1,19 +1,23 @@
-"""Training a MaskablePPO agent on 2-player TAC against a fixed baseline (issue 2, section 4).
+"""Training sb3-contrib MaskablePPO on a registered ruleset against one of its in-kernel
+agents (issue 2, section 4; any playable ruleset of envs/registry.py, default tac).
 
-- `TacSingleAgentEnv`: a gymnasium.Env over the 2-player `tac_v1` AEC env. The learner plays
-  one seat; every decision of the other seat (its own turn, its defence decisions in the
-  learner's turn, Damage Control reactions) is played inside `step` by a numba baseline
-  agent until the learner must decide again. Reward only at the end: +1 win, -1 loss, 0 tie
-  (tac_v1's scheme, 11.2). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
-- `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a DummyVecEnv/SubprocVecEnv of those
-  envs with TensorBoard logs in OUT/tb, checkpoints in OUT/checkpoints, the model in
-  OUT/model.zip, then `evaluate` against both baselines with Wilson 95% intervals in
-  OUT/eval.json.
+- `SingleAgentEnv`: a gymnasium.Env over the ruleset's AEC env (one game at a time). The
+  learner plays one seat; every decision of the other seats (their turns, their reactions in
+  the learner's turn) is played inside `step` by a numba agent of the ruleset until the
+  learner must decide again. Reward only at the end (the ruleset's scheme; TAC: +1 win, -1
+  loss, 0 tie). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
+- `agents.vec_env.BatchVecEnv`: N games per kernel call, the opponents played inside the
+  kernels (the fast path; `--vec batch`, the default for more than one env).
+- `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a BatchVecEnv, or on a
+  DummyVecEnv/SubprocVecEnv of SingleAgentEnvs (`--vec aec`), with TensorBoard logs in
+  OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, then `evaluate`
+  against every agent of the ruleset with Wilson 95% intervals in OUT/eval.json.
 - `add_parser(subparsers)`: the `tacsim train` subcommand; `main(argv)`: the same as a script
   (scripts/train_tac.py).
 
-torch and stable-baselines3 (the `train` extra) are imported only when training or
-evaluating, so importing this module (the `tacsim` CLI does) stays cheap.
+torch, stable-baselines3 and the ruleset's kernels are imported only when training or
+evaluating, so importing this module (the `tacsim` CLI does) stays cheap. Nothing here
+imports a ruleset's package: the ruleset comes from the registry by name.
 """
 
 from __future__ import annotations
@@ -30,63 +34,86 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.kernel_agents import KernelAgent
 from agents.stats import wilson_interval
-from envs.tac import tac_v1
 
-AGENTS = {"random": 0, "heuristic": 1}  # TAC's (agents/tac/baselines.py), without loading numba
+LEARNER_SEAT_HELP = "'alternate' or a seat number"
+VEC_KINDS = ("auto", "batch", "aec")  # auto: batch for more than one env, else aec
 
-RULESETS = ("tac",)
-OPPONENTS = tuple(sorted(AGENTS))
-LEARNER_SEATS = ("alternate", 0, 1)
+
+def _ruleset(ruleset: Any, config_dir: str | Path | None = None):
+    """A Ruleset from a Ruleset or a registry name (UnknownRuleset, a ValueError, if none)."""
+    from envs.core.ruleset import Ruleset
+    from envs.registry import get
+
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    return get(str(ruleset), config_dir)
 
 
 # --------------------------------------------------------------------------------------------
 # The single-agent env
 # --------------------------------------------------------------------------------------------
-class TacSingleAgentEnv(gym.Env):
-    """2-player TAC as a single-agent gymnasium env: the learner against a baseline agent.
+class SingleAgentEnv(gym.Env):
+    """A ruleset as a single-agent gymnasium env: the learner against an in-kernel agent.
 
-    Games: `seed` picks the game family and game k of it is `tac_v1.raw_env().reset(seed,
-    options={"game_index": k})`. The game index starts at 0 and advances by one at every
-    reset; `reset(seed=s)` restarts the family s at game 0, `reset(options={"game_index": k})`
-    jumps to game k. With `learner_seat="alternate"` the learner plays seat k % 2 in game k.
+    `ruleset`: a Ruleset or a registry name. Games: `seed` picks the game family and game k
+    of it is the AEC env's `reset(seed, options={"game_index": k})`. The game index starts at
+    0 and advances by one at every reset; `reset(seed=s)` restarts the family s at game 0,
+    `reset(options={"game_index": k})` jumps to game k. With `learner_seat="alternate"` the
+    learner plays seat k % P in game k.
 
     Illegal actions: "penalty" (default, PettingZoo's TerminateIllegalWrapper convention)
     ends the game with reward -1 and the message in `info["illegal_action"]`, so any action
-    of the action space is a valid `step` argument; "raise" raises tac_v1's ValueError.
+    of the action space is a valid `step` argument; "raise" raises the env's ValueError.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
+        ruleset: Any = "tac",
         opponent: str = "heuristic",
         seed: int = 0,
         learner_seat: str | int = "alternate",
         illegal_action: str = "penalty",
         render_mode: str | None = None,
         config_dir: str | Path | None = None,
+        num_players: int = 2,
     ):
         super().__init__()
-        if opponent not in AGENTS:
-            raise ValueError(f"unknown opponent {opponent!r}; known: {', '.join(OPPONENTS)}")
-        if isinstance(learner_seat, bool) or learner_seat not in LEARNER_SEATS:
-            raise ValueError(f"learner_seat must be 'alternate', 0 or 1, got {learner_seat!r}")
+        from agents.kernel_agents import KernelAgent
+        from envs.core.aec import AECEnvBase
+
+        rs = _ruleset(ruleset, config_dir)
+        rs.check_players(num_players)
+        if opponent not in rs.agents:
+            raise ValueError(
+                f"unknown opponent {opponent!r}; known: {', '.join(sorted(rs.agents))}"
+            )
+        if learner_seat != "alternate" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, (int, np.integer))
+            or not 0 <= learner_seat < num_players
+        ):
+            raise ValueError(
+                f"learner_seat must be 'alternate' or 0..{num_players - 1}, got {learner_seat!r}"
+            )
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        self.ruleset = rs
+        self.num_players = int(num_players)
         self.opponent_name = opponent
         self.learner_seat_rule = learner_seat
         self.render_mode = render_mode
-        self._aec = tac_v1.raw_env(
-            num_players=2,
+        self._aec = AECEnvBase(
+            rs,
+            num_players=self.num_players,
             render_mode="ansi" if render_mode else None,
             illegal_action=illegal_action,
-            config_dir=config_dir,
         )
-        self._opponent = KernelAgent(self._aec.ruleset, opponent)
+        self._opponent = KernelAgent(rs, opponent)
         first = self._aec.possible_agents[0]
         self.observation_space = self._aec.observation_space(first)["observation"]
         self.action_space = self._aec.action_space(first)
@@ -118,7 +145,7 @@ class TacSingleAgentEnv(gym.Env):
             self.game_index = self._next_game
             self._next_game += 1
             if self.learner_seat_rule == "alternate":
-                self.learner_seat = self.game_index % 2
+                self.learner_seat = self.game_index % self.num_players
             else:
                 self.learner_seat = int(self.learner_seat_rule)
             self._learner = self._aec.possible_agents[self.learner_seat]
@@ -149,7 +176,8 @@ class TacSingleAgentEnv(gym.Env):
                 info["illegal_action"] = final["illegal_action"]
             else:
                 seats = self._aec.possible_agents
-                info["victory_points"] = [int(self._aec.infos[a]["victory_points"]) for a in seats]
+                field_name = self.ruleset.record.score_field
+                info[field_name] = [int(self._aec.infos[a][field_name]) for a in seats]
                 info["winner"] = int(final["winner"])
                 info["decisions"] = int(final["decisions"])
             # SB3 logs the mean of `is_success` at episode ends as rollout/success_rate
@@ -221,7 +249,9 @@ class TrainConfig:
     opponent: str = "random"
     seed: int = 0
     n_envs: int = 1
-    vec_env: str = "auto"  # auto: DummyVecEnv for one env, SubprocVecEnv for more
+    vec: str = "auto"  # batch (BatchVecEnv), aec (SingleAgentEnvs); auto: batch if n_envs > 1
+    vec_env: str = "auto"  # aec path: auto = DummyVecEnv for one env, SubprocVecEnv for more
+    learner_seat: str | int = "alternate"
     n_steps: int = 2048  # per env and rollout
     # 5 epochs of 512-sample minibatches: on the shared 2-core machine SB3's default of 10
     # epochs of 64 (or 256) made the update phase take 4x the rollout; 5 x 512 doubled the
@@ -246,7 +276,9 @@ class TrainConfig:
         parts = ["tacsim train", f"--ruleset {self.ruleset}", f"--opponent {self.opponent}"]
         parts += [f"--timesteps {self.timesteps}", f"--seed {self.seed}", f"--out {self.out}"]
         for name, flag in (
-            ("n_envs", "--n-envs"),
+            ("n_envs", "--num-envs"),
+            ("vec", "--vec"),
+            ("learner_seat", "--learner-seat"),
             ("n_steps", "--n-steps"),
             ("batch_size", "--batch-size"),
             ("n_epochs", "--n-epochs"),
@@ -256,15 +288,29 @@ class TrainConfig:
             ("eval_games", "--eval-games"),
             ("torch_threads", "--threads"),
         ):
-            if getattr(self, name) != getattr(d, name):
+            if flag is not None and getattr(self, name) != getattr(d, name):
                 parts.append(f"{flag} {getattr(self, name)}")
         return " ".join(parts)
 
+    def vec_kind(self) -> str:
+        """batch or aec: what `vec` means for this number of envs."""
+        if self.vec == "auto":
+            return "batch" if self.n_envs > 1 else "aec"
+        return self.vec
+
     def validate(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise ValueError(f"unknown ruleset {self.ruleset!r}; trainable: {', '.join(RULESETS)}")
-        if self.opponent not in AGENTS:
-            raise ValueError(f"unknown opponent {self.opponent!r}; known: {', '.join(OPPONENTS)}")
+        rs = _ruleset(self.ruleset)  # unknown or data-only: UnknownRuleset (a ValueError)
+        if self.opponent not in rs.agents:
+            known = ", ".join(sorted(rs.agents))
+            raise ValueError(f"unknown opponent {self.opponent!r}; known: {known}")
+        if self.vec not in VEC_KINDS:
+            raise ValueError(f"vec must be one of {', '.join(VEC_KINDS)}, got {self.vec!r}")
+        if self.learner_seat != "alternate" and (
+            isinstance(self.learner_seat, bool)
+            or not isinstance(self.learner_seat, int)
+            or not 0 <= self.learner_seat < 2
+        ):
+            raise ValueError(f"learner_seat must be 'alternate', 0 or 1, got {self.learner_seat!r}")
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -273,6 +319,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        if self.vec_kind() == "aec" and self.learner_seat != "alternate":
+            raise ValueError("--learner-seat applies to --vec batch (the aec path alternates)")
         if self.vec_env not in ("auto", "dummy", "subproc"):
             raise ValueError(f"vec_env must be auto, dummy or subproc, got {self.vec_env!r}")
         if not self.net_arch or any(int(w) < 1 for w in self.net_arch):
@@ -306,21 +354,44 @@ def configure_torch(threads: int = 0) -> int:
     return n
 
 
-def _make_env(opponent: str, seed: int):
+def _make_env(ruleset: str, opponent: str, seed: int):
     def thunk() -> gym.Env:
         from sb3_contrib.common.wrappers import ActionMasker
         from stable_baselines3.common.monitor import Monitor
 
-        return ActionMasker(Monitor(TacSingleAgentEnv(opponent=opponent, seed=seed)), mask_fn)
+        env = SingleAgentEnv(ruleset, opponent=opponent, seed=seed)
+        return ActionMasker(Monitor(env), mask_fn)
 
     return thunk
 
 
-def make_vec_env(opponent: str, n_envs: int, seed: int, kind: str = "auto"):
-    """n_envs masked envs; env i plays game family seed + i (SB3 seeds them that way too)."""
+def make_vec_env(
+    opponent: str,
+    n_envs: int,
+    seed: int,
+    kind: str = "auto",
+    ruleset: str = "tac",
+    vec: str = "aec",
+    learner_seat: str | int = "alternate",
+):
+    """n_envs masked games of `ruleset` against `opponent`.
+
+    vec="aec": SingleAgentEnvs in a DummyVecEnv/SubprocVecEnv (`kind`); env i plays game
+    family seed + i (SB3 seeds them that way too). vec="batch": one BatchVecEnv (family
+    `seed`, slot b starts game b) under VecMonitor, which logs episode rewards and lengths."""
+    if vec == "batch":
+        from stable_baselines3.common.vec_env import VecMonitor
+
+        from agents.vec_env import BatchVecEnv
+
+        rs = _ruleset(ruleset)
+        return VecMonitor(
+            BatchVecEnv(rs, n_envs, opponent=opponent, seed=seed, learner_seat=learner_seat),
+            info_keywords=("is_success",),
+        )
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    thunks = [_make_env(opponent, seed + i) for i in range(n_envs)]
+    thunks = [_make_env(ruleset, opponent, seed + i) for i in range(n_envs)]
     if kind == "subproc" or (kind == "auto" and n_envs > 1):
         return SubprocVecEnv(thunks)
     return DummyVecEnv(thunks)
@@ -342,11 +413,12 @@ def evaluate(
     games: int,
     seed: int,
     deterministic: bool = True,
+    ruleset: Any = "tac",
 ) -> dict[str, Any]:
     """Play `games` games of family `seed` (games 0..games-1, the model in seat k % 2 of
     game k) against `opponent`; wins, losses, ties and the win rate with its Wilson 95%
     interval."""
-    env = TacSingleAgentEnv(opponent=opponent, seed=seed, learner_seat="alternate")
+    env = SingleAgentEnv(ruleset, opponent=opponent, seed=seed, learner_seat="alternate")
     wins = losses = ties = 0
     seat_wins = [0, 0]
     seat_games = [0, 0]
@@ -392,10 +464,14 @@ def evaluate(
 
 
 def evaluate_both(
-    model: Any, games: int, seed: int, deterministic: bool = True
+    model: Any, games: int, seed: int, deterministic: bool = True, ruleset: Any = "tac"
 ) -> dict[str, dict[str, Any]]:
-    """`evaluate` against every baseline on the same game family (paired deals)."""
-    return {name: evaluate(model, name, games, seed, deterministic) for name in OPPONENTS}
+    """`evaluate` against every agent of the ruleset on the same game family (paired
+    deals)."""
+    rs = _ruleset(ruleset)
+    return {
+        name: evaluate(model, name, games, seed, deterministic, rs) for name in sorted(rs.agents)
+    }
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -429,7 +505,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     _write_json(out / "config.json", {**asdict(config), "out": str(out)})
 
-    venv = make_vec_env(config.opponent, config.n_envs, config.seed, config.vec_env)
+    venv = make_vec_env(
+        config.opponent,
+        config.n_envs,
+        config.seed,
+        config.vec_env,
+        ruleset=config.ruleset,
+        vec=config.vec_kind(),
+        learner_seat=config.learner_seat,
+    )
     model = MaskablePPO(
         "MlpPolicy",
         venv,
@@ -471,7 +555,9 @@ def train(config: TrainConfig) -> dict[str, Any]:
 
     eval_seed = derive_seed(config.seed, 2)  # a family no training env played
     start = time.perf_counter()
-    results = evaluate_both(model, config.eval_games, eval_seed, config.eval_deterministic)
+    results = evaluate_both(
+        model, config.eval_games, eval_seed, config.eval_deterministic, config.ruleset
+    )
     eval_s = time.perf_counter() - start
     summary = {
         "ruleset": config.ruleset,
@@ -479,6 +565,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
         "timesteps": int(model.num_timesteps),
         "seed": config.seed,
         "n_envs": config.n_envs,
+        "vec": config.vec_kind(),
+        "train_steps_per_s": round(int(model.num_timesteps) / train_s, 1),
         "torch_threads": threads,
         "train_wall_s": round(train_s, 1),
         "eval_wall_s": round(eval_s, 1),
@@ -506,16 +594,49 @@ def _int_at_least(minimum: int):
     return parse
 
 
+def _seat(text: str) -> str | int:
+    if text == "alternate":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 'alternate' or a seat, got {text!r}") from None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     d = TrainConfig(out=Path("."), timesteps=1)
-    p.add_argument("--ruleset", default="tac", help="ruleset to train on (only: tac)")
+    from agents.cli import add_ruleset_argument
+
+    add_ruleset_argument(p)
     p.add_argument(
-        "--opponent", default=d.opponent, help=f"baseline to train against: {', '.join(OPPONENTS)}"
+        "--opponent",
+        default=d.opponent,
+        help="in-kernel agent of the ruleset to train against (tac: random, heuristic)",
     )
     p.add_argument("--timesteps", type=_int_at_least(1), required=True, help="learner decisions")
     p.add_argument("--seed", type=_int_at_least(0), default=d.seed)
     p.add_argument("--out", type=Path, required=True, help="run folder (model, tb/, eval.json)")
-    p.add_argument("--n-envs", type=_int_at_least(1), default=d.n_envs, help="parallel envs")
+    p.add_argument(
+        "--num-envs",
+        "--n-envs",
+        dest="n_envs",
+        type=_int_at_least(1),
+        default=d.n_envs,
+        help="games stepped together (default 1; e.g. 64 with the batched path)",
+    )
+    p.add_argument(
+        "--vec",
+        choices=VEC_KINDS,
+        default=d.vec,
+        help="batch: BatchVecEnv (opponents inside the kernels); aec: one SingleAgentEnv per "
+        "env in a Dummy/SubprocVecEnv; auto (default): batch when --num-envs > 1",
+    )
+    p.add_argument(
+        "--learner-seat",
+        type=_seat,
+        default=d.learner_seat,
+        help="batched path: 'alternate' (default: slot i of N learns seat i*P//N) or a seat",
+    )
     p.add_argument(
         "--vec-env", choices=("auto", "dummy", "subproc"), default=d.vec_env, help=argparse.SUPPRESS
     )
@@ -541,7 +662,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `tacsim train`; 2 on bad input, 1 when the training extra is missing."""
+    """Run `tacsim train`; UsageError (agents.cli prints it, exit 2) on bad input, before
+    anything is written; 1 when the training extra is missing."""
+    from agents.cli import UsageError, check_ruleset
+
+    check_ruleset(args.ruleset)  # unknown or data-only: UsageError
     config = TrainConfig(
         out=args.out,
         timesteps=args.timesteps,
@@ -549,7 +674,9 @@ def run(args: argparse.Namespace) -> int:
         opponent=args.opponent,
         seed=args.seed,
         n_envs=args.n_envs,
+        vec=args.vec,
         vec_env=args.vec_env,
+        learner_seat=args.learner_seat,
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.n_epochs,
@@ -564,8 +691,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config.validate()
     except ValueError as exc:
-        print(f"tacsim train: error: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from None
     try:
         summary = train(config)
     except RuntimeError as exc:
@@ -581,15 +707,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 DESCRIPTION = (
-    "Train sb3-contrib MaskablePPO on 2-player TAC against a baseline agent, log to "
-    "TensorBoard (OUT/tb), save OUT/model.zip, then evaluate against the random and the "
-    "heuristic agents (OUT/eval.json)."
+    "Train sb3-contrib MaskablePPO on a 2-player ruleset (default tac) against one of its "
+    "in-kernel agents, log to TensorBoard (OUT/tb), save OUT/model.zip, then evaluate against "
+    "every agent of the ruleset (OUT/eval.json). --num-envs N > 1 steps N games per kernel "
+    "call (BatchVecEnv)."
 )
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register `train` on the `tacsim` command's subparsers."""
-    p = subparsers.add_parser("train", help="train MaskablePPO on TAC", description=DESCRIPTION)
+    p = subparsers.add_parser(
+        "train", help="train MaskablePPO on a ruleset", description=DESCRIPTION
+    )
     add_arguments(p)
     p.set_defaults(func=run)
     return p
@@ -599,4 +728,10 @@ def main(argv: list[str] | None = None) -> int:
     """scripts/train_tac.py: the same options as `tacsim train`."""
     parser = argparse.ArgumentParser(prog="train_tac", description=DESCRIPTION)
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    from agents.cli import UsageError
+
+    try:
+        return run(parser.parse_args(argv))
+    except UsageError as exc:
+        print(f"train_tac: error: {exc}", file=sys.stderr)
+        return 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import warnings
 from pathlib import Path
 
@@ -13,11 +14,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from agents.kernel_agents import KernelAgent
-from agents.training import TacSingleAgentEnv, add_parser, main
+from agents.training import SingleAgentEnv, add_parser, main
 from envs.tac import tac_v1
 
 
-def _first_legal_game(env: TacSingleAgentEnv, **reset_kwargs) -> tuple[list, float, dict]:
+def _first_legal_game(env: SingleAgentEnv, **reset_kwargs) -> tuple[list, float, dict]:
     """Play one game taking the lowest legal action; the observations, reward, last info."""
     obs, info = env.reset(**reset_kwargs)
     seen = [obs.copy()]
@@ -34,12 +35,12 @@ def test_single_agent_env_passes_gymnasium_env_checker():
     with warnings.catch_warnings():
         # tac_v1's Box is [0, inf): the checker only warns about the unbounded maximum
         warnings.simplefilter("ignore", UserWarning)
-        check_env(TacSingleAgentEnv(opponent="heuristic", seed=3))
-        check_env(TacSingleAgentEnv(opponent="random", seed=4, learner_seat=1))
+        check_env(SingleAgentEnv(opponent="heuristic", seed=3))
+        check_env(SingleAgentEnv(opponent="random", seed=4, learner_seat=1))
 
 
 def test_opponent_decisions_are_played_until_the_learner_decides():
-    env = TacSingleAgentEnv(opponent="heuristic", seed=11, illegal_action="raise")
+    env = SingleAgentEnv(opponent="heuristic", seed=11, illegal_action="raise")
     obs, info = env.reset()
     learner_steps = 0
     done = False
@@ -61,17 +62,17 @@ def test_opponent_decisions_are_played_until_the_learner_decides():
 
 
 def test_learner_seat_alternates_with_the_game_index():
-    env = TacSingleAgentEnv(opponent="random", seed=2)
+    env = SingleAgentEnv(opponent="random", seed=2)
     seats = [env.reset()[1]["learner_seat"] for _ in range(4)]
     games = env.game_index
     assert seats == [0, 1, 0, 1] and games == 3
-    fixed = TacSingleAgentEnv(opponent="random", seed=2, learner_seat=1)
+    fixed = SingleAgentEnv(opponent="random", seed=2, learner_seat=1)
     assert {fixed.reset()[1]["learner_seat"] for _ in range(3)} == {1}
 
 
 def test_reset_replays_the_same_games_from_a_seed():
-    a = TacSingleAgentEnv(opponent="heuristic", seed=0)
-    b = TacSingleAgentEnv(opponent="heuristic", seed=0)
+    a = SingleAgentEnv(opponent="heuristic", seed=0)
+    b = SingleAgentEnv(opponent="heuristic", seed=0)
     game_a, reward_a, _ = _first_legal_game(a, seed=21)
     game_b, reward_b, _ = _first_legal_game(b, seed=21)
     assert reward_a == reward_b and len(game_a) == len(game_b)
@@ -79,7 +80,7 @@ def test_reset_replays_the_same_games_from_a_seed():
     # the next reset plays the next game of the family, the same as jumping to it
     next_a, _, info_a = _first_legal_game(a)
     jump, _, info_j = _first_legal_game(
-        TacSingleAgentEnv("heuristic", seed=21), options={"game_index": 1}
+        SingleAgentEnv(opponent="heuristic", seed=21), options={"game_index": 1}
     )
     assert info_a["game_index"] == info_j["game_index"] == 1
     assert all(np.array_equal(x, y) for x, y in zip(next_a, jump, strict=True))
@@ -87,7 +88,7 @@ def test_reset_replays_the_same_games_from_a_seed():
 
 
 def test_first_observation_is_the_aec_envs_view_of_the_same_game():
-    env = TacSingleAgentEnv(opponent="heuristic", seed=5, learner_seat=1)
+    env = SingleAgentEnv(opponent="heuristic", seed=5, learner_seat=1)
     obs, _ = env.reset(options={"game_index": 3})
     raw = tac_v1.raw_env(num_players=2)
     raw.reset(seed=5, options={"game_index": 3})
@@ -99,12 +100,12 @@ def test_first_observation_is_the_aec_envs_view_of_the_same_game():
 
 
 def test_illegal_action_penalty_ends_the_game_and_raise_mode_raises():
-    env = TacSingleAgentEnv(opponent="random", seed=1)
+    env = SingleAgentEnv(opponent="random", seed=1)
     env.reset()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, done, _, info = env.step(illegal)
     assert done and reward == -1.0 and "illegal" in info["illegal_action"]
-    strict = TacSingleAgentEnv(opponent="random", seed=1, illegal_action="raise")
+    strict = SingleAgentEnv(opponent="random", seed=1, illegal_action="raise")
     strict.reset()
     with pytest.raises(ValueError, match="illegal"):
         strict.step(illegal)
@@ -120,24 +121,32 @@ def test_illegal_action_penalty_ends_the_game_and_raise_mode_raises():
 )
 def test_single_agent_env_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        TacSingleAgentEnv(**kwargs)
+        SingleAgentEnv(**kwargs)
 
 
 def _tacsim_train(argv: list[str]) -> int:
     """Run `tacsim train ARGV` through add_parser, as agents/cli.py does; the exit code."""
+    from agents.cli import UsageError
+
     parser = argparse.ArgumentParser(prog="tacsim")
     add_parser(parser.add_subparsers(dest="command", required=True))
     try:
         args = parser.parse_args(["train", *argv])
     except SystemExit as exc:  # argparse's own errors
         return int(exc.code)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except UsageError as exc:  # what agents.cli.main does
+        print(f"tacsim train: error: {exc}", file=sys.stderr)
+        return 2
 
 
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["--ruleset", "chess"], "unknown ruleset 'chess'"),
+        (["--ruleset", "tactica"], "ruleset 'tactica' is data only"),
+        (["--vec", "batch", "--learner-seat", "2"], "learner_seat"),
         (["--opponent", "grandmaster"], "unknown opponent 'grandmaster'"),
         (["--timesteps", "0"], "--timesteps: must be >= 1"),
         (["--timesteps", "lots"], "--timesteps: expected an integer"),
@@ -202,7 +211,7 @@ def test_saved_model_predicts_only_legal_actions(trained_run):
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(trained_run / "model.zip"), device="cpu")
-    env = TacSingleAgentEnv(opponent="heuristic", seed=99, illegal_action="raise")
+    env = SingleAgentEnv(opponent="heuristic", seed=99, illegal_action="raise")
     for deterministic in (True, False):
         obs, _ = env.reset()
         done = False

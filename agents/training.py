@@ -13,7 +13,7 @@ agents (issue 2, section 4; any playable ruleset of envs/registry.py, default ta
   OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, then `evaluate`
   against every agent of the ruleset with Wilson 95% intervals in OUT/eval.json.
 - `add_parser(subparsers)`: the `tacsim train` subcommand; `main(argv)`: the same as a script
-  (scripts/train_tac.py).
+  (scripts/train.py).
 
 torch, stable-baselines3 and the ruleset's kernels are imported only when training or
 evaluating, so importing this module (the `tacsim` CLI does) stays cheap. Nothing here
@@ -579,7 +579,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# Command line: `tacsim train` and scripts/train_tac.py
+# Command line: `tacsim train` and scripts/train.py
 # --------------------------------------------------------------------------------------------
 def _int_at_least(minimum: int):
     def parse(text: str) -> int:
@@ -725,13 +725,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """scripts/train_tac.py: the same options as `tacsim train`."""
-    parser = argparse.ArgumentParser(prog="train_tac", description=DESCRIPTION)
+    """scripts/train.py: the same options as `tacsim train`."""
+    parser = argparse.ArgumentParser(prog="train", description=DESCRIPTION)
     add_arguments(parser)
     from agents.cli import UsageError
 
     try:
         return run(parser.parse_args(argv))
     except UsageError as exc:
-        print(f"train_tac: error: {exc}", file=sys.stderr)
+        print(f"train: error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
-"""Train MaskablePPO on 2-player TAC; the same options as `tacsim train` (agents/training.py).
+"""Train MaskablePPO on any playable ruleset (default TAC); the same options as `tacsim train` (agents/training.py).
 
-Example: python scripts/train_tac.py --opponent random --timesteps 200000 --seed 0 --out runs/ppo
+Example: python scripts/train.py --opponent random --timesteps 200000 --seed 0 --out runs/ppo
 """
 
 from __future__ import annotations

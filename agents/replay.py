@@ -389,12 +389,17 @@ def run_replay(
 
     out = out or sys.stdout
     err = err or sys.stderr
+    asked = getattr(args, "ruleset", None)
+    if asked is not None:
+        check_ruleset(asked)  # unknown or data only: one line, before anything is read
     if (args.run is None) == (args.saved is None):
         raise UsageError("give either --run DIR (with --game K or --all) or --saved FILE")
     if args.run is not None:
         if args.all:
             if args.game is not None or args.step or args.frames or args.gif:
                 raise UsageError("--all checks every game: no --game, --step, --frames, --gif")
+            if asked is not None and asked != _run_ruleset(Path(args.run))[0].name:
+                raise UsageError(f"--ruleset {asked} but {args.run} holds another ruleset's games")
             return _replay_all(Path(args.run), out, err)
         if args.game is None:
             raise UsageError("--run needs --game K (or --all)")
@@ -404,6 +409,8 @@ def run_replay(
             raise UsageError("--game/--all go with --run, not --saved")
         rec = load_saved(args.saved)
     rs = rec.ruleset
+    if asked is not None and asked != rs.name:
+        raise UsageError(f"--ruleset {asked} but the game recorded is {rs.name}")
     frames, gif = _check_outputs(args, rs, len(rec.seats))
     if args.step and args.quiet:
         raise UsageError("--step and --quiet exclude each other")
@@ -518,6 +525,11 @@ def add_parser(subparsers) -> None:
         description="Re-create a game from its seed, game index and agents (humans' actions "
         "from the saved file) and check the winner, each seat's score and the length. Exit "
         "status 1 if the replay does not reproduce the record.",
+    )
+    p.add_argument(
+        "--ruleset",
+        default=None,
+        help="check that the game is of this ruleset (default: the one recorded with it)",
     )
     src = p.add_argument_group("what to replay (one of)")
     src.add_argument("--run", type=Path, default=None, help="self-play run folder")

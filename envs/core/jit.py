@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numba
 from numba.core import config as _numba_config
+from numba.core import types
 
 _ROOT = Path(__file__).resolve().parents[2]
 _KEEP = 3  # cache folders kept per key (the newest by use)
@@ -96,13 +97,38 @@ def cache_is_warm(key: str) -> bool:
     return any(cache_dir(key).rglob("*.nbi"))
 
 
+def _widened(t):
+    """The argument type a kernel is compiled for when another kernel calls it: constants
+    lose their literal type and small integers become int64 (uint64, the RNG words, stays),
+    so that f(S, b, 0), f(S, b, p8) and f(S, b, p64) share one compiled specialisation."""
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
+def _one_signature(dispatcher):
+    """Make calls from other kernels use widened argument types (see _widened). Without it
+    numba compiled TAC's helpers up to five times each (a literal 0, an int8 seat read from
+    the state, an int64 loop index, ...), a third of the cold compile time."""
+    compile_for = getattr(dispatcher, "get_call_template", None)
+    if compile_for is None:  # NUMBA_DISABLE_JIT=1: a plain Python function
+        return dispatcher
+
+    def get_call_template(args, kws):
+        return compile_for(tuple(_widened(a) for a in args), kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def _decorator(**flags):
     def decorate(fn):
         # numba reads CACHE_DIR when the dispatcher is made, so set it per kernel
         saved = _numba_config.CACHE_DIR
         _numba_config.CACHE_DIR = str(cache_dir(key_of_module(fn.__module__)))
         try:
-            return numba.njit(cache=True, nogil=True, **flags)(fn)
+            return _one_signature(numba.njit(cache=True, nogil=True, **flags)(fn))
         finally:
             _numba_config.CACHE_DIR = saved
 

@@ -92,6 +92,10 @@ def test_one_game_prints_every_decision_and_the_board(runs):
     assert "GAME OVER" in out and "seen by P0" in out
     assert lines[-1].startswith("reproduced: run") and f"{rec.length} decisions" in lines[-1]
     rc, out, _ = run_cli("replay", "--run", str(runs["hr"]), "--game", "3", "--quiet")
+    assert rc == 0
+    rc, out, _ = run_cli(
+        "replay", "--ruleset", "tac", "--run", str(runs["hr"]), "--game", "3", "--quiet"
+    )
     assert rc == 0 and out.count("\n") == 1 and out.startswith("reproduced:")
 
 
@@ -278,6 +282,9 @@ def test_bad_input_is_one_line_exit_2(runs, tmp_path):
         ([], "give either --run"),
         (["--saved", str(saved), "--frames", str(saved)], "not an empty folder"),
         (["--saved", str(saved), "--seat", "7"], "--seat must be 0 to 1"),
+        (["--ruleset", "nope", "--saved", str(saved)], "unknown ruleset 'nope'"),
+        (["--ruleset", "tactica", "--saved", str(saved)], "ruleset 'tactica' is data only"),
+        (["--ruleset", "tactica", "--run", str(runs["hr"]), "--all"], "is data only"),
     ]
     for argv, needle in cases:
         before = sorted(p.name for p in tmp_path.iterdir())

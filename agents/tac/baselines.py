@@ -13,7 +13,7 @@ from agents.tac.heuristic import heuristic_action, heuristic_from_legal
 from envs.core.jit import njit, njit_parallel
 from envs.core.rng import randint
 from envs.tac.actions import N_ACTIONS
-from envs.tac.kernels import CHUNK, step_one
+from envs.tac.kernels import CHUNK, report_if_over, step_one
 from envs.tac.state import STAGE_GAME_OVER
 from envs.tac.turn import random_from_legal, random_legal_action
 
@@ -100,11 +100,7 @@ def _opponents_in_slots(
         while S["stage"][b] != STAGE_GAME_OVER and S["current"][b] != learner:
             a = choose_action(S, tb, b, seat_agents[S["current"][b]], buf)
             step_one(S, tba, b, np.int64(a), masks[b], buf)
-        if S["stage"][b] == STAGE_GAME_OVER:
-            terminated[b] = True
-            rewards[b, :] = S["rewards"][b, :]
-            final_vp[b, :] = S["victory_points"][b, :]
-            final_len[b] = S["decisions"][b]
+        report_if_over(S, b, rewards, terminated, final_vp, final_len)
 
 
 @njit_parallel

@@ -91,6 +91,16 @@ def check_actions(S, masks, actions):
     return -1
 
 
+@njit
+def report_if_over(S, b, rewards, terminated, final_vp, final_length):
+    """A game that has ended reports its rewards, victory points and length in row b."""
+    if S["stage"][b] == STAGE_GAME_OVER:
+        terminated[b] = True
+        rewards[b, :] = S["rewards"][b, :]
+        final_vp[b, :] = S["victory_points"][b, :]
+        final_length[b] = S["decisions"][b]
+
+
 @njit_parallel
 def step_batch(S, tba, actions, masks, rewards, terminated, final_vp, final_length):
     """Apply one legal action per game; games that end report rewards and stay over."""
@@ -102,11 +112,7 @@ def step_batch(S, tba, actions, masks, rewards, terminated, final_vp, final_leng
             rewards[b, :] = 0.0
             terminated[b] = False
             step_one(S, tba, b, actions[b], masks[b], buf)
-            if S["stage"][b] == STAGE_GAME_OVER:
-                terminated[b] = True
-                rewards[b, :] = S["rewards"][b, :]
-                final_vp[b, :] = S["victory_points"][b, :]
-                final_length[b] = S["decisions"][b]
+            report_if_over(S, b, rewards, terminated, final_vp, final_length)
 
 
 @njit_parallel

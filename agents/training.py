@@ -492,12 +492,33 @@ def format_results(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def make_model(venv, config: TrainConfig, tensorboard_log: str | None = None):
+    """MaskablePPO with the config's hyperparameters on a VecEnv (CPU)."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=config.learning_rate,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=tensorboard_log,
+        seed=config.seed,
+        device="cpu",
+        verbose=config.verbose,
+    )
+
+
 def train(config: TrainConfig) -> dict[str, Any]:
     """Train, save OUT/model.zip, evaluate against both baselines, write OUT/eval.json."""
     config.validate()
     _require_training_extra()
     os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")  # CPU only, whatever the machine has
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CheckpointCallback
 
     threads = configure_torch(config.torch_threads)
@@ -514,22 +535,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         vec=config.vec_kind(),
         learner_seat=config.learner_seat,
     )
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
-        learning_rate=config.learning_rate,
-        n_steps=config.n_steps,
-        batch_size=config.batch_size,
-        n_epochs=config.n_epochs,
-        gamma=config.gamma,
-        gae_lambda=config.gae_lambda,
-        ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
-        tensorboard_log=str(out / "tb"),
-        seed=config.seed,
-        device="cpu",
-        verbose=config.verbose,
-    )
+    model = make_model(venv, config, tensorboard_log=str(out / "tb"))
     callbacks = []
     if config.checkpoint_every > 0:
         callbacks.append(

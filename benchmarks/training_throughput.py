@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_tac import git_info, load_average, machine_info  # noqa: E402
+from benchmarks.harness import git_info, load_average, machine_info  # noqa: E402
 
 
 def _random_masked(num_envs: int, n_actions: int, seed: int):
@@ -113,25 +113,13 @@ def bench_raw(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def bench_learn(kind: str, args: argparse.Namespace) -> dict[str, Any]:
-    from sb3_contrib import MaskablePPO
+    from agents.training import TrainConfig, make_model
 
-    from agents.training import TrainConfig
-
-    d = TrainConfig(out=Path("."), timesteps=1)
-    venv = _make(kind, args)
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
-        n_steps=args.n_steps,
-        batch_size=d.batch_size,
-        n_epochs=d.n_epochs,
-        learning_rate=d.learning_rate,
-        ent_coef=d.ent_coef,
-        policy_kwargs={"net_arch": list(d.net_arch)},
-        seed=args.seed,
-        device="cpu",
-        verbose=0,
+    config = TrainConfig(
+        out=Path("."), timesteps=1, n_steps=args.n_steps, seed=args.seed, verbose=0
     )
+    venv = _make(kind, args)
+    model = make_model(venv, config)
     rollout = args.n_steps * args.num_envs
     model.learn(total_timesteps=rollout)  # warm-up: one rollout and one update
     t0 = time.perf_counter()

@@ -224,3 +224,21 @@ def test_tacsim_train_refuses_unknown_and_data_only_rulesets(argv, message, tmp_
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def test_training_throughput_benchmark_runs_and_writes_its_tables(tmp_path):
+    """benchmarks/training_throughput.py --quick measures both paths and writes JSON and
+    markdown (it once imported a module that had been removed, unnoticed)."""
+    import json
+
+    from benchmarks.training_throughput import main as bench_main
+
+    assert bench_main(["--quick", "--out", str(tmp_path)]) == 0
+    (js,) = tmp_path.glob("training_tac_*_quick.json")
+    (md,) = tmp_path.glob("training_tac_*_quick.md")
+    report = json.loads(js.read_text())
+    text = md.read_text()
+    assert "BatchVecEnv" in text and "AEC path" in text
+    for part in ("raw", "learn"):
+        for path in ("aec", "batch"):
+            assert report[part][path]["steps_per_s"] > 0, (part, path)

@@ -7,9 +7,10 @@ kernel of another module would still run the old rules. The cache therefore live
 folder named after a hash of the sources a kernel can reach:
 
 - a kernel of ruleset R (a module under envs/R/ or agents/R/) -> hash of envs/core/,
-  envs/R/ and agents/R/: editing one ruleset, or the generic tools, recompiles nothing of
+  agents/core/, envs/R/ and agents/R/: editing one ruleset, or the generic tools, recompiles nothing of
   another ruleset;
-- a kernel of envs/core (rng, deck, ...) -> hash of envs/core/ alone.
+- a kernel of envs/core (rng, deck, ...) or agents/core (the generic search) -> hash of
+  envs/core/ and agents/core/ alone; every ruleset's hash includes both.
 
 A ruleset's kernels are compiled (or loaded) only when a command first calls them, so a
 command that uses TAC never compiles another ruleset. The few most recent folders per key
@@ -47,7 +48,8 @@ def key_of_module(module: str) -> str:
 
 
 def _sources(key: str) -> list[Path]:
-    folders = [_ROOT / "envs" / CORE]
+    # agents/core holds generic agent kernels (search) that ruleset kernels call
+    folders = [_ROOT / "envs" / CORE, _ROOT / "agents" / CORE]
     if key != CORE:
         folders += [_ROOT / "envs" / key, _ROOT / "agents" / key]
     return [p for f in folders if f.is_dir() for p in sorted(f.rglob("*.py"))]

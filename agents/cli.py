@@ -118,7 +118,7 @@ def _add_selfplay(sub) -> None:
         "--agents",
         default="random,random",
         help="comma-separated agents; seat s of game g is agents[(s+g) %% len] "
-        "(known: random, heuristic; default random,random)",
+        "(TAC: random, heuristic, mcts, mcts50, mcts800; default random,random)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", type=Path, default=Path("runs/selfplay"), help="run folder")

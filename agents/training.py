@@ -466,11 +466,11 @@ def evaluate(
 def evaluate_both(
     model: Any, games: int, seed: int, deterministic: bool = True, ruleset: Any = "tac"
 ) -> dict[str, dict[str, Any]]:
-    """`evaluate` against every agent of the ruleset on the same game family (paired
-    deals)."""
+    """`evaluate` against every fast agent of the ruleset (not the searching ones: see
+    `tacsim ladder` for those) on the same game family (paired deals)."""
     rs = _ruleset(ruleset)
     return {
-        name: evaluate(model, name, games, seed, deterministic, rs) for name in sorted(rs.agents)
+        name: evaluate(model, name, games, seed, deterministic, rs) for name in rs.baseline_agents
     }
 
 

@@ -1,7 +1,9 @@
-"""TAC baseline agents, the same logic from numba (self-play) and from Python (AEC env).
+"""TAC's in-kernel agents, the same logic from numba (self-play) and from Python (AEC env).
 
-Agent ids used inside kernels: AGENT_RANDOM, AGENT_HEURISTIC. `AGENTS` maps CLI names to ids.
-These are the contract's act_one, act_batch and opponents_batch (envs/core/ruleset.py).
+Agent ids used inside kernels: AGENT_RANDOM, AGENT_HEURISTIC and the information-set search
+agents (agents/tac/mcts.py), one id per simulation budget: `mcts` (200 simulations per
+decision), `mcts50` and `mcts800`. `AGENTS` maps CLI names to ids. These are the contract's
+act_one, act_batch and opponents_batch (envs/core/ruleset.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import numpy as np
 from numba import prange
 
 from agents.tac.heuristic import heuristic_action, heuristic_from_legal
+from agents.tac.mcts import mcts_action
 from envs.core.jit import njit, njit_parallel
 from envs.core.rng import randint
 from envs.tac.actions import N_ACTIONS
@@ -19,7 +22,15 @@ from envs.tac.turn import random_from_legal, random_legal_action
 
 AGENT_RANDOM = 0
 AGENT_HEURISTIC = 1
-AGENTS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC}
+AGENT_MCTS = 2  # ids AGENT_MCTS + i search with MCTS_SIMS[i] simulations per decision
+MCTS_SIMS = np.array([200, 50, 800], dtype=np.int64)
+AGENTS = {
+    "random": AGENT_RANDOM,
+    "heuristic": AGENT_HEURISTIC,
+    "mcts": AGENT_MCTS,
+    "mcts50": AGENT_MCTS + 1,
+    "mcts800": AGENT_MCTS + 2,
+}
 
 
 @njit
@@ -27,6 +38,8 @@ def choose_action(S, tb, b, agent, buf):
     """Action of agent id `agent` for the current decision of game b."""
     if agent == AGENT_HEURISTIC:
         return heuristic_action(S, tb, b, buf)
+    if agent >= AGENT_MCTS:
+        return mcts_action(S, tb, b, MCTS_SIMS[agent - AGENT_MCTS], buf)
     return random_legal_action(S, tb, b, buf)
 
 
@@ -35,6 +48,8 @@ def choose_from_legal(S, tb, b, agent, buf, n):
     """As choose_action, when buf already holds the n legal actions."""
     if agent == AGENT_HEURISTIC:
         return heuristic_from_legal(S, tb, b, buf, n)
+    if agent >= AGENT_MCTS:
+        return mcts_action(S, tb, b, MCTS_SIMS[agent - AGENT_MCTS], buf)
     return random_from_legal(S, b, buf, n)
 
 

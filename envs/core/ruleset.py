@@ -16,7 +16,8 @@ What a ruleset provides, in short:
 - state: ``state_dtype`` and ``allocate(B, P)``; the batch kernels ``reset_batch``,
   ``check_actions``, ``step_batch``, ``autoreset_batch`` and the one-game ``aec_step``
   (signatures below, the same for every ruleset);
-- agents inside kernels: ``agents`` (name -> id), ``act_one`` (one game, for the AEC env,
+- agents inside kernels: ``agents`` (name -> id; ``search_agents`` names the slow searching
+  ones, which tools that evaluate "against every agent" leave out), ``act_one`` (one game, for the AEC env,
   play and replay), ``act_batch`` (every game of a BatchEnv), ``opponents_batch`` (play
   every seat but the learner's, for batched training) and ``play_chunk`` (whole games of
   self-play, one result row per game);
@@ -151,6 +152,9 @@ class Ruleset:
     resample_hidden: Callable[[np.ndarray, int, np.random.Generator], np.ndarray]
     render_text: Callable[[np.ndarray, int, int], str]
     render_image: Callable[..., Any] | None = None
+    # agents that search (ms per decision, not us): evaluations against "every agent"
+    # (agents.training.evaluate_both) use the others
+    search_agents: frozenset[str] = frozenset()
     config_dir: str | None = None  # None: the embedded configs/<name>
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -164,6 +168,11 @@ class Ruleset:
                 f"{self.name}: num_players must be an integer {self.min_players}..{self.max_players}, "
                 f"got {num_players!r}"
             )
+
+    @property
+    def baseline_agents(self) -> list[str]:
+        """The fast agents (every agent but the searching ones), sorted."""
+        return sorted(a for a in self.agents if a not in self.search_agents)
 
     def agent_id(self, name: str) -> int:
         if name not in self.agents:

@@ -112,6 +112,7 @@ def _build(config_dir: str | None) -> Ruleset:
         aec_observe=kernels.aec_observe,
         legal_mask=partial(_legal_mask, tables),
         agents=dict(baselines.AGENTS),
+        search_agents=frozenset(a for a in baselines.AGENTS if a.startswith("mcts")),
         act_one=baselines.act_one,
         act_batch=baselines.batch_actions,
         opponents_batch=baselines.opponents_batch,

@@ -1,0 +1,1 @@
+"""Generic agent kernels that every ruleset's agents call (the search tree)."""

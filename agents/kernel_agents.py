@@ -40,6 +40,18 @@ class MaskedRandomAgent:
         return int(self.rng.choice(legal))
 
 
+def refuse_search_agents(ruleset: Ruleset, names, where: str) -> None:
+    """The batch kernels (act_batch, opponents_batch) play the fast agents only: a searching
+    agent (ruleset.search_agents) is compiled into act_one and play_chunk, not into them."""
+    slow = sorted(set(names) & set(ruleset.search_agents))
+    if slow:
+        raise ValueError(
+            f"{where} plays the fast agents ({', '.join(ruleset.baseline_agents)}); "
+            f"{', '.join(slow)} search and play through act_one (AEC env, play) or "
+            "play_chunk (selfplay, ladder)"
+        )
+
+
 def seat_agent_ids(ruleset: Ruleset, agents: str | list[str], num_players: int) -> np.ndarray:
     """One agent id per seat from one name (every seat) or one name per seat."""
     names = [agents] * num_players if isinstance(agents, str) else list(agents)
@@ -53,6 +65,7 @@ def act_batch(env: BatchEnv, agents: str | list[str], out: np.ndarray | None = N
     kernel call. `agents` is one agent name for every seat, or one name per seat."""
     rs = env.ruleset
     seat_agents = seat_agent_ids(rs, agents, env.num_players)
+    refuse_search_agents(rs, [agents] if isinstance(agents, str) else agents, "act_batch")
     if out is None:
         out = np.zeros(env.num_envs, dtype=np.int64)
     with threads_for(env.num_envs):  # a small batch on the calling thread

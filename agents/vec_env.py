@@ -47,6 +47,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from envs.core.ruleset import Ruleset
+from agents.kernel_agents import refuse_search_agents
 
 ILLEGAL_MODES = ("raise", "penalty")
 
@@ -108,6 +109,7 @@ class BatchVecEnv(VecEnv):
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
             )
         opponent_id = ruleset.agent_id(opponent)  # ValueError naming the known agents
+        refuse_search_agents(ruleset, [opponent], "BatchVecEnv's opponents")
         if threads is not None and (isinstance(threads, bool) or int(threads) < 1):
             raise ValueError(f"threads must be >= 1 or None, got {threads!r}")
         # numba threads while stepping (None: numba's setting). One by default: a step is

@@ -35,12 +35,21 @@ AGENTS = {
 
 @njit
 def choose_action(S, tb, b, agent, buf):
-    """Action of agent id `agent` for the current decision of game b."""
+    """Action of a fast agent (random, heuristic) for the current decision of game b. The
+    batch kernels (act_batch, opponents_batch) call only this: the search agents are left out
+    of their compiled code, which keeps the BatchEnv path's cold compile within budget; the
+    Python side refuses search agents there (agents/kernel_agents.py)."""
     if agent == AGENT_HEURISTIC:
         return heuristic_action(S, tb, b, buf)
+    return random_legal_action(S, tb, b, buf)
+
+
+@njit
+def choose_any_action(S, tb, b, agent, buf):
+    """Action of any agent id, the search agents included (act_one: AEC env, play, replay)."""
     if agent >= AGENT_MCTS:
         return mcts_action(S, tb, b, MCTS_SIMS[agent - AGENT_MCTS], buf)
-    return random_legal_action(S, tb, b, buf)
+    return choose_action(S, tb, b, agent, buf)
 
 
 @njit
@@ -100,7 +109,7 @@ def act_one(S, tba, b, agent):
     """Action of agent id `agent` for the current decision of game b (the contract's
     act_one: the AEC env, play and replay call it on a batch of one)."""
     buf = np.empty(N_ACTIONS, dtype=np.int16)
-    return choose_action(S, tba[0], np.int64(b), agent, buf)
+    return choose_any_action(S, tba[0], np.int64(b), agent, buf)
 
 
 @njit

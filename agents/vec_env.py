@@ -46,8 +46,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from envs.core.ruleset import Ruleset
 from agents.kernel_agents import refuse_search_agents
+from envs.core.ruleset import Ruleset
 
 ILLEGAL_MODES = ("raise", "penalty")
 

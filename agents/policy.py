@@ -112,6 +112,10 @@ class Policy:
 
         legal = masks.astype(bool)
         out = np.empty(obs.shape[0], dtype=np.int64)
+        # numba's OpenMP kernels reset the thread count torch shares with them: take one
+        # thread again (see _load_cached) before every forward pass
+        if torch.get_num_threads() != 1:
+            torch.set_num_threads(1)
         with torch.no_grad():
             for lo in range(0, obs.shape[0], PREDICT_BATCH):
                 hi = min(lo + PREDICT_BATCH, obs.shape[0])
@@ -188,6 +192,11 @@ def _load_cached(
                 f"(its {CONFIG_FILE})"
             )
     MaskablePPO = _import_maskable_ppo()
+    # one torch thread, as training does (agents.training.configure_torch): a 100-game
+    # forward pass took 330 ms on 2 threads of the shared 2-core machine and 7-15 ms on one
+    from agents.training import configure_torch
+
+    configure_torch(0)
     try:
         model = MaskablePPO.load(str(path), device="cpu")
     except Exception as exc:  # a zip of something else, a truncated file, another algorithm

@@ -464,6 +464,12 @@ def _order(r: LadderResult) -> list[int]:
     return sorted(range(len(r.agents)), key=lambda i: (-r.ratings.ordinal[i], -r.ratings.mu[i]))
 
 
+def _nan_to_none(a: np.ndarray) -> list:
+    """Nested lists with None for NaN (not played: the diagonal, a seat an agent never
+    took), so the file is strict JSON."""
+    return np.where(np.isnan(a), None, a).tolist()
+
+
 def to_json(plan: LadderPlan, r: LadderResult) -> dict[str, Any]:
     return {
         "ruleset": plan.ruleset,
@@ -480,15 +486,15 @@ def to_json(plan: LadderPlan, r: LadderResult) -> dict[str, Any]:
             "definition": "W[i][j] = P(agent i beats agent j), a draw counts half; "
             "diagonal 0.5 (not played)",
             "matrix": r.W.tolist(),
-            "ci95": np.where(np.isnan(r.ci), None, r.ci).tolist(),
+            "ci95": _nan_to_none(r.ci),
             "games": r.games.tolist(),
             "wins": r.wins.tolist(),
             "draws": r.draws.tolist(),
         },
         "seats": {
             "games": r.seat_games.tolist(),
-            "score": r.seat_score.tolist(),
-            "ci95": r.seat_ci.tolist(),
+            "score": _nan_to_none(r.seat_score),
+            "ci95": _nan_to_none(r.seat_ci),
         },
         "ratings": {
             "model": "openskill PlackettLuce (defaults), one update per game in order "
@@ -686,7 +692,7 @@ def write_report(plan: LadderPlan, r: LadderResult) -> dict[str, Path]:
     paths = {k: plan.out / f"ladder.{k}" for k in ("md", "json", "png")}
     for key, text in (
         ("md", to_markdown(plan, r)),
-        ("json", json.dumps(to_json(plan, r), indent=2) + "\n"),
+        ("json", json.dumps(to_json(plan, r), indent=2, allow_nan=False) + "\n"),
     ):
         tmp = paths[key].with_name(f".{paths[key].name}.tmp")
         tmp.write_text(text)

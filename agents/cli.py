@@ -8,6 +8,7 @@
     tacsim play     --ruleset NAME --players P --seats human,heuristic ...
     tacsim replay   --run DIR --game K | --saved FILE
     tacsim train ...   (registered by agents/training.py)
+    tacsim ladder --ruleset NAME --agents A,B,ppo:PATH --games N   (agents/ladder.py)
     tacsim bench ...   (registered by benchmarks/harness.py)
 
 Every subcommand takes --ruleset NAME and refuses an unknown or data-only ruleset with a
@@ -40,7 +41,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-PLUGINS = ("agents.play", "agents.replay", "agents.training", "benchmarks.harness")
+PLUGINS = (
+    "agents.play",
+    "agents.replay",
+    "agents.training",
+    "agents.ladder",
+    "benchmarks.harness",
+)
 
 
 class UsageError(Exception):
@@ -118,7 +125,9 @@ def _add_selfplay(sub) -> None:
         "--agents",
         default="random,random",
         help="comma-separated agents; seat s of game g is agents[(s+g) %% len] "
-        "(TAC: random, heuristic, mcts, mcts50, mcts800; default random,random)",
+        "(the ruleset's in-kernel agents, e.g. TAC's random, heuristic, mcts, mcts50, "
+        "mcts800, or ppo:PATH, a model "
+        "written by `tacsim train`; default random,random)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", type=Path, default=Path("runs/selfplay"), help="run folder")

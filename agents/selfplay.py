@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import records
+from agents import policy, records
 from agents.cli import UsageError
 from agents.stats import wilson_interval
 
@@ -93,14 +93,27 @@ def make_params(
     if not 1 <= len(names) <= rs.max_players:
         raise UsageError(f"give 1 to {rs.max_players} agents, got {len(names)}: {','.join(names)}")
     for name in names:
-        if name not in known:
-            raise UsageError(f"unknown agent {name!r} (known: {', '.join(sorted(known))})")
+        if policy.is_policy_name(name):
+            check_policy(name, rs, players)
+        elif name not in known:
+            raise UsageError(
+                f"unknown agent {name!r} (known: {', '.join(sorted(known))}, or ppo:PATH)"
+            )
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"seed must be 0 to 2**63-1, got {seed}")
     chunk = DEFAULT_CHUNK if chunk is None else chunk
     if chunk < 1:
         raise UsageError(f"chunk must be at least 1, got {chunk}")
     return SelfplayParams(ruleset, players, games, names, seed, min(chunk, games))
+
+
+def check_policy(name: str, ruleset, players: int) -> None:
+    """A `ppo:PATH` agent loads and fits the ruleset and player count; UsageError otherwise
+    (agents/policy.py)."""
+    try:
+        policy.load(name, ruleset, players)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def check_threads(threads: int | None) -> None:
@@ -123,8 +136,13 @@ class RunContext:
     def __init__(self, params: SelfplayParams):
         self.params = params
         self.ruleset = load_ruleset(params.ruleset)
-        self.agent_ids = np.array([self.ruleset.agent_id(a) for a in params.agents], dtype=np.int8)
+        # -1 for a ppo:PATH agent (played by the arena, never by a kernel)
+        self.agent_ids = np.array(
+            [-1 if policy.is_policy_name(a) else self.ruleset.agent_id(a) for a in params.agents],
+            dtype=np.int8,
+        )
         self.state = self.ruleset.allocate(params.chunk, params.players)
+        self.arena = None  # agents.arena.Arena, built on first play when a policy plays
 
     @property
     def item_names(self) -> list[str]:
@@ -135,6 +153,13 @@ class RunContext:
         return self.ruleset.fingerprint()
 
     def play(self, indices: np.ndarray):
+        if any(policy.is_policy_name(a) for a in self.params.agents):
+            # a trained policy among the agents: the arena's Python loop (agents/arena.py)
+            from agents.arena import Arena
+
+            if self.arena is None:
+                self.arena = Arena(self.ruleset, self.params.players, self.params.agents)
+            return self.arena.play(self.params.seed, indices, self.state[: len(indices)])
         rs = self.ruleset
         return rs.play_chunk(
             self.state[: len(indices)], rs.tables_batch, self.params.seed, indices, self.agent_ids

@@ -84,6 +84,11 @@ class RecordSpec:
     score_label: str  # "victory points"
     force_verb: str  # "dealt", "bought", "deployed"
     rounds_cap: int  # rounds in a full game (records clip the round counter to it)
+    # state fields a game's record is read from when it is played outside play_chunk (the
+    # arena's Python loop, agents/arena.py): each seat's force, int[P, len(items)], and the
+    # round counter
+    force_field: str  # TAC: "dealt"
+    rounds_field: str  # TAC: "round"
 
 
 @dataclass

@@ -86,6 +86,8 @@ def _build(config_dir: str | None) -> Ruleset:
         score_label="victory points",
         force_verb="dealt",
         rounds_cap=int(tables.settings.rounds),
+        force_field="dealt",
+        rounds_field="round",
     )
     return Ruleset(
         name=NAME,

@@ -1,0 +1,35 @@
+"""Shared fixtures of the integration tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def tiny_ppo(tmp_path_factory) -> Path:
+    """A MaskablePPO model of TAC trained for 128 steps by agents.training (the folder
+    `tacsim train` writes: model.zip, config.json): a policy to play, not a good one."""
+    from agents.training import TrainConfig, train
+
+    out = tmp_path_factory.mktemp("tiny_ppo") / "run"
+    config = TrainConfig(
+        out=out,
+        timesteps=128,
+        ruleset="tac",
+        opponent="random",
+        seed=5,
+        n_envs=4,
+        vec="batch",
+        n_steps=32,
+        batch_size=64,
+        n_epochs=1,
+        net_arch=[32],
+        checkpoint_every=0,
+        eval_games=0,
+        progress_bar=False,
+    )
+    train(config)
+    assert (out / "model.zip").is_file()
+    return out

@@ -56,10 +56,15 @@ class SnapshotPolicy:
         import torch
 
         legal = np.asarray(masks).astype(bool)
+        policy = self.policy
         with torch.no_grad():
-            obs_t = self.policy.obs_to_tensor(np.asarray(obs, dtype=np.float32))[0]
-            dist = self.policy.get_distribution(obs_t, action_masks=legal)
-            logits = dist.distribution.logits.cpu().numpy().astype(np.float64)
+            # the action head's logits, as MaskableActorCriticPolicy.get_distribution computes
+            # them, without building torch distributions (their logsumexp took 6 ms a call
+            # here, 95% of an opponent step); masking and softmax in numpy below
+            obs_t = policy.obs_to_tensor(np.asarray(obs, dtype=np.float32))[0]
+            features = policy.extract_features(obs_t, policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+            logits = logits.cpu().numpy().astype(np.float64)
         logits = np.where(legal, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)

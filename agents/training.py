@@ -7,11 +7,14 @@ agents (issue 2, section 4; any playable ruleset of envs/registry.py, default ta
   learner must decide again. Reward only at the end (the ruleset's scheme; TAC: +1 win, -1
   loss, 0 tie). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
 - `agents.vec_env.BatchVecEnv`: N games per kernel call, the opponents played inside the
-  kernels (the fast path; `--vec batch`, the default for more than one env).
+  kernels (the fast path and the default: 64 envs; `--vec batch`, or auto for more than
+  one env). `--opponent self`: `PoolVecEnv`, whose opponents are earlier checkpoints of the
+  learner (agents/snapshots.py: snapshots every `--snapshot-every`, a pool of `--pool`).
 - `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a BatchVecEnv, or on a
   DummyVecEnv/SubprocVecEnv of SingleAgentEnvs (`--vec aec`), with TensorBoard logs in
-  OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, then `evaluate`
-  against every agent of the ruleset with Wilson 95% intervals in OUT/eval.json.
+  OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, what it was trained on
+  in OUT/config.json, then `evaluate` against every agent of the ruleset with Wilson 95%
+  intervals in OUT/eval.json.
 - `add_parser(subparsers)`: the `tacsim train` subcommand; `main(argv)`: the same as a script
   (scripts/train.py).
 

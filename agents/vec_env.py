@@ -420,9 +420,9 @@ class PoolVecEnv(BatchVecEnv):
             illegal_reward=illegal_reward,
             threads=threads,
         )
-        if pool_seed is None:
-            pool_seed = int(np.random.SeedSequence([int(seed), 7]).generate_state(1)[0])
-        self.pool_rng = np.random.default_rng(pool_seed)
+        self.pool_rng = np.random.default_rng(
+            self._pool_seed(seed) if pool_seed is None else pool_seed
+        )
         # every entry ever drawn, by index; slots hold indices so that a pool change leaves
         # running games with their opponent (entries no longer used are dropped to None)
         self._entries: list[str | BatchPolicy | None] = []
@@ -433,6 +433,18 @@ class PoolVecEnv(BatchVecEnv):
         self._finished_entry = np.full(self.num_envs, -1, dtype=np.int64)
         self.policy_decisions = 0
         self.set_pool(entries)
+
+    @staticmethod
+    def _pool_seed(seed: int) -> int:
+        """The draws' seed for a game family seed (not seed + 1: no overlap between runs)."""
+        return int(np.random.SeedSequence([int(seed), 7]).generate_state(1)[0])
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Set the game family and the opponent draws of the next reset() (None: leave)."""
+        result = super().seed(seed)
+        if seed is not None:
+            self.pool_rng = np.random.default_rng(self._pool_seed(seed))
+        return result
 
     @staticmethod
     def _check_pool(ruleset: Ruleset, pool: Sequence[str | BatchPolicy]) -> list:
@@ -457,7 +469,14 @@ class PoolVecEnv(BatchVecEnv):
         entries = self._check_pool(self.ruleset, pool)
         indices = []
         for e in entries:
-            found = next((i for i, x in enumerate(self._entries) if x is e), None)
+            found = next(
+                (
+                    i
+                    for i, x in enumerate(self._entries)
+                    if x is e or (isinstance(e, str) and x == e)
+                ),
+                None,
+            )
             if found is None:
                 found = len(self._entries)
                 self._entries.append(e)

@@ -7,11 +7,14 @@ agents (issue 2, section 4; any playable ruleset of envs/registry.py, default ta
   learner must decide again. Reward only at the end (the ruleset's scheme; TAC: +1 win, -1
   loss, 0 tie). `action_masks()` serves sb3-contrib's MaskablePPO / ActionMasker.
 - `agents.vec_env.BatchVecEnv`: N games per kernel call, the opponents played inside the
-  kernels (the fast path; `--vec batch`, the default for more than one env).
+  kernels (the fast path and the default: 64 envs; `--vec batch`, or auto for more than
+  one env). `--opponent self`: `PoolVecEnv`, whose opponents are earlier checkpoints of the
+  learner (agents/snapshots.py: snapshots every `--snapshot-every`, a pool of `--pool`).
 - `train(TrainConfig)`: MaskablePPO (MlpPolicy) on a BatchVecEnv, or on a
   DummyVecEnv/SubprocVecEnv of SingleAgentEnvs (`--vec aec`), with TensorBoard logs in
-  OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, then `evaluate`
-  against every agent of the ruleset with Wilson 95% intervals in OUT/eval.json.
+  OUT/tb, checkpoints in OUT/checkpoints, the model in OUT/model.zip, what it was trained on
+  in OUT/config.json, then `evaluate` against every agent of the ruleset with Wilson 95%
+  intervals in OUT/eval.json.
 - `add_parser(subparsers)`: the `tacsim train` subcommand; `main(argv)`: the same as a script
   (scripts/train.py).
 
@@ -38,6 +41,7 @@ from agents.stats import wilson_interval
 
 LEARNER_SEAT_HELP = "'alternate' or a seat number"
 VEC_KINDS = ("auto", "batch", "aec")  # auto: batch for more than one env, else aec
+SELF = "self"  # --opponent self: earlier checkpoints of the learner (agents/snapshots.py)
 
 
 def _ruleset(ruleset: Any, config_dir: str | Path | None = None):
@@ -246,13 +250,15 @@ class TrainConfig:
     out: Path
     timesteps: int
     ruleset: str = "tac"
-    opponent: str = "random"
+    opponent: str = "random"  # an in-kernel agent, or SELF
     seed: int = 0
-    n_envs: int = 1
+    # 64 games per kernel call on the batched path (the default since issue 10): one env
+    # would mean the AEC path, 18.6x slower to step (docs/training.md, throughput)
+    n_envs: int = 64
     vec: str = "auto"  # batch (BatchVecEnv), aec (SingleAgentEnvs); auto: batch if n_envs > 1
     vec_env: str = "auto"  # aec path: auto = DummyVecEnv for one env, SubprocVecEnv for more
     learner_seat: str | int = "alternate"
-    n_steps: int = 2048  # per env and rollout
+    n_steps: int = 128  # per env and rollout (64 x 128 = 8,192 steps per rollout)
     # 5 epochs of 512-sample minibatches: on the shared 2-core machine SB3's default of 10
     # epochs of 64 (or 256) made the update phase take 4x the rollout; 5 x 512 doubled the
     # steps/s (163 against 79, measured in one process under the same load)
@@ -264,6 +270,12 @@ class TrainConfig:
     ent_coef: float = 0.01
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     checkpoint_every: int = 50_000  # timesteps; 0: no checkpoints
+    # --opponent self: a snapshot every `snapshot_every` timesteps (0: every two rollouts;
+    # must be whole rollouts), the pool holds the last `pool_size`, and until the first
+    # snapshot the in-kernel `pool_start` agent is the opponent
+    snapshot_every: int = 0
+    pool_size: int = 5
+    pool_start: str = "random"
     eval_games: int = 200  # per opponent
     eval_deterministic: bool = True
     torch_threads: int = 0  # 0: auto (1, see configure_torch)
@@ -285,12 +297,26 @@ class TrainConfig:
             ("learning_rate", "--learning-rate"),
             ("ent_coef", "--ent-coef"),
             ("checkpoint_every", "--checkpoint-every"),
+            ("snapshot_every", "--snapshot-every"),
+            ("pool_size", "--pool"),
+            ("pool_start", "--pool-start"),
             ("eval_games", "--eval-games"),
             ("torch_threads", "--threads"),
         ):
-            if flag is not None and getattr(self, name) != getattr(d, name):
+            if name in ("snapshot_every", "pool_size", "pool_start") and self.opponent != SELF:
+                continue
+            if name == "snapshot_every" and self.opponent == SELF:
+                parts.append(f"{flag} {self.snapshot_steps()}")
+            elif getattr(self, name) != getattr(d, name):
                 parts.append(f"{flag} {getattr(self, name)}")
         return " ".join(parts)
+
+    def rollout_steps(self) -> int:
+        return self.n_steps * self.n_envs
+
+    def snapshot_steps(self) -> int:
+        """Timesteps between self-play snapshots (`snapshot_every`, 0: two rollouts)."""
+        return self.snapshot_every or 2 * self.rollout_steps()
 
     def vec_kind(self) -> str:
         """batch or aec: what `vec` means for this number of envs."""
@@ -300,8 +326,8 @@ class TrainConfig:
 
     def validate(self) -> None:
         rs = _ruleset(self.ruleset)  # unknown or data-only: UnknownRuleset (a ValueError)
-        if self.opponent not in rs.agents:
-            known = ", ".join(sorted(rs.agents))
+        if self.opponent not in rs.agents and self.opponent != SELF:
+            known = ", ".join([*sorted(rs.agents), SELF])
             raise ValueError(f"unknown opponent {self.opponent!r}; known: {known}")
         if self.vec not in VEC_KINDS:
             raise ValueError(f"vec must be one of {', '.join(VEC_KINDS)}, got {self.vec!r}")
@@ -321,10 +347,47 @@ class TrainConfig:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
         if self.vec_kind() == "aec" and self.learner_seat != "alternate":
             raise ValueError("--learner-seat applies to --vec batch (the aec path alternates)")
+        if self.opponent == SELF:
+            self._validate_self_play(rs)
         if self.vec_env not in ("auto", "dummy", "subproc"):
             raise ValueError(f"vec_env must be auto, dummy or subproc, got {self.vec_env!r}")
         if not self.net_arch or any(int(w) < 1 for w in self.net_arch):
             raise ValueError(f"net_arch must be positive layer widths, got {self.net_arch!r}")
+
+    def _validate_self_play(self, rs) -> None:
+        if self.vec_kind() != "batch":
+            raise ValueError(
+                "--opponent self needs the batched path (--vec batch or auto with --num-envs "
+                f">= 2), got --vec {self.vec} with --num-envs {self.n_envs}"
+            )
+        if isinstance(self.pool_size, bool) or not isinstance(self.pool_size, int):
+            raise ValueError(f"--pool must be an integer >= 1, got {self.pool_size!r}")
+        if self.pool_size < 1:
+            raise ValueError(f"--pool must be >= 1, got {self.pool_size}")
+        if not isinstance(self.snapshot_every, int) or self.snapshot_every < 0:
+            raise ValueError(f"--snapshot-every must be >= 1, got {self.snapshot_every!r}")
+        rollout = self.rollout_steps()
+        if self.snapshot_steps() % rollout:
+            raise ValueError(
+                f"--snapshot-every must be a multiple of the rollout, --n-steps x --num-envs = "
+                f"{rollout} (snapshots are taken between rollouts), got {self.snapshot_every}"
+            )
+        if self.pool_start not in rs.agents:
+            known = ", ".join(sorted(rs.agents))
+            raise ValueError(f"unknown --pool-start agent {self.pool_start!r}; known: {known}")
+
+    def trained_on(self) -> dict[str, Any]:
+        """What a saved model of this run expects: a loader checks these before playing it."""
+        rs = _ruleset(self.ruleset)
+        num_players = 2
+        return {
+            "ruleset": rs.name,
+            "env_name": rs.env_name,
+            "num_players": num_players,
+            "observation_size": int(rs.observation_size(num_players)),
+            "n_actions": int(rs.n_actions),
+            "fingerprint": rs.fingerprint(),
+        }
 
 
 def _require_training_extra() -> None:
@@ -343,8 +406,13 @@ def configure_torch(threads: int = 0) -> int:
     a batch-1 policy forward (the rollout's per-step cost) took 0.23 ms on 1 thread and
     2.9 ms on 2 (OpenMP workers waiting on busy cores), while 2 threads only halve the
     minibatch updates, which are a small share of the time."""
+    import numba
     import torch
 
+    # start numba's thread pool first: with its OpenMP layer, the first parallel kernel
+    # launch resets the OpenMP thread count torch shares (torch went from 1 to 2 threads
+    # at the env's first reset, and a 20x256 tanh from 17 us to 0.5-1.9 ms on this machine)
+    numba.get_num_threads()
     n = threads if threads > 0 else 1
     torch.set_num_threads(n)
     try:
@@ -373,22 +441,28 @@ def make_vec_env(
     ruleset: str = "tac",
     vec: str = "aec",
     learner_seat: str | int = "alternate",
+    pool_start: str = "random",
 ):
     """n_envs masked games of `ruleset` against `opponent`.
 
     vec="aec": SingleAgentEnvs in a DummyVecEnv/SubprocVecEnv (`kind`); env i plays game
     family seed + i (SB3 seeds them that way too). vec="batch": one BatchVecEnv (family
-    `seed`, slot b starts game b) under VecMonitor, which logs episode rewards and lengths."""
+    `seed`, slot b starts game b) under VecMonitor, which logs episode rewards and lengths;
+    with opponent SELF a PoolVecEnv whose pool starts as [pool_start] (the self-play
+    callback fills it with snapshots)."""
     if vec == "batch":
         from stable_baselines3.common.vec_env import VecMonitor
 
-        from agents.vec_env import BatchVecEnv
+        from agents.vec_env import BatchVecEnv, PoolVecEnv
 
         rs = _ruleset(ruleset)
-        return VecMonitor(
-            BatchVecEnv(rs, n_envs, opponent=opponent, seed=seed, learner_seat=learner_seat),
-            info_keywords=("is_success",),
-        )
+        if opponent == SELF:
+            env = PoolVecEnv(rs, n_envs, pool=[pool_start], seed=seed, learner_seat=learner_seat)
+        else:
+            env = BatchVecEnv(rs, n_envs, opponent=opponent, seed=seed, learner_seat=learner_seat)
+        return VecMonitor(env, info_keywords=("is_success",))
+    if opponent == SELF:
+        raise ValueError("--opponent self needs the batched path (vec='batch')")
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     thunks = [_make_env(ruleset, opponent, seed + i) for i in range(n_envs)]
@@ -524,7 +598,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
     threads = configure_torch(config.torch_threads)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    _write_json(out / "config.json", {**asdict(config), "out": str(out)})
+    # what the model was trained on sits beside it, for loaders (e.g. `ppo:PATH` players)
+    _write_json(out / "config.json", {**asdict(config), "out": str(out), **config.trained_on()})
 
     venv = make_vec_env(
         config.opponent,
@@ -534,9 +609,23 @@ def train(config: TrainConfig) -> dict[str, Any]:
         ruleset=config.ruleset,
         vec=config.vec_kind(),
         learner_seat=config.learner_seat,
+        pool_start=config.pool_start,
     )
     model = make_model(venv, config, tensorboard_log=str(out / "tb"))
     callbacks = []
+    selfplay = None
+    if config.opponent == SELF:
+        from agents.snapshots import make_selfplay_callback
+
+        selfplay = make_selfplay_callback(
+            venv.unwrapped,
+            out,
+            config.snapshot_steps(),
+            config.pool_size,
+            config.pool_start,
+            seed=config.seed,
+        )
+        callbacks.append(selfplay)
     if config.checkpoint_every > 0:
         callbacks.append(
             CheckpointCallback(
@@ -579,7 +668,20 @@ def train(config: TrainConfig) -> dict[str, Any]:
         "model": str(out / "model.zip"),
         "command": config.command(),
         "opponents": results,
+        **config.trained_on(),
     }
+    if selfplay is not None:
+        pool_env = venv.unwrapped
+        summary["self_play"] = {
+            "snapshot_every": config.snapshot_steps(),
+            "pool_size": config.pool_size,
+            "pool_start": config.pool_start,
+            "snapshots": list(selfplay.snapshots),
+            "final_pool": pool_env.pool_names,
+            "policy_decisions": int(pool_env.policy_decisions),
+            "opponent_decisions": int(pool_env.opponent_decisions),
+            "rollouts": selfplay.history,
+        }
     _write_json(out / "eval.json", summary)
     return summary
 
@@ -617,7 +719,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--opponent",
         default=d.opponent,
-        help="in-kernel agent of the ruleset to train against (tac: random, heuristic)",
+        help="in-kernel agent of the ruleset to train against (tac: random, heuristic), or "
+        "'self': earlier checkpoints of the learner (batched path; see --snapshot-every, --pool)",
     )
     p.add_argument("--timesteps", type=_int_at_least(1), required=True, help="learner decisions")
     p.add_argument("--seed", type=_int_at_least(0), default=d.seed)
@@ -628,7 +731,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         dest="n_envs",
         type=_int_at_least(1),
         default=d.n_envs,
-        help="games stepped together (default 1; e.g. 64 with the batched path)",
+        help=f"games stepped together (default {d.n_envs}; 1 means the AEC path under --vec auto)",
     )
     p.add_argument(
         "--vec",
@@ -658,6 +761,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="timesteps between checkpoints (0: none)",
     )
     p.add_argument(
+        "--snapshot-every",
+        type=_int_at_least(1),
+        default=None,
+        help="--opponent self: timesteps between snapshots, a multiple of --n-steps x "
+        "--num-envs (default: two rollouts)",
+    )
+    p.add_argument(
+        "--pool",
+        type=_int_at_least(1),
+        default=None,
+        help=f"--opponent self: the last K snapshots are the opponents (default {d.pool_size})",
+    )
+    p.add_argument(
+        "--pool-start",
+        default=None,
+        help=f"--opponent self: in-kernel agent played until the first snapshot "
+        f"(default {d.pool_start})",
+    )
+    p.add_argument(
         "--eval-games", type=_int_at_least(0), default=d.eval_games, help="games per opponent"
     )
     p.add_argument(
@@ -673,6 +795,15 @@ def run(args: argparse.Namespace) -> int:
     from agents.cli import UsageError, check_ruleset
 
     check_ruleset(args.ruleset)  # unknown or data-only: UsageError
+    d = TrainConfig(out=args.out, timesteps=args.timesteps)
+    self_play_flags = {
+        "--snapshot-every": args.snapshot_every,
+        "--pool": args.pool,
+        "--pool-start": args.pool_start,
+    }
+    given = [flag for flag, value in self_play_flags.items() if value is not None]
+    if given and args.opponent != SELF:
+        raise UsageError(f"{', '.join(given)}: only with --opponent {SELF}")
     config = TrainConfig(
         out=args.out,
         timesteps=args.timesteps,
@@ -689,6 +820,9 @@ def run(args: argparse.Namespace) -> int:
         learning_rate=args.learning_rate,
         ent_coef=args.ent_coef,
         checkpoint_every=args.checkpoint_every,
+        snapshot_every=args.snapshot_every if args.snapshot_every is not None else 0,
+        pool_size=args.pool if args.pool is not None else d.pool_size,
+        pool_start=args.pool_start if args.pool_start is not None else d.pool_start,
         eval_games=args.eval_games,
         torch_threads=args.threads,
         progress_bar=not args.no_progress,
@@ -703,8 +837,15 @@ def run(args: argparse.Namespace) -> int:
     except RuntimeError as exc:
         print(f"tacsim train: error: {exc}", file=sys.stderr)
         return 1
+    against = config.opponent
+    if config.opponent == SELF:
+        sp = summary["self_play"]
+        against = (
+            f"earlier checkpoints ({len(sp['snapshots'])} snapshots, pool of "
+            f"{config.pool_size}, {sp['policy_decisions']} opponent decisions by policies)"
+        )
     print(
-        f"trained {summary['timesteps']} timesteps against {config.opponent} in "
+        f"trained {summary['timesteps']} timesteps against {against} in "
         f"{summary['train_wall_s']:.0f} s; model: {summary['model']}"
     )
     print(format_results(summary["opponents"]))
@@ -714,9 +855,10 @@ def run(args: argparse.Namespace) -> int:
 
 DESCRIPTION = (
     "Train sb3-contrib MaskablePPO on a 2-player ruleset (default tac) against one of its "
-    "in-kernel agents, log to TensorBoard (OUT/tb), save OUT/model.zip, then evaluate against "
-    "every agent of the ruleset (OUT/eval.json). --num-envs N > 1 steps N games per kernel "
-    "call (BatchVecEnv)."
+    "in-kernel agents or against its own earlier checkpoints (--opponent self), log to "
+    "TensorBoard (OUT/tb), save OUT/model.zip, then evaluate against every agent of the "
+    "ruleset (OUT/eval.json). By default 64 games are stepped per kernel call (BatchVecEnv); "
+    "--num-envs 1 or --vec aec runs one AEC env per game."
 )
 
 

@@ -39,7 +39,7 @@ learner in one seat of each, every other seat played inside the kernels.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numba
 import numpy as np
@@ -178,6 +178,10 @@ class BatchVecEnv(VecEnv):
                 self._final_length[sl],
             )
 
+    def _games_started(self, slots: np.ndarray) -> None:
+        """Hook: new games were dealt in the slots (bool[N]) and no one has moved yet
+        (PoolVecEnv draws their opponents here)."""
+
     def _start_fresh_games(self, finished: np.ndarray) -> None:
         """Autoreset the finished slots and play the opponents up to the learner's first
         decision; fresh games already over by then are skipped (reset again)."""
@@ -193,6 +197,7 @@ class BatchVecEnv(VecEnv):
                 self.masks,
             )
             self._terminated[:] = False
+            self._games_started(todo)
             before = int(self.state["decisions"][todo].sum()) if todo.any() else 0
             self._play_opponents()
             self.opponent_decisions += int(self.state["decisions"][todo].sum()) - before
@@ -218,6 +223,7 @@ class BatchVecEnv(VecEnv):
             )
             self.next_game_index = B
             self._terminated[:] = False
+            self._games_started(np.ones(B, dtype=np.bool_))
             self._play_opponents()
             self.opponent_decisions = int(self.state["decisions"].sum())
             if self._terminated.any():
@@ -352,3 +358,229 @@ class BatchVecEnv(VecEnv):
     def render_text(self, i: int = 0) -> str:
         """Text picture of slot i as its learner sees it."""
         return self.ruleset.render_text(self.state, int(self.seats[i]), i)
+
+
+# --------------------------------------------------------------------------------------------
+# Opponents played by Python policies (self-play against earlier checkpoints)
+# --------------------------------------------------------------------------------------------
+class BatchPolicy(Protocol):
+    """A player acting on a batch of decisions: `act(obs float32[n, D], masks int8[n, A])`
+    returns one legal action per row (int64[n]); `name` labels it in infos and logs."""
+
+    name: str
+
+    def act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
+
+
+class PoolVecEnv(BatchVecEnv):
+    """BatchVecEnv whose opponents are drawn, game by game, from a pool of in-kernel agent
+    names and `BatchPolicy` objects (e.g. frozen snapshots of the learner).
+
+    - Each new game (reset, autoreset) draws one pool entry for all of its non-learner seats,
+      with the env's own RNG (`pool_seed`, default derived from `seed`), in slot order: the
+      same seed, pool changes and learner actions give the same games and opponents.
+      `set_pool(entries)` replaces the pool between steps; games already running keep the
+      opponent they drew.
+    - When every slot has the same kernel agent the base class's in-kernel path runs as is.
+      Otherwise, between learner steps: slots with a kernel opponent are gathered per
+      (agent, learner seat) into one sub-batch copy, `opponents_batch` plays it and the
+      rows are written back; then, while some game with a policy opponent is not over and
+      waits on a seat other than its learner's, those games are gathered into one sub-batch
+      copy, observed for their current seat (`observe_batch`), each policy acts on its rows
+      in one call, the actions are checked (`check_actions`) and applied (`step_batch`) and
+      the rows written back. Copies rather than kernels that skip rows: the contract's
+      kernels step every game they are given, and a copy of the waiting games (about 1.7 kB
+      each for TAC) costs far less than the policy's forward pass it feeds. Ended games report
+      reward, terminal and final score/length exactly as in the kernel path.
+    - Counters: `policy_decisions` (decisions taken by policies), `opponent_decisions` (all
+      non-learner decisions), per finished game `infos[i]["opponent"]` (the entry's name).
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        num_envs: int,
+        pool: Sequence[str | BatchPolicy],
+        seed: int = 0,
+        learner_seat: str | int = "alternate",
+        num_players: int = 2,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        threads: int | None = 1,
+        pool_seed: int | None = None,
+    ):
+        entries = self._check_pool(ruleset, pool)
+        first_kernel = next((e for e in entries if isinstance(e, str)), None)
+        super().__init__(
+            ruleset,
+            num_envs,
+            opponent=first_kernel or next(iter(sorted(ruleset.agents))),
+            seed=seed,
+            learner_seat=learner_seat,
+            num_players=num_players,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+            threads=threads,
+        )
+        self.pool_rng = np.random.default_rng(
+            self._pool_seed(seed) if pool_seed is None else pool_seed
+        )
+        # every entry ever drawn, by index; slots hold indices so that a pool change leaves
+        # running games with their opponent (entries no longer used are dropped to None)
+        self._entries: list[str | BatchPolicy | None] = []
+        self._entry_names: list[str] = []
+        self._entry_kernel_id: list[int] = []  # agent id, or -1 for a policy
+        self._pool: list[int] = []
+        self.slot_entry = np.full(self.num_envs, -1, dtype=np.int64)
+        self._finished_entry = np.full(self.num_envs, -1, dtype=np.int64)
+        self.policy_decisions = 0
+        self.set_pool(entries)
+
+    @staticmethod
+    def _pool_seed(seed: int) -> int:
+        """The draws' seed for a game family seed (not seed + 1: no overlap between runs)."""
+        return int(np.random.SeedSequence([int(seed), 7]).generate_state(1)[0])
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Set the game family and the opponent draws of the next reset() (None: leave)."""
+        result = super().seed(seed)
+        if seed is not None:
+            self.pool_rng = np.random.default_rng(self._pool_seed(seed))
+        return result
+
+    @staticmethod
+    def _check_pool(ruleset: Ruleset, pool: Sequence[str | BatchPolicy]) -> list:
+        entries = list(pool) if not isinstance(pool, str) else [pool]
+        if not entries:
+            raise ValueError("the opponent pool must hold at least one entry, got none")
+        for e in entries:
+            if isinstance(e, str):
+                ruleset.agent_id(e)  # ValueError naming the known agents
+            elif not callable(getattr(e, "act", None)):
+                raise ValueError(
+                    f"pool entry {e!r} is neither an agent name nor a policy with act()"
+                )
+        return entries
+
+    @property
+    def pool_names(self) -> list[str]:
+        return [self._entry_names[i] for i in self._pool]
+
+    def set_pool(self, pool: Sequence[str | BatchPolicy]) -> None:
+        """Opponents for the games that start from now on (each drawn uniformly)."""
+        entries = self._check_pool(self.ruleset, pool)
+        indices = []
+        for e in entries:
+            found = next(
+                (
+                    i
+                    for i, x in enumerate(self._entries)
+                    if x is e or (isinstance(e, str) and x == e)
+                ),
+                None,
+            )
+            if found is None:
+                found = len(self._entries)
+                self._entries.append(e)
+                self._entry_names.append(e if isinstance(e, str) else str(e.name))
+                self._entry_kernel_id.append(self.ruleset.agent_id(e) if isinstance(e, str) else -1)
+            indices.append(found)
+        self._pool = indices
+        used = set(indices) | set(self.slot_entry.tolist())
+        for i in range(len(self._entries)):
+            if i not in used:
+                self._entries[i] = None  # let a dropped snapshot's network be freed
+
+    def _games_started(self, slots: np.ndarray) -> None:
+        idx = np.flatnonzero(slots)
+        if idx.size:
+            draw = self.pool_rng.integers(len(self._pool), size=idx.size)
+            self.slot_entry[idx] = np.asarray(self._pool, dtype=np.int64)[draw]
+
+    def _play_opponents(self) -> None:
+        kernel_ids = np.asarray(self._entry_kernel_id, dtype=np.int64)[self.slot_entry]
+        if (kernel_ids >= 0).all() and (kernel_ids == kernel_ids[0]).all():
+            self._seat_agents[:] = kernel_ids[0]
+            super()._play_opponents()  # every slot the same kernel agent: the fast path
+            return
+        self._play_kernel_subsets(kernel_ids)
+        self._play_policies(kernel_ids < 0)
+
+    def _waiting(self) -> np.ndarray:
+        """Games not over whose current seat is not the learner's."""
+        return ~self._terminated & (self.state["current"] != self.seats)
+
+    def _write_back(self, idx, sub, masks, rewards, terminated, score, length) -> None:
+        self.state[idx] = sub
+        self.masks[idx] = masks
+        ended = idx[terminated]
+        self._terminated[ended] = True
+        self._rewards[ended] = rewards[terminated]
+        self._final_score[ended] = score[terminated]
+        self._final_length[ended] = length[terminated]
+
+    def _play_kernel_subsets(self, kernel_ids: np.ndarray) -> None:
+        rs = self.ruleset
+        waiting = self._waiting()
+        for agent in np.unique(kernel_ids[kernel_ids >= 0]):
+            for seat in np.unique(self.seats):
+                idx = np.flatnonzero(waiting & (kernel_ids == agent) & (self.seats == seat))
+                if idx.size == 0:
+                    continue
+                sub = self.state[idx]
+                masks = self.masks[idx]
+                rewards = np.zeros((idx.size, rs.max_players), dtype=np.float32)
+                terminated = np.zeros(idx.size, dtype=np.bool_)
+                score = self._final_score[idx]
+                length = self._final_length[idx]
+                seat_agents = np.full(self.num_players, agent, dtype=np.int8)
+                rs.opponents_batch(
+                    sub, rs.tables_batch, masks, np.int64(seat), seat_agents, rewards,
+                    terminated, score, length,
+                )  # fmt: skip
+                self._write_back(idx, sub, masks, rewards, terminated, score, length)
+
+    def _play_policies(self, policy_slots: np.ndarray) -> None:
+        rs = self.ruleset
+        tb = rs.tables_batch
+        while True:
+            idx = np.flatnonzero(policy_slots & self._waiting())
+            if idx.size == 0:
+                return
+            sub = self.state[idx]
+            masks = self.masks[idx]
+            players = sub["current"].astype(np.int8)
+            obs = np.zeros((idx.size, self._obs.shape[1]), dtype=np.float32)
+            rs.observe_batch(sub, tb, players, obs)
+            entry = self.slot_entry[idx]
+            actions = np.zeros(idx.size, dtype=np.int64)
+            for e in np.unique(entry):
+                rows = entry == e
+                actions[rows] = np.asarray(self._entries[e].act(obs[rows], masks[rows])).reshape(-1)
+            bad = rs.check_actions(sub, masks, actions)
+            if bad >= 0:
+                raise RuntimeError(
+                    f"opponent {self._entry_names[entry[bad]]} chose "
+                    f"{rs.describe_action(int(actions[bad]))}, illegal in decision "
+                    f"'{rs.decision_name(sub, bad)}' (slot {idx[bad]})"
+                )
+            rewards = np.zeros((idx.size, rs.max_players), dtype=np.float32)
+            terminated = np.zeros(idx.size, dtype=np.bool_)
+            score = self._final_score[idx]
+            length = self._final_length[idx]
+            rs.step_batch(sub, tb, actions, masks, rewards, terminated, score, length)
+            self._write_back(idx, sub, masks, rewards, terminated, score, length)
+            self.policy_decisions += int(idx.size)
+
+    def step_wait(self):
+        self._finished_entry[:] = self.slot_entry  # the opponents of the games now running
+        obs, rewards, done, infos = super().step_wait()
+        for i in np.flatnonzero(done):
+            infos[i]["opponent"] = self._entry_names[self._finished_entry[i]]
+        return obs, rewards, done, infos
+
+    def _slot_info(self, i: int) -> dict[str, Any]:
+        info = super()._slot_info(i)
+        if self.slot_entry[i] >= 0:
+            info["opponent"] = self._entry_names[self.slot_entry[i]]
+        return info

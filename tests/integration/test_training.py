@@ -177,6 +177,7 @@ def test_train_script_rejects_bad_input_with_exit_code_2(tmp_path, capsys):
 def trained_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("train") / "run"
     argv = ["--ruleset", "tac", "--opponent", "random", "--timesteps", "256", "--seed", "3"]
+    argv += ["--num-envs", "1"]  # the AEC path (one env; the default is 64 batched games)
     argv += ["--out", str(out), "--n-steps", "128", "--batch-size", "64", "--n-epochs", "2"]
     argv += ["--checkpoint-every", "128", "--eval-games", "6", "--no-progress"]
     assert _tacsim_train(argv) == 0

@@ -195,17 +195,26 @@ def play_task(params, chunk: int) -> dict[str, Any]:
     global _WORKER_CONTEXT
     from agents import selfplay
 
+    t0 = time.perf_counter()
     if _WORKER_CONTEXT is None or _WORKER_CONTEXT[0] != params:
         ctx = selfplay.make_context(params)
+        ctx.play(params.chunk_indices(chunk)[:1])  # load the kernels (numba cache), as the driver
         _WORKER_CONTEXT = (params, ctx, _identity(ctx))
     _, ctx, identity = _WORKER_CONTEXT
+    warmup_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     table = selfplay._play_chunk(ctx, params.chunk_indices(chunk))
     play_s = time.perf_counter() - t0
     marker = os.environ.get(KILL_MARKER_ENV)
     if marker:
         _die_once_for_tests(marker)
-    return {"chunk": chunk, "table": table, "identity": identity, "play_s": play_s}
+    return {
+        "chunk": chunk,
+        "table": table,
+        "identity": identity,
+        "play_s": play_s,
+        "warmup_s": warmup_s,
+    }
 
 
 # --- the driver -------------------------------------------------------------------------------
@@ -231,6 +240,7 @@ class RunStats:
 
     tasks: int = 0
     play_seconds: float = 0.0  # inside the tasks, summed over workers
+    warmup_seconds: float = 0.0  # a worker's first task: RunContext and kernel load
     table_bytes: int = 0  # in-memory size of the returned tables
     rows: int = 0
     slots: int = 0
@@ -278,6 +288,7 @@ def chunk_tables(
                 table = out["table"]
                 stats.tasks += 1
                 stats.play_seconds += out["play_s"]
+                stats.warmup_seconds += out["warmup_s"]
                 stats.table_bytes += table.nbytes
                 stats.rows += table.num_rows
                 yield c, table

@@ -72,6 +72,17 @@ def check_options(
             raise UsageError(f"--address must be auto or HOST:PORT, got {address!r}")
 
 
+def command_flags(backend: str, address: str | None, workers: int | None) -> str:
+    """The backend flags for a resume hint (the backend is not part of the run itself)."""
+    if backend == "local":
+        return ""
+    return (
+        " --backend ray"
+        + (f" --address {address}" if address else "")
+        + (f" --workers {workers}" if workers else "")
+    )
+
+
 def import_ray():
     try:
         import ray

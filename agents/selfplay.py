@@ -440,6 +440,8 @@ def format_summary(outcome: Outcome, summary: Summary) -> str:
 
 def cmd_selfplay(args) -> int:
     """`tacsim selfplay` (see agents/cli.py for the flags)."""
+    from agents import ray_backend
+
     params = make_params(args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk)
     check_threads(args.threads)
     outcome = run_selfplay(
@@ -459,7 +461,8 @@ def cmd_selfplay(args) -> int:
         print(
             f"{why}: {outcome.games_on_disk:,} of {params.games:,} games on disk in "
             f"{outcome.out_dir} (every finished chunk is a complete file). Resume with:\n  "
-            f"{params.command(outcome.out_dir)}",
+            f"{params.command(outcome.out_dir)}"
+            f"{ray_backend.command_flags(args.backend, args.address, args.workers)}",
             file=sys.stderr,
         )
         return 130 if outcome.interrupted else 0

@@ -132,6 +132,31 @@ def test_a_killed_worker_is_retried_without_losing_or_duplicating_a_game(
     assert_same_games(tmp_path / "ray", local_run)
 
 
+def test_ctrl_c_keeps_finished_chunks_and_cancels_the_rest(
+    ray_session, local_run, tmp_path, monkeypatch
+):
+    real_write = records.write_chunk
+    calls = []
+
+    def write_then_interrupt(out_dir, chunk, table):
+        calls.append(chunk)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_write(out_dir, chunk, table)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(records, "write_chunk", write_then_interrupt)
+    rc, _, err = selfplay(out, "--backend", "ray")
+    assert rc == 130, err
+    assert "interrupted: 500 of 2,000 games on disk" in err
+    assert err.rstrip().endswith(f"--chunk {CHUNK} --backend ray")  # the resume hint
+    assert len(chunk_files(out)) == 1
+    monkeypatch.setattr(records, "write_chunk", real_write)
+    rc, _, err = selfplay(out, "--backend", "ray")
+    assert rc == 0, err
+    assert_same_games(out, local_run)
+
+
 def test_balance_with_ray_writes_its_report(ray_session, tmp_path):
     runs, report = tmp_path / "runs", tmp_path / "report"
     rc, stdout, err = run_cli(

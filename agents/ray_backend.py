@@ -26,6 +26,8 @@ a one-line error naming the extra to install.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import logging
 import os
 import socket
@@ -97,16 +99,17 @@ def import_ray():
 @dataclass
 class RaySession:
     """A connection to Ray for one run: how many chunks may be in flight, and whether this
-    session started the instance (then `close` shuts it down)."""
+    session connected (`close` then disconnects; ray.shutdown stops only an instance that
+    this process started, a joined cluster keeps running)."""
 
     ray: Any
     slots: int
-    started: bool
+    connected_here: bool
     where: str
     start_seconds: float = 0.0
 
     def close(self) -> None:
-        if self.started and self.ray.is_initialized():
+        if self.connected_here and self.ray.is_initialized():
             self.ray.shutdown()
 
 
@@ -123,11 +126,7 @@ def start_local(ray, workers: int) -> None:
     node on 127.0.0.1, and the GCS, raylet, workers and runtime-env agent then bind there only
     (tests/integration/test_ray_backend.py checks every listening socket). The dashboard is off.
     """
-    from ray._private import ray_constants
-
-    saved = getattr(ray_constants, "ENABLE_RAY_CLUSTER", True)
-    ray_constants.ENABLE_RAY_CLUSTER = False
-    try:
+    with _single_machine_mode():
         ray.init(
             num_cpus=workers,
             include_dashboard=False,
@@ -136,8 +135,29 @@ def start_local(ray, workers: int) -> None:
             log_to_driver=False,  # a worker's own output stays in Ray's log folder
             logging_level=logging.ERROR,
         )
+
+
+@contextlib.contextmanager
+def _single_machine_mode() -> Iterator[None]:
+    """Ray's macOS/Windows mode for the duration of ray.init: 127.0.0.1 stays 127.0.0.1
+    (otherwise Ray swaps in the machine's reachable address, both for a node it starts and
+    for an address it joins: joining a loopback-only instance at 127.0.0.1:PORT would then
+    wait forever on an address nothing listens on)."""
+    from ray._private import ray_constants
+
+    saved = getattr(ray_constants, "ENABLE_RAY_CLUSTER", True)
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
     finally:
         ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def _check_reachable(address: str) -> None:
@@ -165,8 +185,11 @@ def connect(address: str | None, workers: int | None) -> RaySession:
         start_local(ray, n)
         where = f"a local Ray instance ({n} worker{'s' * (n != 1)}, loopback only, no dashboard)"
         return RaySession(ray, n, True, where, time.perf_counter() - t0)
+    host = address.rpartition(":")[0]
+    mode = _single_machine_mode() if _is_loopback(host) else contextlib.nullcontext()
     try:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        with mode:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     except ConnectionError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UsageError(f"cannot join the Ray cluster at {address}: {first}") from None
@@ -313,5 +336,5 @@ def driver_identity(ctx) -> tuple[str, str]:
 
 
 def announce(session: RaySession) -> None:
-    extra = f" in {session.start_seconds:.1f} s" if session.started else ""
+    extra = f" (ready in {session.start_seconds:.1f} s)" if session.connected_here else ""
     print(f"ray: running on {session.where}{extra}", file=sys.stderr)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ pytest.importorskip("ray", reason="the ray extra: pip install -e '.[ray]'")
 from agents import cli, ray_backend, records  # noqa: E402
 
 GAMES, CHUNK, SEED = 2000, 500, 11
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
@@ -29,8 +31,8 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
-def selfplay(out: Path, *extra: str) -> tuple[int, str, str]:
-    return run_cli(
+def selfplay_argv(out: Path, *extra: str) -> list[str]:
+    return [
         "selfplay",
         "--ruleset",
         "tac",
@@ -45,13 +47,17 @@ def selfplay(out: Path, *extra: str) -> tuple[int, str, str]:
         "--out",
         str(out),
         *extra,
-    )
+    ]
+
+
+def selfplay(out: Path, *extra: str) -> tuple[int, str, str]:
+    return run_cli(*selfplay_argv(out, *extra))
 
 
 @pytest.fixture(scope="module")
 def ray_session():
     session = ray_backend.connect(None, 2)
-    assert session.started and session.slots == 2
+    assert session.connected_here and session.slots == 2
     yield session
     session.close()
     assert not session.ray.is_initialized()
@@ -130,6 +136,24 @@ def test_a_killed_worker_is_retried_without_losing_or_duplicating_a_game(
     assert marker.exists()  # a worker process did die mid-task (after playing, before returning)
     assert ray_backend.LAST_STATS.tasks == 4
     assert_same_games(tmp_path / "ray", local_run)
+
+
+def test_another_process_joins_the_instance_by_address(ray_session, local_run, tmp_path):
+    """--address HOST:PORT: a second driver joins (here the loopback-only instance of this
+    process), writes the same records, and leaves the instance running when it is done."""
+    gcs = ray_session.ray.get_runtime_context().gcs_address
+    assert gcs.startswith("127.0.0.1:")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = tmp_path / "joined"
+    argv = [sys.executable, "-m", "agents.cli", *selfplay_argv(out), "--backend", "ray"]
+    proc = subprocess.run(
+        [*argv, "--address", gcs], cwd=REPO, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"ray: running on the Ray cluster at {gcs}" in proc.stderr
+    assert_same_games(out, local_run)
+    assert ray_session.ray.is_initialized()
+    assert ray_session.ray.cluster_resources()["CPU"] == 2  # still up after the joiner left
 
 
 def test_ctrl_c_keeps_finished_chunks_and_cancels_the_rest(

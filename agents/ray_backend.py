@@ -31,7 +31,6 @@ import ipaddress
 import logging
 import os
 import socket
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -335,6 +334,7 @@ def driver_identity(ctx) -> tuple[str, str]:
     return _identity(ctx)
 
 
-def announce(session: RaySession) -> None:
+def describe(session: RaySession) -> str:
+    """One line for the user: where the chunks run."""
     extra = f" (ready in {session.start_seconds:.1f} s)" if session.connected_here else ""
-    print(f"ray: running on {session.where}{extra}", file=sys.stderr)
+    return f"ray: running on {session.where}{extra}"

@@ -323,7 +323,7 @@ def _run_chunks(
             tables = ((c, _play_chunk(ctx, params.chunk_indices(c))) for c in todo)
         else:  # Ray tasks play; this process writes, as above
             if progress:
-                ray_backend.announce(session)
+                bar.write(ray_backend.describe(session), file=sys.stderr)
             identity = ray_backend.driver_identity(ctx)
             tables = ray_backend.chunk_tables(session, params, todo, identity)
         with contextlib.closing(tables):

@@ -181,6 +181,18 @@ def test_ctrl_c_keeps_finished_chunks_and_cancels_the_rest(
     assert_same_games(out, local_run)
 
 
+def test_a_worker_with_other_code_or_tables_stops_the_run_before_a_chunk_is_written(
+    ray_session, tmp_path, monkeypatch
+):
+    # as if this driver's sources or rule tables differed from the workers'
+    monkeypatch.setattr(ray_backend, "driver_identity", lambda ctx: ("0" * 16, "f" * 16))
+    out = tmp_path / "run"
+    rc, _, err = selfplay(out, "--backend", "ray")
+    last = err.strip().splitlines()[-1]  # after the progress bar
+    assert rc == 2 and last.startswith("tacsim selfplay: error: a Ray worker runs other tac code")
+    assert chunk_files(out) == []
+
+
 def test_balance_with_ray_writes_its_report(ray_session, tmp_path):
     runs, report = tmp_path / "runs", tmp_path / "report"
     rc, stdout, err = run_cli(

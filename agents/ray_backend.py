@@ -33,7 +33,7 @@ import os
 import socket
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -242,7 +242,6 @@ def play_task(params, chunk: int) -> dict[str, Any]:
     if marker:
         _die_once_for_tests(marker)
     return {
-        "chunk": chunk,
         "table": table,
         "identity": identity,
         "play_s": play_s,
@@ -277,7 +276,6 @@ class RunStats:
     table_bytes: int = 0  # in-memory size of the returned tables
     rows: int = 0
     slots: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 LAST_STATS = RunStats()

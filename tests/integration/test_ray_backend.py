@@ -85,8 +85,11 @@ def chunk_files(out: Path) -> list[str]:
     return sorted(p.name for p in out.iterdir() if p.name.endswith(".parquet"))
 
 
-def test_local_ray_instance_listens_on_loopback_only(ray_session):
-    import psutil
+def test_local_ray_instance_listens_on_loopback_only(ray_session, tmp_path):
+    import psutil  # Ray ships it (ray/thirdparty_files, on the path once ray is imported)
+
+    rc, _, err = selfplay(tmp_path / "run", "--backend", "ray")  # the task workers up too
+    assert rc == 0, err
 
     ours = {p.pid: p for p in psutil.Process().children(recursive=True)}
     listening = [

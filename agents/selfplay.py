@@ -20,12 +20,16 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agents import records
 from agents.cli import UsageError
 from agents.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from agents.ray_backend import RaySession
 
 DEFAULT_CHUNK = 10_000
 MAX_SEED = 2**63 - 1  # seeds travel to the kernels as int64
@@ -278,7 +282,7 @@ def _run_chunks(
     threads: int | None,
     progress: bool,
     max_chunks: int | None,
-    session,
+    session: RaySession | None,
 ) -> Outcome:
     from tqdm import tqdm
 

@@ -386,7 +386,15 @@ def cmd_balance(args) -> int:
 
     params, runs = balance_params(args)
     check_threads(args.threads)
-    outcome = run_selfplay(params, runs, threads=args.threads, progress=True)
+    outcome = run_selfplay(
+        params,
+        runs,
+        threads=args.threads,
+        progress=True,
+        backend=args.backend,
+        address=args.address,
+        workers=args.workers,
+    )
     if not outcome.complete:
         print(
             f"interrupted: {outcome.games_on_disk:,} of {params.games:,} games on disk in "

@@ -2,9 +2,9 @@
 
     tacsim rulesets     the registered rulesets and their state (playable / data only)
     tacsim selfplay --ruleset NAME --players P --games N --agents A,B --seed S --out DIR
-                    [--chunk K] [--threads T]
+                    [--chunk K] [--threads T] [--backend local|ray [--address A] [--workers W]]
     tacsim balance  --ruleset NAME --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
-                    [--players P]
+                    [--players P] [--backend local|ray [--address A] [--workers W]]
     tacsim play     --ruleset NAME --players P --seats human,heuristic ...
     tacsim replay   --run DIR --game K | --saved FILE
     tacsim train ...   (registered by agents/training.py)
@@ -111,6 +111,29 @@ def _add_rulesets(sub) -> None:
     p.set_defaults(func=cmd_rulesets)
 
 
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """--backend/--address/--workers of selfplay and balance (agents/ray_backend.py)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this machine's cores (default); ray: one Ray task per chunk",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: join the Ray cluster at HOST:PORT or auto "
+        "(default: start a local Ray instance, loopback only, no dashboard)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="with --backend ray: worker processes (one thread each) of the local instance, "
+        "or chunks in flight on a cluster (default: all CPUs)",
+    )
+
+
 def _add_selfplay(sub) -> None:
     p = sub.add_parser(
         "selfplay",
@@ -133,6 +156,7 @@ def _add_selfplay(sub) -> None:
     p.add_argument("--out", type=Path, default=Path("runs/selfplay"), help="run folder")
     p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
     p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    add_backend_arguments(p)
     # test hook: stop after this many chunks, as if interrupted (not a user option)
     p.add_argument("--max-chunks", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_lazy("agents.selfplay", "cmd_selfplay"))
@@ -164,6 +188,7 @@ def _add_balance(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="self-play seed (default 0)")
     p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
     p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    add_backend_arguments(p)
     p.set_defaults(func=_lazy("agents.balance", "cmd_balance"))
 
 

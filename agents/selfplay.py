@@ -15,16 +15,21 @@ final name is a complete chunk.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agents import policy, records
 from agents.cli import UsageError
 from agents.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from agents.ray_backend import RaySession
 
 DEFAULT_CHUNK = 10_000
 MAX_SEED = 2**63 - 1  # seeds travel to the kernels as int64
@@ -267,17 +272,47 @@ def run_selfplay(
     threads: int | None = None,
     progress: bool = True,
     max_chunks: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    workers: int | None = None,
 ) -> Outcome:
     """Play every chunk of the run not yet on disk (at most `max_chunks` of them).
 
-    Ctrl-C returns an Outcome with interrupted=True; chunks written before it stay."""
-    from tqdm import tqdm
+    backend "local" plays here on `threads` numba threads; "ray" plays one Ray task per chunk
+    (agents/ray_backend.py: a local Ray instance of `workers` CPUs, or the cluster at
+    `address`). Either way this process writes the same chunk files, so a run can be resumed
+    on the other backend. Ctrl-C returns an Outcome with interrupted=True; chunks written
+    before it stay."""
+    from agents import ray_backend
 
     out_dir = Path(out_dir)
     check_threads(threads)
+    ray_backend.check_options(backend, address, workers, threads)
     if max_chunks is not None and max_chunks < 1:
         raise UsageError(f"max-chunks must be at least 1, got {max_chunks}")
     ctx = make_context(params)
+    # Ray first: an unreachable cluster is refused before the run folder is written
+    session = ray_backend.connect(address, workers) if backend == "ray" else None
+    try:
+        return _run_chunks(ctx, out_dir, params, threads, progress, max_chunks, session)
+    finally:
+        if session is not None:
+            session.close()
+
+
+def _run_chunks(
+    ctx: RunContext,
+    out_dir: Path,
+    params: SelfplayParams,
+    threads: int | None,
+    progress: bool,
+    max_chunks: int | None,
+    session: RaySession | None,
+) -> Outcome:
+    from tqdm import tqdm
+
+    from agents import ray_backend
+
     finished = prepare_run_dir(out_dir, params, ctx)
     todo = [c for c in range(params.n_chunks) if c not in finished]
     if max_chunks is not None:
@@ -313,12 +348,18 @@ def run_selfplay(
                 )
             ctx.play(params.chunk_indices(todo[0])[:1])
             warmup = time.perf_counter() - t_start
-        for c in todo:
-            idx = params.chunk_indices(c)
-            table = _play_chunk(ctx, idx)
-            records.write_chunk(out_dir, c, table)
-            played += len(idx)
-            bar.update(len(idx))
+        if session is None:
+            tables = ((c, _play_chunk(ctx, params.chunk_indices(c))) for c in todo)
+        else:  # Ray tasks play; this process writes, as above
+            if progress:
+                bar.write(ray_backend.describe(session), file=sys.stderr)
+            identity = ray_backend.driver_identity(ctx)
+            tables = ray_backend.chunk_tables(session, params, todo, identity)
+        with contextlib.closing(tables):
+            for c, table in tables:
+                records.write_chunk(out_dir, c, table)
+                played += table.num_rows
+                bar.update(table.num_rows)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -428,10 +469,19 @@ def format_summary(outcome: Outcome, summary: Summary) -> str:
 
 def cmd_selfplay(args) -> int:
     """`tacsim selfplay` (see agents/cli.py for the flags)."""
+    from agents import ray_backend
+
     params = make_params(args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk)
     check_threads(args.threads)
     outcome = run_selfplay(
-        params, args.out, threads=args.threads, progress=True, max_chunks=args.max_chunks
+        params,
+        args.out,
+        threads=args.threads,
+        progress=True,
+        max_chunks=args.max_chunks,
+        backend=args.backend,
+        address=args.address,
+        workers=args.workers,
     )
     if outcome.games_on_disk:
         print(format_summary(outcome, summarize(outcome.out_dir, params.players)))
@@ -440,7 +490,8 @@ def cmd_selfplay(args) -> int:
         print(
             f"{why}: {outcome.games_on_disk:,} of {params.games:,} games on disk in "
             f"{outcome.out_dir} (every finished chunk is a complete file). Resume with:\n  "
-            f"{params.command(outcome.out_dir)}",
+            f"{params.command(outcome.out_dir)}"
+            f"{ray_backend.command_flags(args.backend, args.address, args.workers)}",
             file=sys.stderr,
         )
         return 130 if outcome.interrupted else 0

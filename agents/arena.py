@@ -10,7 +10,8 @@ agents/selfplay.py and agents/records.py write ordinary records for it.
   fast path, unchanged).
 - Any policy among the agents: a Python loop over the contract's batch kernels. Every
   unfinished game of the chunk takes one decision per iteration: reset_batch once, then
-  act_batch for the games whose current seat is a kernel agent (one call per agent), the
+  act_batch for the games whose current seat is a fast kernel agent (one call per agent;
+  act_one game by game for a searching one, ruleset.search_agents), the
   policy on observe_batch's observations and the masks for the games whose current seat is
   a policy, check_actions, step_batch; games that end are read out (the record fields of
   the ruleset's RecordSpec) and dropped from the batch.
@@ -126,6 +127,11 @@ class Arena:
                     obs = np.zeros((rows.size, obs_size), dtype=np.float32)
                     rs.observe_batch(sub, tba, cur[rows], obs)
                     out[:] = self.policies[k].act(obs, sub_masks)
+                elif self.agents[k] in rs.search_agents:
+                    # search agents are compiled into act_one, not into act_batch; a search
+                    # takes milliseconds, so one call per game costs nothing extra
+                    for j, r in enumerate(rows):
+                        out[j] = rs.act_one(S, tba, np.int64(r), self.agent_ids[k])
                 else:
                     seat_agents = np.full(P, self.agent_ids[k], dtype=np.int8)
                     rs.act_batch(sub, tba, sub_masks, seat_agents, out)

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.policy import sample_actions, masked_probabilities
+
 
 class SnapshotPolicy:
     """A checkpoint of the learner playing opponent seats (see the module docstring)."""
@@ -53,31 +55,13 @@ class SnapshotPolicy:
 
     def probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Masked action probabilities, float64[n, n_actions] (0 on illegal actions)."""
-        import torch
-
-        legal = np.asarray(masks).astype(bool)
-        policy = self.policy
-        with torch.no_grad():
-            # the action head's logits, as MaskableActorCriticPolicy.get_distribution computes
-            # them, without building torch distributions (their logsumexp took 6 ms a call
-            # here, 95% of an opponent step); masking and softmax in numpy below
-            obs_t = policy.obs_to_tensor(np.asarray(obs, dtype=np.float32))[0]
-            features = policy.extract_features(obs_t, policy.pi_features_extractor)
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-            logits = logits.cpu().numpy().astype(np.float64)
-        logits = np.where(legal, logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        return p / p.sum(axis=1, keepdims=True)
+        return masked_probabilities(self.policy, obs, np.asarray(masks).astype(bool))
 
     def act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         p = self.probabilities(obs, masks)
         if self.deterministic:
             return p.argmax(axis=1).astype(np.int64)
-        cum = p.cumsum(axis=1)
-        u = self.rng.random(p.shape[0])[:, None] * cum[:, -1:]
-        # first action whose cumulative probability passes u: never one of probability 0
-        return (cum > u).argmax(axis=1).astype(np.int64)
+        return sample_actions(p, self.rng).astype(np.int64)
 
 
 def snapshot_path(out: str | Path, step: int) -> Path:

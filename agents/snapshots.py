@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.policy import sample_actions, masked_probabilities
+from agents.policy import masked_probabilities, sample_actions
 
 
 class SnapshotPolicy:

@@ -122,9 +122,16 @@ def test_policy_refuses_models_that_do_not_fit(rs, tiny_ppo, tmp_path):
     file = policy.model_path(f"ppo:{tiny_ppo}")
     assert file == policy.model_path(f"ppo:{tiny_ppo / 'model.zip'}")
     assert file == policy.model_path(f"ppo:{tiny_ppo / 'model'}")
-    # 3 players: TAC's observation is larger than the model's input
-    with pytest.raises(ValueError, match="takes observations of shape"):
+    # 3 players: training's config.json names 2 players
+    with pytest.raises(ValueError, match="trained for 2 players, not 3"):
         policy.load(f"ppo:{tiny_ppo}", rs, 3)
+    # without that record, the network's input size tells: TAC's 3-player observation is
+    # larger than the model's input
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    shutil.copy(tiny_ppo / "model.zip", bare / "model.zip")
+    with pytest.raises(ValueError, match="takes observations of shape"):
+        policy.load(f"ppo:{bare}", rs, 3)
     # the training config names another ruleset
     other = tmp_path / "other"
     shutil.copytree(tiny_ppo, other)

@@ -262,7 +262,8 @@ def test_console_entry_reports_bad_agent_with_exit_2(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        "tacsim selfplay: error: unknown agent 'rnd' (known: heuristic, random, or ppo:PATH)"
+        "tacsim selfplay: error: unknown agent 'rnd' (known: heuristic, mcts, mcts50, mcts800, "
+        "random, or ppo:PATH)"
     )
     assert not out.exists()
 

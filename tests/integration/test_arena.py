@@ -167,25 +167,20 @@ def test_a_model_of_another_game_is_refused(rs, tmp_path):
         policy.load(f"ppo:{tmp_path / 'm.zip'}", rs, 2)
 
 
-def test_a_policy_that_picks_an_illegal_action_raises(rs, tiny_ppo):
+def test_a_policy_that_picks_an_illegal_action_raises(rs, tiny_ppo, monkeypatch):
     ppo = policy.load(f"ppo:{tiny_ppo}", rs, 2)
     obs = np.zeros((3, ppo.observation_size), dtype=np.float32)
     masks = np.zeros((3, rs.n_actions), dtype=np.int8)
     masks[:, 5] = 1
     assert (ppo.act(obs, masks) == 5).all()  # the only legal action
-    ppo.model = _Fixed(7)  # a model that ignores the mask
+    # a network whose probabilities ignore the mask (all mass on action 7)
+    fixed = np.zeros((3, rs.n_actions))
+    fixed[:, 7] = 1.0
+    monkeypatch.setattr(policy, "masked_probabilities", lambda *_: fixed)
     with pytest.raises(RuntimeError, match="chose action 7, which its mask forbids"):
         ppo.act(obs, masks)
     with pytest.raises(ValueError, match="observations must be"):
         ppo.act(obs[:, :10], masks)
-
-
-class _Fixed:
-    def __init__(self, a: int):
-        self.a = a
-
-    def predict(self, obs, action_masks=None, deterministic=True):
-        return np.full(len(obs), self.a), None
 
 
 def _tacsim(argv: list[str]) -> tuple[int, str]:
@@ -234,7 +229,7 @@ def test_selfplay_refuses_a_policy_for_another_player_count(tiny_ppo, tmp_path):
     out = tmp_path / "run"
     argv = ["selfplay", "--players", "3", "--games", "10", "--agents", f"heuristic,ppo:{tiny_ppo}"]
     code, err = _tacsim([*argv, "--out", str(out)])
-    assert code == 2 and "takes observations of shape" in err
+    assert code == 2 and "trained for 2 players, not 3" in err
     assert not out.exists()
 
 

@@ -48,6 +48,7 @@ from agents.cli import UsageError
 
 DEFAULT_ROUNDS = 4
 RECOST_FILE = "recost.json"
+TIMING_FILE = "selfplay_time.json"  # in round_<r>/: how long the call that played it took
 FREE_POOL = -1  # budget pool of the items whose category has no fixed deal size
 
 
@@ -137,6 +138,7 @@ class Round:
     decisive: int
     runs: Path
     config: Path
+    timing: dict | None = None  # the self-play timing of the call that played it (TIMING_FILE)
 
     @property
     def inside(self) -> np.ndarray:
@@ -166,6 +168,29 @@ class Recost:
     suggested_played: bool  # whether a round played the suggested costs
     converged: bool
     stop: str
+
+
+def _timing(outcome) -> dict:
+    import os
+
+    import numba
+
+    return {
+        "games_played": outcome.games_played,
+        "seconds": round(outcome.seconds, 1),
+        "warmup_seconds": round(outcome.warmup_seconds, 1),
+        "threads": numba.get_num_threads(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def _fmt_timing(t: dict | None) -> str:
+    if t is None:
+        return "n/a"
+    return (
+        f"{t['seconds']:.0f} s for {t['games_played']:,} games "
+        f"({t['games_played'] / max(t['seconds'], 1e-9):,.0f}/s, {t['threads']} threads)"
+    )
 
 
 def _fmt_costs(names: list[str], costs) -> str:
@@ -291,6 +316,9 @@ def run_recost(
         if progress:
             print(f"round {r}: costs {_fmt_costs(names, costs)}", file=sys.stderr)
         outcome = run_selfplay(params, runs, threads=threads, progress=progress)
+        timing_file = out / f"round_{r}" / TIMING_FILE
+        if outcome.games_played:
+            timing_file.write_text(json.dumps(_timing(outcome), indent=2) + "\n")
         if not outcome.complete:
             return None
         rf = balance.fit_run(runs, params)
@@ -315,6 +343,7 @@ def run_recost(
             games - rf.design.draws,
             runs,
             config,
+            json.loads(timing_file.read_text()) if timing_file.is_file() else None,
         )
         history.append(rnd)
         s = rnd.summary()
@@ -407,6 +436,7 @@ def balance_json(res: Recost, p: RecostParams, cost_label: str) -> dict:
                 "slope": num(r.slope),
                 "slope_se": num(r.slope_se),
                 **r.summary(),
+                "selfplay_time": r.timing,
                 "costs": {n: int(c) for n, c in zip(res.names, r.costs, strict=True)},
                 "worth": {n: num(w) for n, w in zip(res.names, r.worth, strict=True)},
                 "ci_low": {n: num(w) for n, w in zip(res.names, r.lo, strict=True)},
@@ -432,12 +462,25 @@ def write_convergence_plot(path: Path, res: Recost, cost_label: str) -> None:
     ax.set_xlabel("round")
     ax.set_ylabel(f"|implied worth - cost| ({cost_label})")
     ax.set_xticks(x)
+    ax.set_xlim(min(x) - 0.5, max(x) + 0.5)
     ax.set_ylim(bottom=0)
     ax2 = ax.twinx()
-    ax2.bar(x, [r.summary()["outside_ci"] for r in res.rounds], alpha=0.2, color="red", width=0.4)
+    outside = [r.summary()["outside_ci"] for r in res.rounds]
+    bars = ax2.bar(x, outside, alpha=0.25, color="red", width=0.3, label="units outside CI")
+    ax2.bar_label(bars, fmt="%d", color="darkred")
     ax2.set_ylabel("units whose 95% interval excludes the cost (bars)")
-    ax2.set_ylim(0, len(res.names))
-    ax.legend(loc="upper right")
+    ax2.set_ylim(0, len(res.names) + 0.5)
+    ax.set_zorder(ax2.get_zorder() + 1)  # the lines over the bars
+    ax.patch.set_visible(False)
+    lines, labels = ax.get_legend_handles_labels()
+    ax.legend(
+        lines + [bars],
+        labels + ["units outside their 95% CI"],
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.14),
+        ncol=3,
+        fontsize=8,
+    )
     ax.set_title("re-costing: cost error per round")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -447,14 +490,15 @@ def write_convergence_plot(path: Path, res: Recost, cost_label: str) -> None:
 def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str) -> str:
     rows = [
         "| Round | Games | Decisive | 1 cost = log-odds | Mean abs(worth - cost) "
-        "| Max abs(worth - cost) | Outside 95% CI |",
-        "|---:|---:|---:|---|---:|---:|---:|",
+        "| Max abs(worth - cost) | Outside 95% CI | Self-play time |",
+        "|---:|---:|---:|---|---:|---:|---:|---|",
     ]
     for r in res.rounds:
         s = r.summary()
         rows.append(
             f"| {r.index} | {r.games:,} | {r.decisive:,} | {r.slope:.4f} ± {balance.Z95 * r.slope_se:.4f} "
-            f"| {s['mean_abs_error']:.3f} | {s['max_abs_error']:.3f} | {s['outside_ci']} |"
+            f"| {s['mean_abs_error']:.3f} | {s['max_abs_error']:.3f} | {s['outside_ci']} "
+            f"| {_fmt_timing(r.timing)} |"
         )
     head = (
         "| Unit | Category | Listed | "

@@ -150,6 +150,9 @@ def test_selfplay_plays_under_a_written_config(tmp_path):
     # score is a multiple of 20, and some above the old tables' most (2 x 5 + 5 x 3 = 25)
     scores = np.concatenate([t.column(f"score_{s}").to_numpy() for s in range(2)])
     assert np.all(scores % 20 == 0) and scores.max() > 25
+    # and replay finds the folder in run.json: every recorded game replays to its result
+    rc, out, err = run_cli("replay", "--run", str(runs), "--all", "--quiet")
+    assert rc == 0, err
 
 
 # --- the loop --------------------------------------------------------------------------------

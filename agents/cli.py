@@ -2,7 +2,7 @@
 
     tacsim rulesets     the registered rulesets and their state (playable / data only)
     tacsim selfplay --ruleset NAME --players P --games N --agents A,B --seed S --out DIR
-                    [--chunk K] [--threads T]
+                    [--chunk K] [--threads T] [--config RULE_DIR]
     tacsim balance  --ruleset NAME --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
                     [--players P] [--agent A] [--precision X [--pilot N] [--max-games N]]
                     [--recost [--rounds R] [--damping D]] [--compare A,B,...]
@@ -160,7 +160,7 @@ def _add_balance(sub) -> None:
         default=None,
         help="self-play run folder to reuse (its parameters) or fill "
         "(default runs/balance/<ruleset>_p<P>_seed<S>_n<N>[_<agent>]; with --recost the "
-        "folder holding round_<r>/, default runs/recost/...)",
+        "folder holding round_<r>_n<N>/, default runs/recost/<ruleset>_<out>_p<P>_seed<S>_<agent>)",
     )
     p.add_argument("--out", type=Path, default=Path("reports/balance"), help="report folder")
     p.add_argument("--seed", type=int, default=None, help="self-play seed (default 0)")

@@ -9,10 +9,12 @@ costs, copied), fits them with agents/balance.py (fit_logit, implied_vp) and pro
 
 rounded to integers with each budget kept exactly: the items of each category whose deal size
 is fixed (the categories the fit centres) keep their category's sum of costs, the other items
-share one budget (their sum); a largest-remainder rounding (floors, then +1 to the largest
-fractional parts, or -1 from the smallest, never leaving cost_bounds) does it. Implied worths
-are anchored at their category's mean cost, so in a centred category the targets already sum
-to the budget; the correction only absorbs rounding.
+share one budget (their sum). The targets are first moved by one common shift so that, held
+inside cost_bounds, they sum to the budget (a unit whose worth is below the lowest cost takes
+the lowest and the others pay for it evenly, keeping their differences), then rounded by the
+largest-remainder method (floors, then +1 to the largest fractional parts). Implied worths are
+anchored at their category's mean cost, so in a centred category with no unit at a bound the
+targets already sum to the budget and only the rounding is corrected.
 
 Stops: (1) every unit's 95% interval holds its current cost (converged); (2) the proposal is
 the current costs: every rounded target is already the cost, and another round would replay
@@ -26,7 +28,11 @@ Damping. In TAC a unit's cost is also what it scores while alive (11.1), so its 
 with its cost: worth(c) ~ w0 + beta (c - c0). The undamped step shrinks the error by beta per
 round; moving halfway shrinks it by (1 + beta) / 2, which is slower whenever 0 < beta < 1 and
 only helps where beta < 0 or beta > 1 (overshoot). D = 1 is the default; --damping 0.5 is there
-for rulesets or agents where the history shows oscillation (a cost going back and forth).
+for rulesets or agents where the history shows oscillation (a cost going back and forth; TAC's
+heuristic agent shoots the unit worth most VP, so a unit made cheaper is left alive and wins
+more: beta < 0, docs/reports/tac_recost_heuristic*/). A damped proposal that rounds back to the
+current costs while the full step would move is replaced by the full step, so damping never
+stops the loop short of the undamped fixed point.
 
 Resuming: each round is a self-play run (resumable) and the fits are recomputed from its
 records, so rerunning the same command continues where it stopped; OUT/recost.json records the
@@ -55,15 +61,29 @@ FREE_POOL = -1  # budget pool of the items whose category has no fixed deal size
 # --- integer costs ---------------------------------------------------------------------------
 
 
+def _shift_to_budget(t: np.ndarray, budget: int, lo: int, hi: int) -> np.ndarray:
+    """clip(t + s, lo, hi) with the one shift s that makes it sum to budget (bisection: the sum
+    grows monotonically with s, from n*lo to n*hi)."""
+    a, b = lo - t.max(), hi - t.min()
+    for _ in range(200):
+        s = (a + b) / 2
+        if np.clip(t + s, lo, hi).sum() < budget:
+            a = s
+        else:
+            b = s
+    return np.clip(t + (a + b) / 2, lo, hi)
+
+
 def integer_costs(
     target: np.ndarray, pools: np.ndarray, budgets: dict[int, int], bounds: tuple[int, int]
 ) -> np.ndarray:
     """Integers near `target` with sum over each pool p exactly budgets[p], each within bounds.
 
-    Per pool: shift the targets so they sum to the budget, clip them to the bounds, take the
-    floors, then hand out the missing units one by one to the largest fractional parts (or take
-    the surplus from the smallest), never crossing a bound: the largest-remainder method.
-    ValueError when a budget cannot be met inside the bounds."""
+    Per pool: shift every target by one amount so that, clipped to the bounds, they sum to the
+    budget (water-filling: an item held at a bound gives its excess to the others evenly, so
+    their differences are kept), take the floors, then hand out the missing units one by one to
+    the largest fractional parts: the largest-remainder method. ValueError when a budget cannot
+    be met inside the bounds."""
     target = np.asarray(target, dtype=float)
     pools = np.asarray(pools)
     if not np.all(np.isfinite(target)):
@@ -77,8 +97,7 @@ def integer_costs(
             raise ValueError(
                 f"budget {budget} of {len(idx)} items cannot be met with costs {lo}..{hi}"
             )
-        t = target[idx] + (budget - target[idx].sum()) / len(idx)
-        t = np.clip(t, lo, hi)
+        t = _shift_to_budget(target[idx], budget, lo, hi)
         c = np.floor(t + 1e-9).astype(np.int64)
         frac = t - c
         for _ in range(len(idx) * (hi - lo) + 1):
@@ -218,8 +237,12 @@ class RecostParams:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def default_runs_root(p: RecostParams) -> Path:
-    return Path("runs/recost") / f"{p.ruleset}_p{p.players}_seed{p.seed}_{records.slug(p.agent)}"
+def default_runs_root(p: RecostParams, out: Path) -> Path:
+    """runs/recost/<ruleset>_<out>_p<P>_seed<S>_<agent>: keyed by the report folder too,
+    because each round's run names its rule folder, which lives in the report folder."""
+    return Path("runs/recost") / (
+        f"{p.ruleset}_{records.slug(str(out))}_p{p.players}_seed{p.seed}_{records.slug(p.agent)}"
+    )
 
 
 def check_out_dir(out: Path, p: RecostParams) -> None:
@@ -364,6 +387,9 @@ def run_recost(
             pools = budget_pools(rf.units.categories, rf.fit.constrained)
             budgets = pool_budgets(listed, pools)
         proposal = propose_costs(costs, rnd.worth, pools, budgets, rs.cost_bounds, p.damping)
+        if p.damping < 1 and np.array_equal(proposal, costs):
+            # a damped step shorter than the integer grid would stall short of the fixed point
+            proposal = propose_costs(costs, rnd.worth, pools, budgets, rs.cost_bounds, 1.0)
         if np.array_equal(proposal, costs):
             stop = (
                 f"round {r}: the rounded worths are the current costs (a fixed point: "
@@ -546,7 +572,9 @@ def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str)
             "units, worth = category mean cost + coefficient / slope, 95% delta-method "
             "intervals) under the costs that round played, then proposes the worths rounded "
             f"to integers with each category's total kept ({budget}) by a largest-remainder "
-            "correction, inside the costs the rule loader accepts. The costs are also the "
+            "correction, inside the costs the rule loader accepts (a unit whose worth is below "
+            "the lowest cost gets the lowest and the others of its category pay for it evenly). "
+            "The costs are also the "
             "score (units alive count their cost), so each round plays a new game.",
             "",
             "## Rounds",
@@ -615,7 +643,7 @@ def cmd_recost(args) -> int:
         source=None,
     )
     rounds = DEFAULT_ROUNDS if args.rounds is None else args.rounds
-    runs_root = args.runs if args.runs is not None else default_runs_root(p)
+    runs_root = args.runs if args.runs is not None else default_runs_root(p, Path(args.out))
     command = (
         f"tacsim balance --recost --ruleset {p.ruleset} --players {p.players} "
         f"--agent {p.agent} --seed {p.seed} --rounds {rounds} --damping {p.damping:g} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -243,6 +244,21 @@ def test_recost_moves_costs_to_the_worth_keeping_the_budget(tmp_path, monkeypatc
         str(tmp_path / "runs"), "--out", str(tmp_path / "out"),
     )  # fmt: skip
     assert rc == 2 and "other parameters (games: 200 vs 300)" in err
+
+
+def test_damped_recost_walks_to_the_same_fixed_point_without_stalling(tmp_path, monkeypatch):
+    target = np.array([5.8, 3.1, 5.1, 3.7, 2.4, 1.2, 4.2, 1.6, 3.2, 0.6])
+    inject_worth(monkeypatch, lambda c: (target, np.full(len(c), 0.05)))
+    rc, _, err = recost_cli(tmp_path, "--rounds", "8", "--damping", "0.5")
+    assert rc == 0, err
+    data = json.loads((tmp_path / "out" / "balance.json").read_text())
+    costs = [list(r["costs"].values()) for r in data["rounds"]]
+    assert len(costs) >= 3  # half steps: more rounds than the undamped two
+    assert costs[1] != [6, 3, 5, 4, 2, 1, 4, 2, 3, 1]
+    # each error shrinks or stays; it ends where the undamped loop ends
+    err_by_round = [r["mean_abs_error"] for r in data["rounds"]]
+    assert all(b <= a + 1e-9 for a, b in itertools.pairwise(err_by_round))
+    assert costs[-1] == [6, 3, 5, 4, 2, 1, 4, 2, 3, 1] and "fixed point" in data["stop"]
 
 
 def test_recost_after_the_last_round_suggests_the_unplayed_proposal(tmp_path, monkeypatch):

@@ -28,6 +28,12 @@ k = sum v_u b_u / sum v_u^2 (least squares through the origin of b on v) is the 
 listed VP is worth. A unit's implied VP is mean listed VP of its category + b_u / k; its 95%
 interval comes from the delta method over the full covariance of the b's (k included). A unit
 is flagged when that interval excludes its listed VP.
+
+Around it: --agent puts any self-play agent in every seat; --precision X plays a pilot (the
+run's first chunks) and prints the games each unit's interval needs to be +-X (games_needed:
+standard errors scale as 1/sqrt(games); a 20,000-game pilot of TAC predicted the half-widths
+at 1,000,000 games within 6%); --recost (agents/recost.py) re-costs to parity;
+--compare (agents/balance_compare.py) fits one run per agent.
 """
 
 from __future__ import annotations
@@ -432,7 +438,8 @@ def plan_games(
     """Play a pilot, print the games the precision needs, and return the run's (params, runs).
 
     With the games given the pilot is the run's own first chunks. Without, the pilot is a run
-    of `pilot` games in `pilot_runs` (the first chunks of any run with these parameters), the
+    of `pilot` games (whole chunks) in pilot_runs_for(its games): the first chunks of any run
+    with these parameters; the
     run's games become what the precision needs (at least the pilot, at most max_games), and
     the pilot's chunks are linked into the run's folder, so they count toward it.
     runs_for(games) / pilot_runs_for(games): the folder of the run / of the pilot run of that

@@ -573,7 +573,12 @@ def balance_params(args):
 
 
 def run_line_of(rf: RunFit, runs: Path, params) -> str:
-    config = "" if params.config is None else f", rule tables `{params.config}`"
+    config = ""
+    if params.config is not None:  # shown relative to the working folder when inside it
+        path = Path(params.config)
+        if path.is_relative_to(Path.cwd()):
+            path = path.relative_to(Path.cwd())
+        config = f", rule tables `{path}`"
     return (
         f"Self-play records: `{runs}` ({rf.ruleset.env_name}, {params.players} players, agent "
         f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games{config})."

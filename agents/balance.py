@@ -28,6 +28,12 @@ k = sum v_u b_u / sum v_u^2 (least squares through the origin of b on v) is the 
 listed VP is worth. A unit's implied VP is mean listed VP of its category + b_u / k; its 95%
 interval comes from the delta method over the full covariance of the b's (k included). A unit
 is flagged when that interval excludes its listed VP.
+
+Around it: --agent puts any self-play agent in every seat; --precision X plays a pilot (the
+run's first chunks) and prints the games each unit's interval needs to be +-X (games_needed:
+standard errors scale as 1/sqrt(games); a 20,000-game pilot of TAC predicted the half-widths
+at 1,000,000 games within 6%); --recost (agents/recost.py) re-costs to parity;
+--compare (agents/balance_compare.py) fits one run per agent.
 """
 
 from __future__ import annotations
@@ -336,15 +342,192 @@ def write_report(
     return table
 
 
+# --- fitting a run ------------------------------------------------------------------------
+
+
+@dataclass
+class RunFit:
+    """A self-play run's balance estimate (what the report shows)."""
+
+    ruleset: object  # the Ruleset the run played under (its config folder)
+    units: UnitInfo
+    design: Design
+    fit: LogitFit
+    imp: ImpliedVP
+
+
+def fit_run(runs: Path, params) -> RunFit:
+    """Fit every game on disk in `runs` (self-play with `params`) against the listed costs of
+    the rule tables the run played under."""
+    from agents.selfplay import load_ruleset
+
+    rs = load_ruleset(params.ruleset, params.config)
+    units = ruleset_items(rs.record)
+    stems = records.unit_columns(units.names)
+    cols = ["game_index", "winner"] + [
+        records.force_column(s, st) for s in range(params.players) for st in stems
+    ]
+    design = design_from_table(records.read_games(runs, cols), params.players, stems)
+    fit = fit_logit(design.X, design.y, units.categories)
+    return RunFit(rs, units, design, fit, implied_vp(fit, units.listed_vp, units.categories))
+
+
+# --- how many games a precision needs ---------------------------------------------------------
+
+DEFAULT_PILOT = 20_000
+DEFAULT_MAX_GAMES = 10_000_000
+
+
+def games_needed(halfwidth: np.ndarray, games: int, precision: float) -> np.ndarray:
+    """Games for each 95% half-width to reach `precision`, from half-widths measured over
+    `games` games: a standard error scales as 1/sqrt(games), so n = games * (h / X)^2
+    (rounded up; nan half-widths give -1: not estimable)."""
+    if precision <= 0:
+        raise ValueError(f"precision must be > 0, got {precision}")
+    h = np.asarray(halfwidth, dtype=float)
+    n = np.ceil(games * (h / precision) ** 2 - 1e-9)
+    return np.where(np.isfinite(n), n, -1).astype(np.int64)
+
+
+def precision_table(rf: RunFit, games: int, precision: float) -> tuple[str, int]:
+    """Per unit the games its implied-cost interval needs for +-precision; and the most."""
+    half = (rf.imp.hi - rf.imp.lo) / 2
+    need = games_needed(half, games, precision)
+    lines = [
+        f"games needed for a 95% interval of +-{precision:g} {rf.ruleset.record.cost_label} "
+        f"(from {games:,} games):",
+        f"  {'unit':<28}{'half-width now':>16}{'games needed':>16}",
+    ]
+    for u, name in enumerate(rf.units.names):
+        shown = "n/a" if need[u] < 0 else f"{need[u]:,}"
+        lines.append(f"  {name:<28}{half[u]:>16.3f}{shown:>16}")
+    most = -1 if (need < 0).any() else int(need.max())
+    lines.append(
+        f"  {'all units':<28}{np.nanmax(half):>16.3f}{most if most < 0 else f'{most:,}':>16}"
+    )
+    return "\n".join(lines), most
+
+
+def _link_chunks(src: Path, dst: Path, n_chunks: int) -> None:
+    """Put the finished chunks 0..n_chunks-1 of run `src` into run `dst` (hard links, or
+    copies across file systems): same seed, agents, chunk size and tables, so they are the
+    same games and count toward dst."""
+    import os
+    import shutil
+
+    have = records.finished_chunks(dst)
+    for c, path in records.finished_chunks(src).items():
+        if c < n_chunks and c not in have:
+            target = records.chunk_path(dst, c)
+            try:
+                os.link(path, target)
+            except OSError:
+                shutil.copyfile(path, target)
+
+
+def plan_games(
+    params,
+    runs_for,
+    precision: float,
+    games_given: bool,
+    pilot: int,
+    max_games: int,
+    pilot_runs_for,
+    threads: int | None,
+):
+    """Play a pilot, print the games the precision needs, and return the run's (params, runs).
+
+    With the games given the pilot is the run's own first chunks. Without, the pilot is a run
+    of `pilot` games (whole chunks) in pilot_runs_for(its games): the first chunks of any run
+    with these parameters; the
+    run's games become what the precision needs (at least the pilot, at most max_games), and
+    the pilot's chunks are linked into the run's folder, so they count toward it.
+    runs_for(games) / pilot_runs_for(games): the folder of the run / of the pilot run of that
+    many games. None when interrupted."""
+    from dataclasses import replace
+
+    from agents.selfplay import make_context, prepare_run_dir, run_selfplay
+
+    chunk = params.chunk if games_given else min(params.chunk, pilot)
+    n_pilot_chunks = -(-min(pilot, params.games if games_given else pilot) // chunk)
+    pilot_params = (
+        params
+        if games_given
+        else replace(params, games=min(n_pilot_chunks * chunk, max_games), chunk=chunk)
+    )
+    where = runs_for(params.games) if games_given else pilot_runs_for(pilot_params.games)
+    done = records.finished_chunks(where) if where.is_dir() else {}
+    todo = [c for c in range(n_pilot_chunks) if c not in done]
+    if todo:
+        print(f"pilot: {min(n_pilot_chunks * chunk, pilot_params.games):,} games in {where}")
+        out = run_selfplay(pilot_params, where, threads=threads, max_chunks=len(todo))
+        if out.interrupted:
+            return None
+    on_disk = sum(records.chunk_rows(p) for p in records.finished_chunks(where).values())
+    rf = fit_run(where, pilot_params)
+    table, most = precision_table(rf, on_disk, precision)
+    print(table)
+    if games_given:
+        if most >= 0:
+            verdict = "enough" if params.games >= most else "not enough"
+            print(f"--games {params.games:,} is {verdict} for +-{precision:g}")
+        return params, where
+    if most < 0:
+        raise UsageError(
+            f"the pilot of {on_disk:,} games cannot estimate every unit's worth "
+            "(slope <= 0); give --games"
+        )
+    games = max(pilot_params.games, min(most, max_games))
+    if most > max_games:
+        print(f"capped at --max-games {max_games:,} (the precision needs {most:,})")
+    final = replace(params, games=games, chunk=chunk)
+    runs = runs_for(games)
+    print(f"playing {games:,} games in {runs}")
+    prepare_run_dir(runs, final, make_context(final))
+    _link_chunks(where, runs, n_pilot_chunks)
+    return final, runs
+
+
 # --- the command --------------------------------------------------------------------------
 
 
-def default_runs_dir(ruleset: str, players: int, seed: int, games: int) -> Path:
-    return Path("runs/balance") / f"{ruleset}_p{players}_seed{seed}_n{games}"
+def default_runs_dir(
+    ruleset: str, players: int, seed: int, games: int, agent: str = "random"
+) -> Path:
+    suffix = "" if agent == "random" else f"_{records.slug(agent)}"
+    return Path("runs/balance") / f"{ruleset}_p{players}_seed{seed}_n{games}{suffix}"
+
+
+def check_balance_flags(args) -> None:
+    """Flag combinations and ranges, before anything is written (UsageError otherwise)."""
+    if args.rounds is not None and not args.recost:
+        raise UsageError("--rounds needs --recost")
+    if args.damping is not None and not args.recost:
+        raise UsageError("--damping needs --recost")
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError(f"rounds must be at least 1, got {args.rounds}")
+    if args.damping is not None and not 0 < args.damping <= 1:
+        raise UsageError(f"damping must be in (0, 1], got {args.damping}")
+    if args.precision is not None and not args.precision > 0:
+        raise UsageError(f"precision must be > 0, got {args.precision}")
+    if args.pilot is not None and args.pilot < 1:
+        raise UsageError(f"pilot must be at least 1 game, got {args.pilot}")
+    if args.max_games is not None and args.max_games < 1:
+        raise UsageError(f"max-games must be at least 1, got {args.max_games}")
+    if (args.pilot is not None or args.max_games is not None) and args.precision is None:
+        raise UsageError("--pilot and --max-games need --precision")
+    if args.compare is not None:
+        if args.recost:
+            raise UsageError("--compare and --recost are separate reports: give one")
+        if args.agent is not None:
+            raise UsageError("--compare names the agents; drop --agent")
+        if args.runs is not None:
+            raise UsageError("--compare plays one run per agent; drop --runs")
 
 
 def balance_params(args):
-    """Self-play parameters: those of an existing --runs folder, or random in every seat."""
+    """Self-play parameters: those of an existing --runs folder, or --agent (default random)
+    in every seat."""
     from agents.selfplay import make_params
 
     runs = args.runs
@@ -360,18 +543,27 @@ def balance_params(args):
                 )
         if args.ruleset != old["ruleset"]:
             raise UsageError(f"--ruleset {args.ruleset!r} but {runs} holds {old['ruleset']!r}")
+        if args.agent is not None and [args.agent] != sorted(set(old["agents"])):
+            raise UsageError(
+                f"--agent {args.agent} but {runs} holds a run of {','.join(old['agents'])}"
+            )
         params = make_params(
-            old["ruleset"], old["players"], old["games"], old["agents"], old["seed"], old["chunk"]
+            old["ruleset"],
+            old["players"],
+            old["games"],
+            old["agents"],
+            old["seed"],
+            old["chunk"],
+            old.get("config"),
         )
     else:
         players = 2 if args.players is None else args.players
         seed = 0 if args.seed is None else args.seed
         games = DEFAULT_GAMES if args.games is None else args.games
+        agent = "random" if args.agent is None else args.agent
         params = make_params(
-            args.ruleset, players, games, ("random",) * max(players, 1), seed, args.chunk
+            args.ruleset, players, games, (agent,) * max(players, 1), seed, args.chunk
         )
-        if runs is None:
-            runs = default_runs_dir(params.ruleset, params.players, params.seed, params.games)
     if len(set(params.agents)) != 1:
         raise UsageError(
             f"balance needs runs where one agent plays every seat; {runs} has agents "
@@ -380,12 +572,66 @@ def balance_params(args):
     return params, runs
 
 
+def run_line_of(rf: RunFit, runs: Path, params) -> str:
+    config = ""
+    if params.config is not None:  # shown relative to the working folder when inside it
+        path = Path(params.config)
+        if path.is_relative_to(Path.cwd()):
+            path = path.relative_to(Path.cwd())
+        config = f", rule tables `{path}`"
+    return (
+        f"Self-play records: `{runs}` ({rf.ruleset.env_name}, {params.players} players, agent "
+        f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games{config})."
+    )
+
+
 def cmd_balance(args) -> int:
     """`tacsim balance` (flags in agents/cli.py)."""
     from agents.selfplay import check_threads, run_selfplay
 
+    check_balance_flags(args)
+    if args.compare is not None:
+        from agents.balance_compare import cmd_compare
+
+        return cmd_compare(args)
+    if args.recost:
+        from agents.recost import cmd_recost
+
+        return cmd_recost(args)
     params, runs = balance_params(args)
     check_threads(args.threads)
+    agent = params.agents[0]
+
+    def runs_for(games: int) -> Path:
+        if runs is not None:
+            return runs
+        return default_runs_dir(params.ruleset, params.players, params.seed, games, agent)
+
+    if args.precision is not None:
+        given = args.games is not None or (runs is not None and runs.is_dir())
+
+        def pilot_runs_for(games: int) -> Path:
+            if runs is not None:
+                return runs.with_name(runs.name + "_pilot")
+            return default_runs_dir(params.ruleset, params.players, params.seed, games, agent)
+
+        planned = plan_games(
+            params,
+            runs_for,
+            args.precision,
+            given,
+            args.pilot or DEFAULT_PILOT,
+            args.max_games or DEFAULT_MAX_GAMES,
+            pilot_runs_for,
+            args.threads,
+        )
+        if planned is None:
+            print(
+                "interrupted during the pilot; rerun the same command to resume.", file=sys.stderr
+            )
+            return 130
+        params, runs = planned
+    runs = runs_for(params.games)
     outcome = run_selfplay(
         params,
         runs,
@@ -402,25 +648,13 @@ def cmd_balance(args) -> int:
             file=sys.stderr,
         )
         return 130
-    from agents.selfplay import load_ruleset
-
-    rs = load_ruleset(params.ruleset)
-    spec = rs.record
-    units = ruleset_items(spec)
-    stems = records.unit_columns(units.names)
-    cols = ["game_index", "winner"] + [
-        records.force_column(s, st) for s in range(params.players) for st in stems
-    ]
-    design = design_from_table(records.read_games(runs, cols), params.players, stems)
-    fit = fit_logit(design.X, design.y, units.categories)
-    imp = implied_vp(fit, units.listed_vp, units.categories)
-    run_line = (
-        f"Self-play records: `{runs}` ({rs.env_name}, {params.players} players, agent "
-        f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games)."
+    rf = fit_run(runs, params)
+    run_line = run_line_of(rf, runs, params)
+    table = write_report(
+        Path(args.out), rf.units, rf.design, rf.fit, rf.imp, run_line, rf.ruleset.record
     )
-    table = write_report(Path(args.out), units, design, fit, imp, run_line, spec)
     print(run_line)
-    print(f"slope: 1 listed VP = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} log-odds")
+    print(f"slope: 1 listed VP = {rf.imp.slope:.4f} ± {Z95 * rf.imp.slope_se:.4f} log-odds")
     print(table)
     print(f"wrote {Path(args.out) / 'balance.md'} and {Path(args.out) / 'balance.png'}")
     return 0

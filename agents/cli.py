@@ -2,9 +2,12 @@
 
     tacsim rulesets     the registered rulesets and their state (playable / data only)
     tacsim selfplay --ruleset NAME --players P --games N --agents A,B --seed S --out DIR
-                    [--chunk K] [--threads T] [--backend local|ray [--address A] [--workers W]]
+                    [--chunk K] [--threads T] [--config RULE_DIR]
+                    [--backend local|ray [--address A] [--workers W]]
     tacsim balance  --ruleset NAME --games N [--runs DIR] [--out REPORT_DIR] [--seed S]
-                    [--players P] [--backend local|ray [--address A] [--workers W]]
+                    [--players P] [--agent A] [--precision X [--pilot N] [--max-games N]]
+                    [--recost [--rounds R] [--damping D]] [--compare A,B,...]
+                    [--backend local|ray [--address A] [--workers W]]
     tacsim play     --ruleset NAME --players P --seats human,heuristic ...
     tacsim replay   --run DIR --game K | --saved FILE
     tacsim train ...   (registered by agents/training.py)
@@ -157,6 +160,12 @@ def _add_selfplay(sub) -> None:
     p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
     p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
     add_backend_arguments(p)
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="rule-table folder to play under (default: the embedded configs/<ruleset>)",
+    )
     # test hook: stop after this many chunks, as if interrupted (not a user option)
     p.add_argument("--max-chunks", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_lazy("agents.selfplay", "cmd_selfplay"))
@@ -165,16 +174,19 @@ def _add_selfplay(sub) -> None:
 def _add_balance(sub) -> None:
     p = sub.add_parser(
         "balance",
-        help="unit values in winning vs listed victory points",
-        description="Run (or reuse) random self-play and fit a logistic regression of the "
-        "result on the dealt unit types; write REPORT_DIR/balance.md and balance.png.",
+        help="unit values in winning vs listed costs; re-costing; agent comparison",
+        description="Run (or reuse) self-play with one agent in every seat and fit a logistic "
+        "regression of the result on the dealt unit types; write REPORT_DIR/balance.md and "
+        "balance.png. --recost repeats it under proposed costs (agents/recost.py); --compare "
+        "fits one run per agent (agents/balance_compare.py).",
     )
     add_ruleset_argument(p)
     p.add_argument(
         "--games",
         type=int,
         default=None,
-        help="games (default 100000, or all of an existing --runs folder)",
+        help="games (per round with --recost, per agent with --compare; default 100000, "
+        "all of an existing --runs folder, or what --precision needs)",
     )
     p.add_argument("--players", type=int, default=None, help="players per game (default 2)")
     p.add_argument(
@@ -182,13 +194,55 @@ def _add_balance(sub) -> None:
         type=Path,
         default=None,
         help="self-play run folder to reuse (its parameters) or fill "
-        "(default runs/balance/<ruleset>_p<P>_seed<S>_n<N>)",
+        "(default runs/balance/<ruleset>_p<P>_seed<S>_n<N>[_<agent>]; with --recost the "
+        "folder holding round_<r>_n<N>/, default runs/recost/<ruleset>_<out>_p<P>_seed<S>_<agent>)",
     )
     p.add_argument("--out", type=Path, default=Path("reports/balance"), help="report folder")
     p.add_argument("--seed", type=int, default=None, help="self-play seed (default 0)")
     p.add_argument("--chunk", type=int, default=None, help="games per Parquet file (10000)")
     p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
     add_backend_arguments(p)
+    p.add_argument(
+        "--agent",
+        default=None,
+        help="the agent in every seat: any agent self-play accepts (default random)",
+    )
+    p.add_argument(
+        "--precision",
+        type=float,
+        default=None,
+        help="wanted 95%% half-width of each implied cost, in cost units: a pilot run prints "
+        "the games it needs per unit, and sets --games when not given",
+    )
+    p.add_argument(
+        "--pilot", type=int, default=None, help="pilot games for --precision (default 20000)"
+    )
+    p.add_argument(
+        "--max-games",
+        type=int,
+        default=None,
+        help="most games --precision may choose (default 10000000)",
+    )
+    p.add_argument(
+        "--recost",
+        action="store_true",
+        help="propose integer costs (same total) from the implied worths, replay under "
+        "them, repeat until every cost is inside its unit's interval or --rounds pass",
+    )
+    p.add_argument("--rounds", type=int, default=None, help="most rounds of --recost (default 4)")
+    p.add_argument(
+        "--damping",
+        type=float,
+        default=None,
+        help="--recost moves each cost this fraction of the way to its implied worth "
+        "(0 < D <= 1, default 1)",
+    )
+    p.add_argument(
+        "--compare",
+        default=None,
+        help="comma-separated agents (e.g. random,heuristic): one run per agent and a report "
+        "of each unit's implied worth per agent",
+    )
     p.set_defaults(func=_lazy("agents.balance", "cmd_balance"))
 
 

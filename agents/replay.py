@@ -108,6 +108,10 @@ def _run_ruleset(run_dir: Path) -> tuple[object, dict]:
             f"{run_dir}: record format {run.get('format')!r}, this tacsim reads {RUN_FORMAT}"
         )
     rs = check_ruleset(str(params["ruleset"]))
+    if params.get("config") is not None:  # played under another rule folder (re-costing)
+        from agents.selfplay import load_ruleset
+
+        rs = load_ruleset(str(params["ruleset"]), params["config"])
     if run.get("env") != rs.env_name:
         raise UsageError(
             f"{run_dir} holds {run.get('env')} games, not {rs.env_name}: cannot replay them"

@@ -46,6 +46,7 @@ class SelfplayParams:
     agents: tuple[str, ...]
     seed: int
     chunk: int
+    config: str | None = None  # rule-table folder (absolute path); None = the embedded one
 
     @property
     def n_chunks(self) -> int:
@@ -60,15 +61,19 @@ class SelfplayParams:
             f"tacsim selfplay --ruleset {self.ruleset} --players {self.players} "
             f"--games {self.games} --agents {','.join(self.agents)} --seed {self.seed} "
             f"--out {out_dir} --chunk {self.chunk}"
+            + (f" --config {self.config}" if self.config is not None else "")
         )
 
 
-def load_ruleset(name: str):
-    """The playable ruleset `name`, or a one-line UsageError (unknown or data only)."""
+def load_ruleset(name: str, config: str | Path | None = None):
+    """The playable ruleset `name` (tables from `config`, default the embedded ones), or a
+    one-line UsageError (unknown or data only); a broken config folder raises ConfigError."""
     from envs.registry import UnknownRuleset, get
 
+    if config is not None and not Path(config).is_dir():
+        raise UsageError(f"config folder {config} does not exist")
     try:
-        return get(name)
+        return get(name, config)
     except UnknownRuleset as e:
         raise UsageError(str(e)) from None
 
@@ -84,9 +89,11 @@ def make_params(
     agents: str | list[str] | tuple[str, ...],
     seed: int,
     chunk: int | None = None,
+    config: str | Path | None = None,
 ) -> SelfplayParams:
     """Validated run parameters; UsageError (one line, naming the bad value) otherwise."""
-    rs = load_ruleset(ruleset)
+    config = None if config is None else str(Path(config).resolve())
+    rs = load_ruleset(ruleset, config)
     if not rs.min_players <= players <= rs.max_players:
         raise UsageError(
             f"{ruleset}: players must be {rs.min_players} to {rs.max_players}, got {players}"
@@ -109,7 +116,7 @@ def make_params(
     chunk = DEFAULT_CHUNK if chunk is None else chunk
     if chunk < 1:
         raise UsageError(f"chunk must be at least 1, got {chunk}")
-    return SelfplayParams(ruleset, players, games, names, seed, min(chunk, games))
+    return SelfplayParams(ruleset, players, games, names, seed, min(chunk, games), config)
 
 
 def check_policy(name: str, ruleset, players: int) -> None:
@@ -140,7 +147,7 @@ class RunContext:
 
     def __init__(self, params: SelfplayParams):
         self.params = params
-        self.ruleset = load_ruleset(params.ruleset)
+        self.ruleset = load_ruleset(params.ruleset, params.config)
         # -1 for a ppo:PATH agent (played by the arena, never by a kernel)
         self.agent_ids = np.array(
             [-1 if policy.is_policy_name(a) else self.ruleset.agent_id(a) for a in params.agents],
@@ -471,7 +478,9 @@ def cmd_selfplay(args) -> int:
     """`tacsim selfplay` (see agents/cli.py for the flags)."""
     from agents import ray_backend
 
-    params = make_params(args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk)
+    params = make_params(
+        args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk, args.config
+    )
     check_threads(args.threads)
     outcome = run_selfplay(
         params,

@@ -22,7 +22,8 @@ What a ruleset provides, in short:
   every seat but the learner's, for batched training) and ``play_chunk`` (whole games of
   self-play, one result row per game);
 - records: :class:`RecordSpec`, what each seat was dealt/bought/deployed with each item's
-  listed point cost, the inputs of balance estimation;
+  listed point cost, the inputs of balance estimation; optionally ``write_costs`` (a copy of
+  the rule tables with other costs, for re-costing) and ``cost_bounds``;
 - checks: ``check_state(S, b)`` (names of broken invariants), ``fuzz(P, n, seed)``
   (random games checked at every decision) and ``resample_hidden(S, me, rng)`` (another
   state the player ``me`` cannot tell apart: the hidden-information test) and
@@ -161,6 +162,13 @@ class Ruleset:
     # (agents.training.evaluate_both) use the others
     search_agents: frozenset[str] = frozenset()
     config_dir: str | None = None  # None: the embedded configs/<name>
+    # write_costs(src_dir, dst_dir, costs) -> dst_dir: a copy of the rule-table folder src_dir
+    # (None: the embedded one) written to the new folder dst_dir with each item's listed cost
+    # (RecordSpec.costs) replaced by the integer costs[item]; it loads through the ruleset's
+    # validating loader (`ruleset(dst_dir)`). None: the ruleset cannot be re-costed yet.
+    write_costs: Callable[[str | Path | None, str | Path, Mapping[str, int]], Path] | None = None
+    # the integer costs write_costs accepts, lowest and highest (re-costing stays inside)
+    cost_bounds: tuple[int, int] = (0, 2**15 - 1)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     # --- checks used by every entry point -------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 
 from envs.core.ruleset import PLAYABLE, RecordSpec, Ruleset
 from envs.tac.actions import N_ACTIONS, describe
+from envs.tac.costs import COST_BOUNDS, write_costs
 from envs.tac.state import MAX_PLAYERS, MIN_PLAYERS, STAGE_NAMES, STATE_DTYPE, allocate
 from envs.tac.tables import CATEGORIES, Tables, default_tables, load_tables
 
@@ -126,6 +127,8 @@ def _build(config_dir: str | None) -> Ruleset:
         render_text=partial(_render_text, tables),
         render_image=partial(_render_image, tables),
         config_dir=config_dir,
+        write_costs=write_costs,
+        cost_bounds=COST_BOUNDS,
     )
 
 

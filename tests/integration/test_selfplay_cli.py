@@ -89,6 +89,7 @@ def test_selfplay_columns_name_seats_and_unit_types(full_run):
         "agents": ["random", "random"],
         "seed": SEED,
         "chunk": CHUNK,
+        "config": None,  # the embedded rule tables
     }
     assert run["format"] == selfplay.RUN_FORMAT == 2
     assert run["env"] == "tac_v1"

@@ -74,6 +74,16 @@ def troop_attack_off(
     return max(off, 0)
 
 
+def target_total_def(
+    tables: Tables, troop: str, training: int, *, terrain_def_mod: int = 0, saved_bonus: int = 0
+) -> int:
+    """The target's total DEF (TT-B.7.4.4): printed DEF + training + terrain + Saved bonus."""
+    t = _troop(tables, troop)
+    _training(tables, training)
+    per_level = tables.rules.training_def_per_level
+    return int(tables.troop_def[t]) + training * per_level + terrain_def_mod + saved_bonus
+
+
 def saved_may_be_played_on(tables: Tables, target: str, *, advanced: bool) -> bool:
     """Basic: any melee troop. Advanced: "only on Champion or Foot troops" (TT-A.2.1)."""
     if advanced:
@@ -138,6 +148,11 @@ def unique_cards(barracks: Sequence[str]) -> int:
     return len(set(barracks))
 
 
+def has_pair(barracks: Sequence[str]) -> bool:
+    """Whether a Barracks holds two cards of one name (reading R12)."""
+    return any(n >= 2 for n in Counter(barracks).values())
+
+
 def decree_requirement_met(
     tables: Tables,
     decree: str,
@@ -164,7 +179,7 @@ def decree_requirement_met(
     named = [tables.card_names[c] for c in tables.decree_cards[d].nonzero()[0]]
     if any(have[n] < 1 for n in named):
         return False
-    if bool(tables.decree_pair[d]) and not any(n >= 2 for n in have.values()):
+    if bool(tables.decree_pair[d]) and not has_pair(barracks):
         return False
     if bool(tables.decree_capturer[d]) and capturers < 1:
         return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -344,6 +345,17 @@ class Tables:
     battle_points: np.ndarray  # int8[battles_per_war]
     rules: RulesModel
 
+    # The numba-facing record (TT_TABLE_FIELDS), built on first use from the fields above.
+    @cached_property
+    def arrays_batch(self) -> np.ndarray:
+        """The kernels' tables as a 1-element record array (what parallel kernels take)."""
+        return build_arrays(self)
+
+    @cached_property
+    def arrays(self) -> np.record:
+        """The same record as a np.record scalar: the `tb` argument of serial kernels."""
+        return self.arrays_batch.view(np.recarray)[0]
+
 
 def _names(rows: list) -> tuple[str, ...]:
     return tuple(r.name for r in rows)
@@ -607,3 +619,164 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactica") -> Tables:
         battle_points=readonly(rules.battle_points, np.int8),
         rules=rules,
     )
+
+
+# --- the numba-facing record (envs/tactica/combat.py, decrees.py) --------------------------
+
+# Like envs/tac/tables.py: one numpy record of fixed-size arrays, a single pointer for numba.
+# Arrays are padded to these capacities; the n_* fields say how much of each is used.
+MAX_TROOPS = 8
+MAX_CARDS = 24  # draw cards (a Barracks holds only these)
+MAX_TACTICS = 16
+MAX_LANDMARKS = 8
+MAX_SUMMONS = 4
+MAX_SACRIFICES = 8
+MAX_DECREES = 8
+MAX_BATTLES = 9
+
+# RulesModel numbers copied to scalar fields of the record (capture_rule as its code)
+RULE_NUMBERS = (
+    "barracks_limit",
+    "muster_actions",
+    "max_troops_on_battlefield",
+    "max_training",
+    "training_off_per_level",
+    "training_def_per_level",
+    "ranged_adjacent_melee_penalty",
+    "turn_limit",
+    "rout_from_turn",
+    "ransom_hostages",
+    "battles_per_war",
+    "decrees_per_barracks_phase",
+    "summon_cards",
+    "spire_wall_distance",
+    "spire_def",
+    "sacrifices_per_summon_per_turn",
+    "landmark_wall_distance",
+)
+
+TT_TABLE_FIELDS = [
+    ("n_troops", np.int16, ()),  # troop kinds used in the troop_* arrays
+    ("n_cards", np.int16, ()),  # draw-card names used in card_* and decree_cards[:, :]
+    ("n_tactics", np.int16, ()),  # tactics cards used in tactic_*
+    ("n_landmarks", np.int16, ()),  # landmark cards used in landmark_*
+    ("n_summons", np.int16, ()),  # summons used in summon_*
+    ("n_sacrifices", np.int16, ()),  # sacrifices used in sacrifice_*
+    ("n_decrees", np.int16, ()),  # decrees used in decree_*
+    ("foot_troop", np.int16, ()),  # troop index of Foot (advanced Saved, TT-A.2), -1 if none
+    ("champion_troop", np.int16, ()),  # troop index of Champion (TT-A.2), -1 if none
+    ("troop_combat", np.int8, (MAX_TROOPS,)),  # [T] COMBAT_MELEE / COMBAT_RANGED
+    ("troop_off", np.int8, (MAX_TROOPS,)),  # [T] printed OFF
+    ("troop_def", np.int8, (MAX_TROOPS,)),  # [T] printed DEF
+    ("troop_move", np.int8, (MAX_TROOPS,)),  # [T] hexes per movement action
+    ("troop_range", np.int8, (MAX_TROOPS,)),  # [T] attack range in hexes (1 = adjacent)
+    ("card_type", np.int8, (MAX_CARDS,)),  # [C] CARD_* code of each draw card
+    ("card_troop", np.int8, (MAX_CARDS,)),  # [C] troop index, -1 if not a troop card
+    ("card_tactic", np.int8, (MAX_CARDS,)),  # [C] tactic index, -1 if not a tactics card
+    ("tactic_timing", np.int8, (MAX_TACTICS,)),  # [K] TIMING_* code
+    ("tactic_counters", np.int8, (MAX_TACTICS,)),  # [K] COUNTERS_* code, COUNTERS_NONE (-1)
+    ("tactic_effect", np.int8, (MAX_TACTICS,)),  # [K] EFFECT_* code
+    ("tactic_after_use", np.int8, (MAX_TACTICS,)),  # [K] AFTER_USE_* code
+    ("landmark_off_mod", np.int8, (MAX_LANDMARKS, 2)),  # [L, SIDE_HIGH/SIDE_LOW] OFF modifier
+    ("landmark_def_mod", np.int8, (MAX_LANDMARKS, 2)),  # [L, side] DEF modifier
+    ("landmark_range_mod", np.int8, (MAX_LANDMARKS, 2)),  # [L, side] range modifier (ranged)
+    ("landmark_block", np.uint8, (MAX_LANDMARKS, 2)),  # [L, side] 1 = BLOCK feature
+    ("summon_off", np.int8, (MAX_SUMMONS,)),  # [S] OFF
+    ("summon_def", np.int8, (MAX_SUMMONS,)),  # [S] DEF
+    ("summon_move", np.int8, (MAX_SUMMONS,)),  # [S] hexes per movement action
+    ("summon_attack_range", np.int8, (MAX_SUMMONS,)),  # [S] attack range in hexes
+    ("sacrifice_summon", np.int8, (MAX_SACRIFICES,)),  # [X] summon index it belongs to
+    ("sacrifice_phase", np.int8, (MAX_SACRIFICES,)),  # [X] PHASE_* code it is made in
+    ("sacrifice_effect", np.int8, (MAX_SACRIFICES,)),  # [X] SACRIFICE_* code
+    ("sacrifice_param", np.int8, (MAX_SACRIFICES,)),  # [X] its number (DEF, range, hexes)
+    ("sacrifice_reach", np.int8, (MAX_SACRIFICES,)),  # [X] hexes from the summon, 0 = unused
+    ("decree_unique_cards", np.int8, (MAX_DECREES,)),  # [D] distinct card names needed
+    ("decree_cards", np.int8, (MAX_DECREES, MAX_CARDS)),  # [D, C] copies of each named card
+    ("decree_pair", np.uint8, (MAX_DECREES,)),  # [D] 1 = a pair is needed (TT-A.4.5)
+    ("decree_capturer", np.uint8, (MAX_DECREES,)),  # [D] 1 = a capturer is needed (TT-A.6.1)
+    ("decree_hostage", np.uint8, (MAX_DECREES,)),  # [D] 1 = a hostage is needed (TT-A.9.1)
+    ("decree_effect", np.int8, (MAX_DECREES,)),  # [D] DECREE_* code
+    ("capture_rule", np.int16, ()),  # CAPTURE_RULES index (off_greater_than_def)
+    *[(name, np.int16, ()) for name in RULE_NUMBERS],  # rules.yaml numbers, same names
+    ("battle_points", np.int8, (MAX_BATTLES,)),  # [battles_per_war] war points per battle
+]
+TT_TABLES_DTYPE = np.dtype(TT_TABLE_FIELDS)
+
+_CAPACITIES = {
+    "troop_names": MAX_TROOPS,
+    "card_names": MAX_CARDS,
+    "tactic_names": MAX_TACTICS,
+    "landmark_names": MAX_LANDMARKS,
+    "summon_names": MAX_SUMMONS,
+    "sacrifice_names": MAX_SACRIFICES,
+    "decree_names": MAX_DECREES,
+}
+
+
+def build_arrays(t: Tables) -> np.ndarray:
+    """The numba record of `t` as a 1-element array (dtype TT_TABLES_DTYPE).
+
+    Raises ValueError when a table outgrows its capacity (MAX_*)."""
+    for field, cap in _CAPACITIES.items():
+        if len(getattr(t, field)) > cap:
+            raise ValueError(f"{len(getattr(t, field))} {field} exceed the capacity {cap}")
+    if len(t.battle_points) > MAX_BATTLES:
+        raise ValueError(f"{len(t.battle_points)} battles exceed the capacity {MAX_BATTLES}")
+    rec = np.zeros(1, dtype=TT_TABLES_DTYPE)
+    for name in ("card_troop", "card_tactic", "tactic_counters"):
+        rec[name] = -1
+    rec["n_troops"] = len(t.troop_names)
+    rec["n_cards"] = len(t.card_names)
+    rec["n_tactics"] = len(t.tactic_names)
+    rec["n_landmarks"] = len(t.landmark_names)
+    rec["n_summons"] = len(t.summon_names)
+    rec["n_sacrifices"] = len(t.sacrifice_names)
+    rec["n_decrees"] = len(t.decree_names)
+    rec["foot_troop"] = t.troop_index.get("Foot", -1)
+    rec["champion_troop"] = t.troop_index.get("Champion", -1)
+    rec["capture_rule"] = CAPTURE_RULES.index(t.rules.capture_rule)
+    for name in RULE_NUMBERS:
+        rec[name] = getattr(t.rules, name)
+    columns = {
+        name: getattr(t, name)
+        for name in (
+            "troop_combat",
+            "troop_off",
+            "troop_def",
+            "troop_move",
+            "troop_range",
+            "card_type",
+            "card_troop",
+            "card_tactic",
+            "tactic_timing",
+            "tactic_counters",
+            "tactic_effect",
+            "tactic_after_use",
+            "landmark_off_mod",
+            "landmark_def_mod",
+            "landmark_range_mod",
+            "landmark_block",
+            "summon_off",
+            "summon_def",
+            "summon_move",
+            "summon_attack_range",
+            "sacrifice_summon",
+            "sacrifice_phase",
+            "sacrifice_effect",
+            "sacrifice_param",
+            "sacrifice_reach",
+            "decree_unique_cards",
+            "decree_cards",
+            "decree_pair",
+            "decree_capturer",
+            "decree_hostage",
+            "decree_effect",
+            "battle_points",
+        )
+    }
+    for name, values in columns.items():
+        values = np.asarray(values)
+        rec[name][(0, *(slice(0, n) for n in values.shape))] = values
+    # np.record gives attribute access (tb.troop_off) in Python and numba alike; the batch form
+    # stays a plain ndarray that keeps the record dtype (envs/tac/tables.py does the same)
+    return rec.view(np.recarray).view(np.ndarray)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -343,6 +344,14 @@ class Tables:
 
     battle_points: np.ndarray  # int8[battles_per_war]
     rules: RulesModel
+
+    @cached_property
+    def battlefield(self):  # -> envs.tactica.battlefield.BattlefieldGeometry
+        """Static hex geometry of every battlefield (neighbours, distances, lines of fire),
+        built on first use (about a second) and kept with these tables."""
+        from envs.tactica.battlefield import build_geometry  # imports this module
+
+        return build_geometry(self.battlefield_hexes, self.battlefield_shape)
 
 
 def _names(rows: list) -> tuple[str, ...]:

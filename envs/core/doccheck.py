@@ -75,7 +75,12 @@ CONVENTIONS: dict[str, DocConventions] = {
     "legendary_battles": DocConventions(
         clause_id=r"LB-(?:\d+|S)(?:\.\d+)+", refs_from_other_tables=True
     ),
-    "tactica": DocConventions(clause_id=r"TT-[AB]\.\d+(?:\.\d+)*"),
+    # TACTICA is built chapter by chapter while data only: a clause whose kernel exists is
+    # "implemented" before the ruleset is playable
+    "tactica": DocConventions(
+        clause_id=r"TT-[AB]\.\d+(?:\.\d+)*",
+        statuses=("implemented", "to implement", "reading chosen", "invented"),
+    ),
     "tactics_david": DocConventions(clause_id=r"TD-\d+(?:\.\d+)+"),
 }
 

@@ -66,10 +66,8 @@ class BattlefieldGeometry:
     neighbours: np.ndarray  # int16[B, MAX_HEXES, N_SIDES] hex across each side, -1 none
     distance: np.ndarray  # int16[B, MAX_HEXES, MAX_HEXES] fewest steps (TT-B.2.2), FAR padding
     # line of fire (TT-B.2.8) for the ordered pair (a, b), end hexes excluded:
-    lof_crossed: np.ndarray  # int16[B, H, H, MAX_LOF_CROSSED] hexes whose inside it crosses, -1 pad
-    lof_edges: (
-        np.ndarray
-    )  # int16[B, H, H, MAX_LOF_EDGES, 2] hex pairs whose shared edge it runs along
+    lof_crossed: np.ndarray  # int16[B, H, H, MAX_LOF_CROSSED] hexes it crosses inside, -1 pad
+    lof_edges: np.ndarray  # int16[B, H, H, MAX_LOF_EDGES, 2] hex pairs it runs between, -1 pad
 
     def hex_index(self, bf: int, col: int, row: int) -> int:
         """Index of the hex at (col, row) on battlefield bf; ValueError if there is none."""

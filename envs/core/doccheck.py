@@ -75,10 +75,11 @@ CONVENTIONS: dict[str, DocConventions] = {
     "legendary_battles": DocConventions(
         clause_id=r"LB-(?:\d+|S)(?:\.\d+)+", refs_from_other_tables=True
     ),
+    # TACTICA is built chapter by chapter while data only: a clause whose kernel exists is
+    # "implemented" before the ruleset is playable (the combat arithmetic, decree
+    # requirements and battlefield geometry so far)
     "tactica": DocConventions(
         clause_id=r"TT-[AB]\.\d+(?:\.\d+)*",
-        # "implemented": a clause whose whole rule is a kernel already (the combat arithmetic
-        # and decree requirements) while the engine is still being built
         statuses=("implemented", "to implement", "reading chosen", "invented"),
     ),
     "tactics_david": DocConventions(clause_id=r"TD-\d+(?:\.\d+)+"),

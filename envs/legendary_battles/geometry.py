@@ -319,6 +319,36 @@ def zones_touched(grid: Grid, a: int, b: int) -> np.ndarray:
     return t_in <= t_out
 
 
+def zones_crossed(grid: Grid, a: int, b: int) -> np.ndarray:
+    """bool[Z]: zones whose inside the straight line from a's centre to b's centre passes
+    through; a zone met only at a corner or along a side is not crossed. a and b are
+    included (the line starts and ends inside them)."""
+    p0 = grid.centre[a]
+    d = grid.centre[b] - p0
+    t_in, t_out = _clip(grid, p0, d, 1.0)
+    return _crosses_inside(grid, p0, d, t_in, t_out)
+
+
+def sides_run_along(grid: Grid, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+    """bool[Z, S]: zone sides that the segment p0-p1 runs along for a positive length (the
+    segment lies on the side's line and overlaps it by more than a point)."""
+    a = grid.vertex
+    e = np.roll(grid.vertex, -1, axis=1) - a
+    d = p1 - p0
+    dd = float(d @ d)
+    w0 = a - p0
+    w1 = w0 + e
+    # both side ends on the segment's line (cross products ~ 0, scaled by |d|)
+    norm = float(np.sqrt(dd))
+    on0 = np.abs(w0[..., 0] * d[1] - w0[..., 1] * d[0]) / norm <= 1e-9
+    on1 = np.abs(w1[..., 0] * d[1] - w1[..., 1] * d[0]) / norm <= 1e-9
+    s0 = np.einsum("zsk,k->zs", w0, d) / dd
+    s1 = np.einsum("zsk,k->zs", w1, d) / dd
+    lo = np.maximum(np.minimum(s0, s1), 0.0)
+    hi = np.minimum(np.maximum(s0, s1), 1.0)
+    return on0 & on1 & (hi - lo > 1e-6)
+
+
 def sides_touched(grid: Grid, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
     """bool[Z, S]: zone sides the segment p0-p1 meets, the sides' end corners included
     ("LOS & linear terrain": "including the adjacent corners")."""

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -26,6 +26,9 @@ from envs.core.config import (
     readonly,
     require_known,
 )
+
+if TYPE_CHECKING:
+    from envs.tactica.battlefield import BattlefieldGeometry
 
 # --- closed vocabularies (each value is explained in docs/rules/tactica.md, "Data") ---------
 
@@ -355,6 +358,14 @@ class Tables:
     def arrays(self) -> np.record:
         """The same record as a np.record scalar: the `tb` argument of serial kernels."""
         return self.arrays_batch.view(np.recarray)[0]
+
+    @cached_property
+    def battlefield(self) -> BattlefieldGeometry:
+        """Static hex geometry of every battlefield (neighbours, distances, lines of fire),
+        built on first use (about a second) and kept with these tables."""
+        from envs.tactica.battlefield import build_geometry  # imports this module
+
+        return build_geometry(self.battlefield_hexes, self.battlefield_shape)
 
 
 def _names(rows: list) -> tuple[str, ...]:

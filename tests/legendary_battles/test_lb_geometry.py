@@ -165,3 +165,25 @@ def test_terrain_templates_join_zones_sharing_sides_of_identical_terrain():
     assert tid[0] == tid[1] >= 0
     assert tid[6] >= 0 and tid[6] != tid[0]
     assert tid[2] == -1
+
+
+def test_zones_crossed_leave_out_corners_and_sides_only_touched():
+    # Square (0,0) -> (2,2): the diagonal goes through (1,1) and only touches the corners of
+    # (1,0) and (0,1). Hex (0,0) -> (0,2) runs along the west side of (0,1) and crosses nothing
+    # between its ends (used by TACTICA's line of fire, docs/rules/tactica.md R24).
+    crossed = geo.zones_crossed(SQ, SQ.zone(0, 0), SQ.zone(2, 2))
+    assert sorted(cr(SQ, np.flatnonzero(crossed))) == [(0, 0), (1, 1), (2, 2)]
+    touched = geo.zones_touched(SQ, SQ.zone(0, 0), SQ.zone(2, 2))
+    assert touched[SQ.zone(1, 0)] and touched[SQ.zone(0, 1)]
+    crossed = geo.zones_crossed(HX, HX.zone(0, 0), HX.zone(0, 2))
+    assert sorted(cr(HX, np.flatnonzero(crossed))) == [(0, 0), (0, 2)]
+
+
+def test_a_line_runs_along_a_side_only_for_more_than_a_point():
+    # Hex (4,2) -> (4,4): along the side shared by (3,3) (its E side) and (4,3) (its W side);
+    # the corners it passes do not count as running along the sides that meet there.
+    along = geo.sides_run_along(HX, HX.centre[HX.zone(4, 2)], HX.centre[HX.zone(4, 4)])
+    hits = sorted((cr(HX, [z])[0], HX.sides[k]) for z, k in zip(*np.nonzero(along), strict=True))
+    assert hits == [((3, 3), "E"), ((4, 3), "W")]
+    # a line along a square side: (0,0) -> (2,0) runs along no side (it crosses zone middles)
+    assert not geo.sides_run_along(SQ, SQ.centre[0], SQ.centre[2]).any()

@@ -19,7 +19,10 @@ from envs.core.rng import randint, seed_stream, shuffle_prefix
 from envs.tactica.state import (
     BATTLE_DRAWN,
     BATTLE_NOT_PLAYED,
+    FEATURE_LANDMARK,
     FEATURE_NONE,
+    FEATURE_SPIRE,
+    FEATURE_WALL,
     MAX_ARMY_CARDS,
     MAX_BATTLES_PER_WAR,
     MAX_HEXES,
@@ -43,6 +46,8 @@ from envs.tactica.state import (
     STAGE_SETUP,
     SUMMON_ASIDE,
     SUMMON_IN_SPIRE,
+    SUMMON_LOST,
+    SUMMON_ON_BATTLEFIELD,
 )
 from envs.tactica.tables import CARD_TACTICS, CARD_TRAINING, CARD_TROOP
 
@@ -157,6 +162,8 @@ def move_card(S, tb, b: int, card: int, place: int, where: int) -> None:
     elif place == PLACE_BATTLEFIELD:
         if kind != CARD_TROOP:
             raise ValueError("move_card: only troop cards stand on the battlefield")
+        if where < 0 or where >= MAX_HEXES:
+            raise ValueError("move_card: hex out of range")
         if S["hex_troop"][b, where] >= 0:
             raise ValueError("move_card: the hex already holds a troop")
         if S["card_place"][b, card] == PLACE_BATTLEFIELD:  # a move on the battlefield
@@ -168,8 +175,12 @@ def move_card(S, tb, b: int, card: int, place: int, where: int) -> None:
         if kind != CARD_TROOP or where == owner or where < 0 or where >= N_PLAYERS:
             raise ValueError("move_card: a hostage is a troop card held by the other player")
     elif place == PLACE_UNDER:
-        if kind != CARD_TRAINING or S["card_place"][b, where] != PLACE_BATTLEFIELD:
+        if kind != CARD_TRAINING or not card_used(tb, where):
             raise ValueError("move_card: a training card goes under a troop on the battlefield")
+        if S["card_place"][b, where] != PLACE_BATTLEFIELD:
+            raise ValueError("move_card: a training card goes under a troop on the battlefield")
+        if S["troop_training"][b, where] >= tb.max_training:
+            raise ValueError("move_card: the troop already has the most training (TT-B.3.4)")
     elif place == PLACE_IN_PLAY:
         if kind != CARD_TACTICS:
             raise ValueError("move_card: only tactics cards are played")
@@ -351,6 +362,129 @@ def conservation_error(S, tb, b: int) -> int:
 def cards_in_one_place(S, tb, b: int) -> bool:
     """Whether every card of game b is in exactly one place (conservation_error == CONSERVED)."""
     return conservation_error(S, tb, b) == CONSERVED
+
+
+# --- feature cards, spires and summons ----------------------------------------------------
+
+# feature_error codes (0 = consistent)
+FEATURES_CONSISTENT = 0
+ERR_WALL = 1  # a wall card lost and placed, past n_walls, or its hex does not point back
+ERR_LANDMARK = 2  # the same for a landmark card
+ERR_SPIRE = 3  # spire cards, height, summon card places or the spire's hex disagree
+ERR_SUMMON = 4  # the summon on the battlefield and hex_summon disagree
+ERR_HEX_FEATURE = 5  # a hex names a feature its owner's arrays do not place there
+ERR_HEX_SHARED = 6  # a troop on a wall or spire hex, or a troop and a summon on one hex
+FEATURE_ERRORS = (
+    "consistent",
+    "wall card",
+    "landmark card",
+    "spire",
+    "summon",
+    "hex feature",
+    "two things on one hex",
+)
+
+
+@njit
+def _feature_at(S, b: int, h: int, kind: int, p: int, j: int) -> bool:
+    return (
+        S["hex_feature"][b, h] == kind
+        and S["hex_feature_owner"][b, h] == p
+        and S["hex_feature_card"][b, h] == j
+    )
+
+
+@njit
+def feature_error(S, tb, b: int) -> int:
+    """First broken feature-card invariant of game b (ERR_* code above), FEATURES_CONSISTENT
+    if every wall, landmark and summon card of each player is in one place (aside, on one
+    hex that names it back, LOST, in the spire once, or the one summon on the battlefield)
+    and no hex holds two things TT-B.2.4 forbids."""
+    for p in range(N_PLAYERS):
+        for w in range(MAX_WALLS):
+            h = S["wall_hex"][b, p, w]
+            if w >= tb.n_walls and (h != -1 or S["wall_lost"][b, p, w]):
+                return ERR_WALL
+            if h != -1 and (S["wall_lost"][b, p, w] or h < 0 or h >= MAX_HEXES):
+                return ERR_WALL
+            if h != -1 and not _feature_at(S, b, h, FEATURE_WALL, p, w):
+                return ERR_WALL
+        for j in range(MAX_LANDMARK_CARDS):
+            h = S["landmark_hex"][b, p, j]
+            if j >= tb.n_landmark_cards and (h != -1 or S["landmark_lost"][b, p, j]):
+                return ERR_LANDMARK
+            if h != -1 and (S["landmark_lost"][b, p, j] or h < 0 or h >= MAX_HEXES):
+                return ERR_LANDMARK
+            if h != -1 and not _feature_at(S, b, h, FEATURE_LANDMARK, p, j):
+                return ERR_LANDMARK
+        # spire: bottom..top, each summon card in it once and marked SUMMON_IN_SPIRE
+        height = S["spire_height"][b, p]
+        if height < 0 or height > tb.summon_cards:
+            return ERR_SPIRE
+        in_spire = np.zeros(MAX_SUMMON_CARDS, dtype=np.int64)
+        for i in range(MAX_SUMMON_CARDS):
+            sc = S["spire_card"][b, p, i]
+            if i >= height:
+                if sc != -1:
+                    return ERR_SPIRE
+                continue
+            if sc < 0 or sc >= tb.summon_cards or S["summon_card_side"][b, p, sc] < 0:
+                return ERR_SPIRE
+            in_spire[sc] += 1
+        on_field = -1
+        for sc in range(MAX_SUMMON_CARDS):
+            place = S["summon_card_place"][b, p, sc]
+            if sc >= tb.summon_cards:
+                if place != -1:
+                    return ERR_SPIRE
+                continue
+            if in_spire[sc] != (1 if place == SUMMON_IN_SPIRE else 0):
+                return ERR_SPIRE  # in the spire exactly when marked so, and only once
+            if place == SUMMON_ON_BATTLEFIELD:
+                if on_field != -1 or S["summon_card_side"][b, p, sc] < 0:
+                    return ERR_SUMMON
+                on_field = sc
+            elif place != SUMMON_IN_SPIRE and place != SUMMON_ASIDE and place != SUMMON_LOST:
+                return ERR_SPIRE
+        h = S["spire_hex"][b, p]
+        if h != -1 and (height == 0 or h < 0 or h >= MAX_HEXES):
+            return ERR_SPIRE
+        if h != -1 and not _feature_at(S, b, h, FEATURE_SPIRE, p, 0):
+            return ERR_SPIRE
+        if S["summon_card"][b, p] != on_field:
+            return ERR_SUMMON
+        h = S["summon_hex"][b, p]
+        if (h != -1) != (on_field != -1):
+            return ERR_SUMMON
+        if h != -1 and (h < 0 or h >= MAX_HEXES or S["hex_summon"][b, h] != p):
+            return ERR_SUMMON
+    for h in range(MAX_HEXES):
+        kind = S["hex_feature"][b, h]
+        p = S["hex_feature_owner"][b, h]
+        j = S["hex_feature_card"][b, h]
+        if kind == FEATURE_NONE:
+            if p != -1 or j != -1:
+                return ERR_HEX_FEATURE
+        elif p < 0 or p >= N_PLAYERS or j < 0:
+            return ERR_HEX_FEATURE
+        elif kind == FEATURE_WALL:
+            if j >= MAX_WALLS or S["wall_hex"][b, p, j] != h:
+                return ERR_HEX_FEATURE
+        elif kind == FEATURE_LANDMARK:
+            if j >= MAX_LANDMARK_CARDS or S["landmark_hex"][b, p, j] != h:
+                return ERR_HEX_FEATURE
+        elif kind == FEATURE_SPIRE:
+            if j != 0 or S["spire_hex"][b, p] != h:
+                return ERR_HEX_FEATURE
+        else:
+            return ERR_HEX_FEATURE
+        q = S["hex_summon"][b, h]
+        if q != -1 and (q < 0 or q >= N_PLAYERS or S["summon_hex"][b, q] != h):
+            return ERR_SUMMON
+        if S["hex_troop"][b, h] != -1:
+            if q != -1 or kind == FEATURE_WALL or kind == FEATURE_SPIRE:
+                return ERR_HEX_SHARED
+    return FEATURES_CONSISTENT
 
 
 # --- battles and the war -------------------------------------------------------------------

@@ -110,6 +110,8 @@ def test_training_cards_follow_their_troop_and_leave_before_it() -> None:
     _move(S, t1, st.PLACE_UNDER, foot)
     _move(S, t2, st.PLACE_UNDER, foot)
     assert S["troop_training"][0, foot] == 2
+    with pytest.raises(ValueError, match="most training"):  # TT-B.3.4: at most 2 levels
+        _move(S, _ids(0, "Training")[2], st.PLACE_UNDER, foot)
     _move(S, foot, st.PLACE_BATTLEFIELD, 12)  # a movement keeps the training
     assert S["hex_troop"][0, 3] == -1 and S["hex_troop"][0, 12] == foot
     assert S["troop_training"][0, foot] == 2 and piles.cards_in_one_place(S, TB, B0)
@@ -424,3 +426,117 @@ def test_the_conservation_check_catches_a_corrupted_state(corrupt, code: int) ->
     corrupt(S)
     assert piles.conservation_error(S, TB, B0) == code
     assert not piles.cards_in_one_place(S, TB, B0)
+
+
+# --- feature cards (TT-B.2.4, TT-B.9.2, TT-B.9.3) ------------------------------------------
+
+
+def _put_feature(S, kind: int, p: int, j: int, h: int) -> None:
+    field = {st.FEATURE_WALL: "wall_hex", st.FEATURE_LANDMARK: "landmark_hex"}.get(kind)
+    if field is None:
+        S["spire_hex"][0, p] = h
+    else:
+        S[field][0, p, j] = h
+    S["hex_feature"][0, h] = kind
+    S["hex_feature_owner"][0, h] = p
+    S["hex_feature_card"][0, h] = j
+
+
+def _field_state():
+    """A battle in progress: walls, a landmark, a two-card spire and a summon of seat 1."""
+    S = _war()
+    for w in range(TB.n_walls):
+        _put_feature(S, st.FEATURE_WALL, 0, w, 1 + 2 * w)
+        _put_feature(S, st.FEATURE_WALL, 1, w, 91 + 2 * w)
+    S["wall_lost"][0, 0, TB.n_walls - 1] = True  # removed by an Engineer ...
+    S["wall_hex"][0, 0, TB.n_walls - 1] = -1  # ... so off the battlefield
+    S["hex_feature"][0, 1 + 2 * (TB.n_walls - 1)] = st.FEATURE_NONE
+    S["hex_feature_owner"][0, 1 + 2 * (TB.n_walls - 1)] = -1
+    S["hex_feature_card"][0, 1 + 2 * (TB.n_walls - 1)] = -1
+    _put_feature(S, st.FEATURE_LANDMARK, 0, 1, 40)
+    S["landmark_side"][0, 0, 1] = 1
+    S["spire_card"][0, 1, :2] = [2, 0]
+    S["spire_height"][0, 1] = 2
+    S["summon_card_place"][0, 1, :3] = [st.SUMMON_IN_SPIRE, st.SUMMON_ON_BATTLEFIELD, 1]
+    S["summon_card_side"][0, 1, :3] = [0, 1, 0]
+    _put_feature(S, st.FEATURE_SPIRE, 1, 0, 75)
+    S["summon_card"][0, 1] = 1
+    S["summon_hex"][0, 1] = 66
+    S["hex_summon"][0, 66] = 1
+    _move(S, _ids(0, "Foot")[0], st.PLACE_BATTLEFIELD, 40)  # a troop on a landmark: allowed
+    return S
+
+
+def test_a_consistent_battlefield_passes_the_feature_check() -> None:
+    S = _field_state()
+    assert piles.feature_error(S, TB, B0) == piles.FEATURES_CONSISTENT
+    assert piles.cards_in_one_place(S, TB, B0)
+
+
+def test_start_battle_takes_back_walls_and_landmarks_not_lost() -> None:
+    # TT-B.9.2: feature cards not LOST come back for the next battle; LOST ones stay LOST
+    S = _field_state()
+    piles.start_battle(S, TB, B0)
+    assert piles.feature_error(S, TB, B0) == piles.FEATURES_CONSISTENT
+    assert (S["wall_hex"][0] == -1).all() and (S["landmark_hex"][0] == -1).all()
+    assert S["wall_lost"][0, 0, TB.n_walls - 1] and S["wall_lost"][0].sum() == 1
+    assert S["landmark_side"][0, 0, 1] == 1  # the card keeps the side it was placed with
+    assert S["spire_card"][0, 1, :3].tolist() == [2, 0, 1]
+
+
+def _feature_corruptions():
+    def lost_wall_on_field(S):
+        S["wall_lost"][0, 1, 0] = True
+
+    def wall_hex_not_named(S):
+        S["hex_feature"][0, 91] = st.FEATURE_NONE
+        S["hex_feature_owner"][0, 91] = -1
+        S["hex_feature_card"][0, 91] = -1
+
+    def hex_names_missing_landmark(S):
+        S["landmark_hex"][0, 0, 1] = -1
+
+    def spire_card_twice(S):
+        S["spire_card"][0, 1, 1] = 2
+
+    def spire_taller_than_cards(S):
+        S["spire_height"][0, 1] = 3
+
+    def summon_hex_not_marked(S):
+        S["hex_summon"][0, 66] = -1
+
+    def two_summons_on_field(S):
+        S["spire_card"][0, 1, :2] = [2, -1]
+        S["spire_height"][0, 1] = 1
+        S["summon_card_place"][0, 1, 0] = st.SUMMON_ON_BATTLEFIELD
+
+    def spire_card_marked_aside(S):
+        S["summon_card_place"][0, 1, 0] = st.SUMMON_ASIDE
+
+    def troop_on_a_wall(S):
+        _move(S, _ids(1, "Foot")[0], st.PLACE_BATTLEFIELD, 93)
+
+    def troop_and_summon_on_one_hex(S):
+        _move(S, _ids(1, "Foot")[0], st.PLACE_BATTLEFIELD, 66)
+
+    return [
+        (lost_wall_on_field, piles.ERR_WALL),
+        (wall_hex_not_named, piles.ERR_WALL),
+        (hex_names_missing_landmark, piles.ERR_HEX_FEATURE),
+        (spire_card_twice, piles.ERR_SPIRE),
+        (spire_taller_than_cards, piles.ERR_SPIRE),
+        (summon_hex_not_marked, piles.ERR_SUMMON),
+        (two_summons_on_field, piles.ERR_SUMMON),
+        (spire_card_marked_aside, piles.ERR_SPIRE),
+        (troop_on_a_wall, piles.ERR_HEX_SHARED),
+        (troop_and_summon_on_one_hex, piles.ERR_HEX_SHARED),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "code"), _feature_corruptions(), ids=lambda x: getattr(x, "__name__", "")
+)
+def test_the_feature_check_catches_a_corrupted_battlefield(corrupt, code: int) -> None:
+    S = _field_state()
+    corrupt(S)
+    assert piles.feature_error(S, TB, B0) == code

@@ -57,6 +57,8 @@ def test_reset_war_puts_every_draw_card_in_its_pile() -> None:
     # cards (17), for each player; Barracks, RESUPPLY, LOST and hostage piles empty
     S = _war()
     assert piles.cards_in_one_place(S, TB, I(0))
+    assert piles.feature_error(S, TB, I(0)) == piles.FEATURES_CONSISTENT
+    assert (S["summon_card_place"][0, :, : TB.summon_cards] == st.SUMMON_ASIDE).all()
     for p in range(2):
         for q, want in ((PILE_TROOP, 20), (PILE_TACTICS, 17)):
             n = S["pile_count"][0, p, q]

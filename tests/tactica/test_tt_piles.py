@@ -388,6 +388,13 @@ def _corruptions():
     def training_count_off(S):
         S["troop_training"][0, 0] = 1
 
+    def three_training_levels(S):  # TT-B.3.4: at most 2, even with the cards to show for it
+        for t in _ids(0, "Training")[:3]:
+            piles.move_card(S, TB, B0, I(t), I(st.PLACE_RESUPPLY), I(-1))
+            S["card_place"][0, t] = st.PLACE_UNDER
+            S["card_under"][0, t] = 0
+        S["troop_training"][0, 0] = 3
+
     def tactics_on_battlefield(S):
         c = 20  # seat 0's first Press, in the Barracks
         S["card_place"][0, c] = st.PLACE_BATTLEFIELD
@@ -409,6 +416,7 @@ def _corruptions():
         (hostage_of_its_owner, piles.ERR_HOLDER),
         (stray_pointer, piles.ERR_POINTER),
         (training_count_off, piles.ERR_UNDER),
+        (three_training_levels, piles.ERR_UNDER),
         (tactics_on_battlefield, piles.ERR_KIND),
         (bad_place, piles.ERR_BAD_PLACE),
     ]
@@ -424,7 +432,7 @@ def test_the_conservation_check_catches_a_corrupted_state(corrupt, code: int) ->
     _move(S, 0, st.PLACE_BATTLEFIELD, 7)
     assert piles.cards_in_one_place(S, TB, B0)
     corrupt(S)
-    assert piles.conservation_error(S, TB, B0) == code
+    assert piles.conservation_error(S, TB, B0) == code, piles.CONSERVATION_ERRORS[code]
     assert not piles.cards_in_one_place(S, TB, B0)
 
 
@@ -539,4 +547,4 @@ def _feature_corruptions():
 def test_the_feature_check_catches_a_corrupted_battlefield(corrupt, code: int) -> None:
     S = _field_state()
     corrupt(S)
-    assert piles.feature_error(S, TB, B0) == code
+    assert piles.feature_error(S, TB, B0) == code, piles.FEATURE_ERRORS[code]

@@ -99,3 +99,18 @@ def test_a_reused_slot_resets_to_the_same_war() -> None:
     piles.start_battle(S, TB, I(0))
     piles.reset_war(S, TB, I(0), I(2), I(9))
     assert S.tobytes() == fresh.tobytes()
+
+
+def test_an_army_beyond_the_state_capacity_is_refused() -> None:
+    # the card ids' stride is MAX_ARMY_CARDS: a deck file with more draw cards must fail on
+    # load of the record, naming the capacity, not overflow the state
+    from dataclasses import replace
+
+    from envs.tactica.tables import build_arrays
+
+    counts = np.array(TABLES.card_count, dtype=np.int8)
+    counts[0] += st.MAX_ARMY_CARDS - TB.n_army_cards + 1
+    with pytest.raises(ValueError, match="draw cards per army exceed the capacity 40"):
+        build_arrays(replace(TABLES, card_count=counts))
+    counts[0] -= 1  # exactly at capacity is fine
+    assert build_arrays(replace(TABLES, card_count=counts))["n_army_cards"][0] == 40

@@ -644,6 +644,10 @@ MAX_SUMMONS = 4
 MAX_SACRIFICES = 8
 MAX_DECREES = 8
 MAX_BATTLES = 9
+MAX_ARMY_CARDS = 40  # draw cards of one army (37 in army.yaml); stride of the state's card ids
+MAX_WALLS = 4  # wall cards of one army
+MAX_LANDMARK_CARDS = 4  # landmark cards of one army
+MAX_SUMMON_CARDS = 4  # summon cards of one army (a spire's height)
 
 # RulesModel numbers copied to scalar fields of the record (capture_rule as its code)
 RULE_NUMBERS = (
@@ -684,6 +688,15 @@ TT_TABLE_FIELDS = [
     ("card_type", np.int8, (MAX_CARDS,)),  # [C] CARD_* code of each draw card
     ("card_troop", np.int8, (MAX_CARDS,)),  # [C] troop index, -1 if not a troop card
     ("card_tactic", np.int8, (MAX_CARDS,)),  # [C] tactic index, -1 if not a tactics card
+    ("card_pile", np.int8, (MAX_CARDS,)),  # [C] PILE_TROOP / PILE_TACTICS it is shuffled into
+    ("card_count", np.int8, (MAX_CARDS,)),  # [C] copies per army
+    # one army's draw cards one by one (envs/tactica/state.py card ids): slot k of an army is a
+    # copy of draw card army_card[k]; slots run through card_names in order, card_count each
+    ("n_army_cards", np.int16, ()),  # draw cards per army (sum of card_count)
+    ("army_card", np.int8, (MAX_ARMY_CARDS,)),  # [N] draw card (card index) of army slot k
+    ("n_walls", np.int16, ()),  # wall cards per army
+    ("n_landmark_cards", np.int16, ()),  # landmark cards per army
+    ("army_landmark", np.int8, (MAX_LANDMARK_CARDS,)),  # [M] landmark index of landmark card j
     ("tactic_timing", np.int8, (MAX_TACTICS,)),  # [K] TIMING_* code
     ("tactic_counters", np.int8, (MAX_TACTICS,)),  # [K] COUNTERS_* code, COUNTERS_NONE (-1)
     ("tactic_effect", np.int8, (MAX_TACTICS,)),  # [K] EFFECT_* code
@@ -731,11 +744,37 @@ def build_arrays(t: Tables) -> np.ndarray:
     for field, cap in _CAPACITIES.items():
         if len(getattr(t, field)) > cap:
             raise ValueError(f"{len(getattr(t, field))} {field} exceed the capacity {cap}")
+    army_card = np.repeat(np.arange(len(t.card_names)), np.asarray(t.card_count, dtype=np.int64))
+    if len(army_card) > MAX_ARMY_CARDS:
+        raise ValueError(
+            f"{len(army_card)} draw cards per army exceed the capacity {MAX_ARMY_CARDS}"
+        )
+    army_landmark = [
+        t.landmark_index[name]
+        for name, kind, n in zip(t.feature_names, t.feature_type, t.feature_count, strict=True)
+        if kind == CARD_LANDMARK
+        for _ in range(n)
+    ]
+    walls = sum(
+        int(n) for kind, n in zip(t.feature_type, t.feature_count, strict=True) if kind == CARD_WALL
+    )
+    for what, n, cap in (
+        ("wall cards", walls, MAX_WALLS),
+        ("landmark cards", len(army_landmark), MAX_LANDMARK_CARDS),
+        ("summon cards", t.rules.summon_cards, MAX_SUMMON_CARDS),
+    ):
+        if n > cap:
+            raise ValueError(f"{n} {what} per army exceed the capacity {cap}")
     if len(t.battle_points) > MAX_BATTLES:
         raise ValueError(f"{len(t.battle_points)} battles exceed the capacity {MAX_BATTLES}")
     rec = np.zeros(1, dtype=TT_TABLES_DTYPE)
-    for name in ("card_troop", "card_tactic", "tactic_counters"):
+    for name in ("card_troop", "card_tactic", "tactic_counters", "army_card", "army_landmark"):
         rec[name] = -1
+    rec["n_army_cards"] = len(army_card)
+    rec["army_card"][0, : len(army_card)] = army_card
+    rec["n_walls"] = walls
+    rec["n_landmark_cards"] = len(army_landmark)
+    rec["army_landmark"][0, : len(army_landmark)] = army_landmark
     rec["n_troops"] = len(t.troop_names)
     rec["n_cards"] = len(t.card_names)
     rec["n_tactics"] = len(t.tactic_names)
@@ -759,6 +798,8 @@ def build_arrays(t: Tables) -> np.ndarray:
             "card_type",
             "card_troop",
             "card_tactic",
+            "card_pile",
+            "card_count",
             "tactic_timing",
             "tactic_counters",
             "tactic_effect",

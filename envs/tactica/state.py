@@ -100,11 +100,11 @@ PLACE_NAMES = (
     "in play",
 )
 
-# hex_feature codes
-FEATURE_NONE = 0
-FEATURE_WALL = 1
-FEATURE_LANDMARK = 2
-FEATURE_SPIRE = 3
+# hex_feature codes: the battlefield chapter's (one definition for geometry and state)
+from envs.tactica.battlefield import FEATURE_LANDMARK as FEATURE_LANDMARK  # noqa: E402
+from envs.tactica.battlefield import FEATURE_NONE as FEATURE_NONE  # noqa: E402
+from envs.tactica.battlefield import FEATURE_SPIRE as FEATURE_SPIRE  # noqa: E402
+from envs.tactica.battlefield import FEATURE_WALL as FEATURE_WALL  # noqa: E402
 
 # summon_card_place codes (a player's summon cards, TT-A.10)
 SUMMON_ASIDE = 0  # not yet stacked by a SUMMON decree
@@ -116,6 +116,7 @@ SUMMON_LOST = 3  # captured or removed by an Engineer (TT-A.11.8, TT-A.3.1)
 # starts each battle in STAGE_SETUP (initial deployment, TT-B.6.4-6.5).
 STAGE_SETUP = 0
 STAGE_GAME_OVER = 1
+STAGE_PHASE_DONE = 2  # a phase's kernels finished their decisions: the turn moves on
 
 # battle_result values
 BATTLE_NOT_PLAYED = -2

@@ -341,6 +341,23 @@ def test_a_landmark_with_no_legal_hex_stays_off_the_battlefield_not_lost():
     assert piles.feature_error(S, tb, B0) == piles.FEATURES_CONSISTENT
 
 
+def test_walls_with_no_empty_hex_of_the_wall_zone_stay_off_the_battlefield():
+    S = _war()
+    # hand-built: something stands on seat 0's wall zone but hex 0 (only emptiness counts here)
+    for h in range(1, 9):
+        S["hex_troop"][0, h] = 0
+    _begin(S)
+    asked = []
+    while S["stage"][0] == STAGE_PLACE_WALL:
+        asked.append(int(S["current"][0]))
+        assert asked[-1] == 1 or _hexes(_legal(S)) == {0}
+        _apply(S, _legal(S)[0])
+    assert sorted(asked) == [0, 1, 1, 1]
+    assert list(S["wall_hex"][0, 0, :3]) == [0, -1, -1]
+    assert not S["wall_lost"][0, 0].any()
+    assert S["stage"][0] == STAGE_CHOOSE_LANDMARK
+
+
 def test_a_spire_with_no_legal_hex_stays_off_the_battlefield_and_keeps_its_cards():
     tb = _tables_with(spire_wall_distance=0)  # no open hex is within 0 hexes of a wall
     S = _war()

@@ -217,6 +217,13 @@ STATE_FIELDS = [
     ("no_combat", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no combat action (FOG, TT-A.7.2)
     ("no_movement", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no movement action (MUD)
     ("betrayal_muster", np.uint8, (N_PLAYERS,)),  # bool[2] p may muster a betrayer (TT-A.9.2)
+    # --- setup.py: initial deployment (TT-B.6.3-6.7) ---
+    ("setup_wall_next", np.int8, (N_PLAYERS,)),  # int8[2] p's next wall slot to place
+    (
+        "setup_piece_next",
+        np.int8,
+        (N_PLAYERS,),
+    ),  # int8[2] p's next landmark card j of the landmark round; MAX_LANDMARK_CARDS = the spire
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

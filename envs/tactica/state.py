@@ -217,6 +217,11 @@ STATE_FIELDS = [
     ("no_combat", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no combat action (FOG, TT-A.7.2)
     ("no_movement", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no movement action (MUD)
     ("betrayal_muster", np.uint8, (N_PLAYERS,)),  # bool[2] p may muster a betrayer (TT-A.9.2)
+    # --- Mustering and Movement (envs/tactica/muster.py, envs/tactica/movement.py) ---
+    ("muster_kind", np.int8, ()),  # int8 muster.MUSTER_* of the action being placed, -1 none
+    ("muster_card", np.int8, ()),  # int8 card id being mustered / trained / turned, -1 none
+    ("move_from", np.int8, ()),  # int8 hex of the troop or summon choosing its end hex, -1 none
+    ("move_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] sacrifice p made this Movement, -1 none
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -242,6 +247,10 @@ NEG_ONE_FIELDS = (
     "summon_card",
     "summon_hex",
     "decree_enacted",
+    "muster_kind",
+    "muster_card",
+    "move_from",
+    "move_sacrifice",
 )
 
 

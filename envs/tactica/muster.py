@@ -233,7 +233,7 @@ def _betrayal_decree(tb) -> int:
 
 
 @njit
-def _next_player(S, b: int) -> bool:
+def next_player(S, b: int) -> bool:
     """The current player has finished the phase: hand it to the other player if the first
     player just finished (TT-B.7.0.2); returns False when both have finished."""
     p = S["current"][b]
@@ -259,7 +259,7 @@ def _recruit_next(S, tb, b: int) -> None:
         if n == 1:
             recruit_draw(S, tb, b, p, np.int64(0 if open_piles[0] else 1))
             continue
-        if not _next_player(S, b):
+        if not next_player(S, b):
             S["stage"][b] = STAGE_PHASE_DONE
             return
 
@@ -373,7 +373,7 @@ def _muster_next(S, tb, neighbours: np.ndarray, b: int) -> None:
             S["stage"][b] = STAGE_MUSTER
             return
         S["muster_actions_left"][b, p] = 0
-        if not _next_player(S, b):
+        if not next_player(S, b):
             S["stage"][b] = STAGE_PHASE_DONE
             return
 

@@ -228,6 +228,10 @@ def test_random_turns_keep_cards_and_features_consistent() -> None:
         put_spire(S, 0, 30, [0, 1, 1])
         put_spire(S, 1, 66, [1, 0, 1])
         S["no_movement"][0, 1] = game % 4 == 3
+        for p in range(2):  # hostages both ways: Crown, BETRAYAL! and betrayers on the move
+            for c in ids(1 - p, "Foot")[:2]:
+                to(S, c, st.PLACE_HOSTAGE, p)
+            S["betrayal_muster"][0, p] = True
         for _turn in range(6):
             muster.begin_recruitment(S, TB, B0)
             while S["stage"][0] == STAGE_RECRUIT:

@@ -286,6 +286,12 @@ def test_a_summon_is_mustered_next_to_its_complete_spire_one_at_a_time() -> None
     ok(S)
     # TT-A.10.7: one summon at a time; nothing else to do: the player is done
     assert S["current"][0] == 1 or S["stage"][0] == st.STAGE_PHASE_DONE
+    # once its summon is captured (LOST) the spire, still complete (TT-A.10.5), musters again
+    S["hex_summon"][0, 21] = -1
+    S["summon_hex"][0, 0] = S["summon_card"][0, 0] = -1
+    S["summon_card_place"][0, 0, 2] = st.SUMMON_LOST
+    begin(S)
+    assert S["current"][0] == 0 and legal(S) == [A_HEX + 20, A_PASS]
 
 
 def test_an_incomplete_spire_musters_no_summon() -> None:

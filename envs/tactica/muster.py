@@ -27,9 +27,16 @@ Encodings of this chapter (actions.py fixes the layout; these are their meanings
     STAGE_CROWN_PICK      A_CARD + n        a troop name of one's own hostages: one copy back
                                             into one's Barracks
     STAGE_BETRAYER_PICK   A_CARD + n        a troop name among the hostages one holds
+    STAGE_MUSTER_NEGATE   A_CARD + n        (37, this module's) the opponent answers a Spy or
+                                            Crown with Negate (n = Negate), or A_PASS
+                                            (TT-B.4.7); asked whatever their Barracks holds,
+                                            closed only by TACTICA! against them (TT-A.5.2)
 
 A muster action is spent when it is chosen at STAGE_MUSTER; an option is listed only when
 its follow-up decision has a legal action, so no follow-up list is ever empty.
+
+STAGE_MUSTER_NEGATE lies in Mustering's 30-39 block and is defined here, not in the shared
+actions.py; `current` is the answering opponent while it is asked.
 
 Observation chapter: STAGE_SPY_PICK's legal list names the opponent's Barracks card names;
 the picker may see the opponent's Barracks during that decision only (TT-B.4.5).
@@ -57,6 +64,7 @@ from envs.tactica.actions import (
     STAGE_TRAIN_TROOP,
 )
 from envs.tactica.piles import (
+    card_name,
     card_owner,
     move_card,
     recruit_draw,
@@ -85,6 +93,7 @@ from envs.tactica.tables import (
     CARD_TRAINING,
     CARD_TROOP,
     DECREE_MUSTER_BETRAYER,
+    EFFECT_NEGATE_CARD,
     EFFECT_RANSOM_HOSTAGE,
     EFFECT_SPY_DISCARD,
     PHASE_MUSTERING,
@@ -97,6 +106,9 @@ MUSTER_NONE = -1
 MUSTER_TROOP = 0  # a troop card from the Barracks (TT-B.7.2.2)
 MUSTER_SUMMON = 1  # the top summon card of the spire (TT-A.10.6)
 MUSTER_BETRAYER = 2  # an enemy hostage as a betrayer (TT-A.9.2)
+MUSTER_CARD = 3  # a Spy or Crown played, waiting for the Negate window (TT-B.4.7)
+
+STAGE_MUSTER_NEGATE = 37  # the opponent may Negate the muster card just played (this chapter's)
 
 
 # --- small facts shared with movement.py ------------------------------------------------------
@@ -230,6 +242,24 @@ def _betrayal_decree(tb) -> int:
         if tb.decree_effect[d] == DECREE_MUSTER_BETRAYER:
             return np.int64(d)
     return np.int64(-1)
+
+
+@njit
+def _negate_name(tb) -> int:
+    """The draw card that counters a tactics card (Negate, TT-B.4.7), -1 if none."""
+    for name in range(tb.n_cards):
+        if tb.card_type[name] == CARD_TACTICS:
+            if tb.tactic_effect[tb.card_tactic[name]] == EFFECT_NEGATE_CARD:
+                return np.int64(name)
+    return np.int64(-1)
+
+
+@njit
+def _pick_stage(tb, card: int) -> int:
+    """The decision that carries out the played muster card (Spy or Crown)."""
+    if tb.tactic_effect[tb.card_tactic[card_name(tb, card)]] == EFFECT_SPY_DISCARD:
+        return np.int64(STAGE_SPY_PICK)
+    return np.int64(STAGE_CROWN_PICK)
 
 
 @njit
@@ -409,6 +439,13 @@ def legal_mustering(S, tb, neighbours: np.ndarray, b: int, out: np.ndarray) -> i
             if _trainable(S, tb, neighbours, b, h, p):
                 out[n] = A_HEX + h
                 n += 1
+    elif stage == STAGE_MUSTER_NEGATE:  # TT-B.4.7: asked whatever the Barracks holds
+        neg = _negate_name(tb)
+        if neg >= 0 and _first_card(S, tb, b, p, PLACE_BARRACKS, -1, neg) >= 0:
+            out[n] = A_CARD + neg
+            n += 1
+        out[n] = A_PASS
+        n += 1
     elif stage == STAGE_SPY_PICK or stage == STAGE_CROWN_PICK or stage == STAGE_BETRAYER_PICK:
         for name in range(tb.n_cards):
             if stage == STAGE_SPY_PICK:
@@ -475,11 +512,24 @@ def apply_mustering(S, tb, neighbours: np.ndarray, b: int, a: int) -> None:
                 S["stage"][b] = STAGE_TRAIN_TROOP
             else:  # a muster card is played (TT-B.4.1); Resolution sends it home (TT-B.7.5)
                 move_card(S, tb, b, card, PLACE_IN_PLAY, -1)
-                S["muster_card"][b] = -1
-                if tb.tactic_effect[tb.card_tactic[name]] == EFFECT_SPY_DISCARD:
-                    S["stage"][b] = STAGE_SPY_PICK
-                else:
-                    S["stage"][b] = STAGE_CROWN_PICK
+                S["muster_kind"][b] = MUSTER_CARD
+                if S["no_cards"][b, opp] or _negate_name(tb) < 0:
+                    S["stage"][b] = _pick_stage(tb, card)  # TT-A.5.2: no Negate to answer
+                else:  # TT-B.4.7: the opponent may answer it at once
+                    S["current"][b] = opp
+                    S["stage"][b] = STAGE_MUSTER_NEGATE
+        return
+    if stage == STAGE_MUSTER_NEGATE:
+        card = np.int64(S["muster_card"][b])
+        S["current"][b] = card_owner(card)  # the muster goes on with the card's player
+        if a == A_PASS:
+            S["stage"][b] = _pick_stage(tb, card)
+            return
+        # TT-B.4.7: Negate is played; the cancelled card goes to its owner's RESUPPLY at once
+        negate = _first_card(S, tb, b, p, PLACE_BARRACKS, -1, np.int64(a - A_CARD))
+        move_card(S, tb, b, negate, PLACE_IN_PLAY, -1)
+        move_card(S, tb, b, card, PLACE_RESUPPLY, -1)
+        _muster_next(S, tb, neighbours, b)
         return
     if stage == STAGE_MUSTER_HEX:
         h = np.int64(a - A_HEX)

@@ -234,11 +234,41 @@ def test_spy_sends_the_chosen_card_of_the_opponents_barracks_to_resupply() -> No
     (_, negate) = hand(S, 1, "Foot", "Negate")
     begin(S)
     act(S, A_CARD + CARD["Spy"])
+    assert S["stage"][0] == muster.STAGE_MUSTER_NEGATE and S["current"][0] == 1
+    assert legal(S) == [A_CARD + CARD["Negate"], A_PASS]
+    act(S, A_PASS)  # the opponent lets the Spy through
     assert S["stage"][0] == STAGE_SPY_PICK and S["card_place"][0, spy] == st.PLACE_IN_PLAY
+    assert S["current"][0] == 0
     assert legal(S) == [A_CARD + CARD["Foot"], A_CARD + CARD["Negate"]]
     act(S, A_CARD + CARD["Negate"])
     assert S["card_place"][0, negate] == st.PLACE_RESUPPLY
     ok(S)
+
+
+def test_negate_cancels_a_spy_which_goes_to_resupply_at_once() -> None:
+    S = battle()
+    spy, _ = hand(S, 0, "Spy", "Foot")
+    foot, negate = hand(S, 1, "Foot", "Negate")
+    begin(S)
+    act(S, A_CARD + CARD["Spy"])
+    act(S, A_CARD + CARD["Negate"])
+    assert S["card_place"][0, spy] == st.PLACE_RESUPPLY  # TT-B.4.7
+    assert S["card_place"][0, negate] == st.PLACE_IN_PLAY
+    assert S["card_place"][0, foot] == st.PLACE_BARRACKS  # the Spy had no effect
+    # the muster action is spent; the Spy's player goes on mustering
+    assert S["current"][0] == 0 and S["stage"][0] == STAGE_MUSTER
+    assert S["muster_actions_left"][0, 0] == 2
+    ok(S)
+
+
+def test_tactica_against_the_opponent_closes_the_negate_window() -> None:
+    S = battle()
+    hand(S, 0, "Spy")
+    hand(S, 1, "Negate")
+    S["no_cards"][0, 1] = True  # TT-A.5.2: they may play no card, counter cards included
+    begin(S)
+    act(S, A_CARD + CARD["Spy"])
+    assert S["stage"][0] == STAGE_SPY_PICK and S["current"][0] == 0
 
 
 def test_spy_is_not_offered_against_an_empty_barracks() -> None:
@@ -256,6 +286,9 @@ def test_crown_ransoms_one_of_your_hostages_into_your_barracks() -> None:
     to(S, ids(1, "Archer")[0], st.PLACE_HOSTAGE, 0)  # a hostage I hold is not mine to ransom
     begin(S)
     act(S, A_CARD + CARD["Crown"])
+    # the Negate window is asked though the opponent's Barracks is empty (asking reveals nothing)
+    assert S["stage"][0] == muster.STAGE_MUSTER_NEGATE and legal(S) == [A_PASS]
+    act(S, A_PASS)
     assert S["stage"][0] == STAGE_CROWN_PICK
     assert legal(S) == [A_CARD + CARD["Champion"]]
     act(S, A_CARD + CARD["Champion"])
@@ -368,6 +401,7 @@ def test_random_mustering_keeps_cards_and_features_consistent() -> None:
                     STAGE_SPY_PICK,
                     STAGE_CROWN_PICK,
                     STAGE_BETRAYER_PICK,
+                    muster.STAGE_MUSTER_NEGATE,
                 )
                 n = muster.legal_mustering(S, TB, NB, B0, out)
                 assert n > 0

@@ -223,7 +223,7 @@ def test_a_betrayer_moves_for_the_player_it_fights_for() -> None:
 def test_random_turns_keep_cards_and_features_consistent() -> None:
     rng = np.random.default_rng(7)
     out = np.zeros(N_ACTIONS, dtype=np.int16)
-    for game in range(12):
+    for game in range(48):
         S = battle(first=game % 2)
         put_spire(S, 0, 30, [0, 1, 1])
         put_spire(S, 1, 66, [1, 0, 1])

@@ -378,7 +378,7 @@ def test_betrayal_musters_a_hostage_as_an_untrained_betrayer() -> None:
 def test_random_mustering_keeps_cards_and_features_consistent() -> None:
     rng = np.random.default_rng(11)
     out = np.zeros(N_ACTIONS, dtype=np.int16)
-    for game in range(25):
+    for game in range(80):
         S = battle(first=game % 2)
         if game % 3 == 0:
             put_spire(S, game % 2, 30, [0, 1, 0])

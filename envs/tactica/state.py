@@ -224,6 +224,11 @@ STATE_FIELDS = [
         np.int8,
         (N_PLAYERS,),
     ),  # int8[2] p's next landmark card j of the landmark round; MAX_LANDMARK_CARDS = the spire
+    # --- Mustering and Movement (envs/tactica/muster.py, envs/tactica/movement.py) ---
+    ("muster_kind", np.int8, ()),  # int8 muster.MUSTER_* of the action being placed, -1 none
+    ("muster_card", np.int8, ()),  # int8 card id being mustered / trained / turned, -1 none
+    ("move_from", np.int8, ()),  # int8 hex of the troop or summon choosing its end hex, -1 none
+    ("move_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] sacrifice p made this Movement, -1 none
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -249,6 +254,10 @@ NEG_ONE_FIELDS = (
     "summon_card",
     "summon_hex",
     "decree_enacted",
+    "muster_kind",
+    "muster_card",
+    "move_from",
+    "move_sacrifice",
 )
 
 

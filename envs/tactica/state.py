@@ -217,6 +217,10 @@ STATE_FIELDS = [
     ("no_combat", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no combat action (FOG, TT-A.7.2)
     ("no_movement", np.uint8, (N_PLAYERS,)),  # bool[2] p takes no movement action (MUD)
     ("betrayal_muster", np.uint8, (N_PLAYERS,)),  # bool[2] p may muster a betrayer (TT-A.9.2)
+    # --- Combat (envs/tactica/combat_phase.py, TT-B.7.4) ---
+    ("combat_players_done", np.int8, ()),  # int8 players whose combat actions are over (0..2)
+    ("attack_target", np.int8, ()),  # int8 hex of the declared attack's target, -1 none
+    ("troop_attacking", np.uint8, (N_CARD_IDS,)),  # bool[80] takes part in the declared attack
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -242,6 +246,7 @@ NEG_ONE_FIELDS = (
     "summon_card",
     "summon_hex",
     "decree_enacted",
+    "attack_target",
 )
 
 

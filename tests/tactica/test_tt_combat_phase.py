@@ -1,0 +1,295 @@
+"""TACTICA Combat phase (envs/tactica/combat_phase.py) on hand-built states: who may attack
+what (TT-B.7.4.1-7.4.2), declaring the attackers (R28), capture (TT-B.7.4.5-7.4.6), the
+order of the players (R2), FOG (TT-A.7.2) and betrayers (TT-A.9.4); plus random play
+inside the phase keeping the card and feature invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.tactica import combat_phase as cp
+from envs.tactica import piles
+from envs.tactica import state as st
+from envs.tactica.actions import A_HEX, A_PASS, N_ACTIONS, STAGE_ATTACK_JOIN, STAGE_COMBAT_SELECT
+from envs.tactica.battlefield import FEATURE_LANDMARK, FEATURE_WALL
+from envs.tactica.tables import CARD_TROOP, PHASE_COMBAT, load_tables
+
+TABLES = load_tables()
+TB = TABLES.arrays
+GEO = TABLES.battlefield
+BF = 0  # battle 1 (reset_war starts it): an 11 x 9 field, hex = 9 * row + column
+G = (GEO.neighbours[BF], GEO.distance[BF], GEO.lof_crossed[BF], GEO.lof_edges[BF])
+I = np.int64  # noqa: E741 - the kernels take int64 indices (one signature each)
+B0 = I(0)
+
+
+def _hex(col: int, row: int) -> int:
+    return GEO.hex_index(BF, col, row)
+
+
+def _war() -> np.ndarray:
+    S = st.allocate(1)
+    piles.reset_war(S, TB, B0, I(5), I(0))
+    return S
+
+
+def _free(S, p: int, name: str) -> int:
+    """A copy of `name` of player p still in a pile."""
+    c = TABLES.card_index[name]
+    for k in range(TB.n_army_cards):
+        card = p * st.MAX_ARMY_CARDS + k
+        if TB.army_card[k] == c and S["card_place"][0, card] in (
+            st.PLACE_TROOP_PILE,
+            st.PLACE_TACTICS_PILE,
+        ):
+            return card
+    raise AssertionError(f"no free {name} of player {p}")
+
+
+def _troop(S, p: int, name: str, col: int, row: int, training: int = 0) -> int:
+    card = _free(S, p, name)
+    piles.move_card(S, TB, B0, I(card), I(st.PLACE_BATTLEFIELD), I(_hex(col, row)))
+    for _ in range(training):
+        piles.move_card(S, TB, B0, I(_free(S, p, "Training")), I(st.PLACE_UNDER), I(card))
+    return card
+
+
+def _begin(S, first: int = 0) -> None:
+    S["first_player"][0] = first
+    cp.begin_combat(S, TB, *G, B0)
+
+
+def _legal(S) -> list[int]:
+    out = np.zeros(N_ACTIONS, np.int16)
+    n = cp.legal_combat(S, TB, *G, B0, out)
+    return [int(a) for a in out[:n]]
+
+
+def _apply(S, a: int) -> None:
+    assert a in _legal(S), (a, _legal(S))
+    cp.apply_combat(S, TB, *G, B0, I(a))
+
+
+def _invariants_hold(S) -> bool:
+    return (
+        piles.conservation_error(S, TB, B0) == piles.CONSERVED
+        and piles.feature_error(S, TB, B0) == piles.FEATURES_CONSISTENT
+    )
+
+
+# --- who may attack what (TT-B.7.4.1-7.4.2) ---------------------------------------------------
+
+
+def test_a_melee_troop_attacks_only_an_adjacent_enemy() -> None:
+    S = _war()
+    _troop(S, 0, "Foot", 4, 5)
+    _troop(S, 1, "Foot", 5, 5)  # adjacent
+    _troop(S, 1, "Foot", 7, 5)  # 3 hexes away
+    _begin(S)
+    assert S["phase"][0] == PHASE_COMBAT
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 0)
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+
+
+def test_a_ranged_troop_attacks_within_its_range() -> None:
+    S = _war()
+    _troop(S, 0, "Archer", 1, 5)  # range 3
+    _troop(S, 1, "Foot", 4, 5)  # 3 hexes away
+    _troop(S, 1, "Foot", 5, 5)  # 4 hexes away
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(4, 5), A_PASS]
+
+
+def test_a_ranged_attack_needs_a_clear_line_of_fire() -> None:
+    S = _war()
+    _troop(S, 0, "Archer", 1, 5)
+    _troop(S, 1, "Foot", 4, 5)
+    h = _hex(2, 5)  # a wall of player 1 between them (TT-B.2.8)
+    S["hex_feature"][0, h] = FEATURE_WALL
+    S["hex_feature_owner"][0, h] = 1
+    S["hex_feature_card"][0, h] = 0
+    S["wall_hex"][0, 1, 0] = h
+    assert _invariants_hold(S)
+    _begin(S)
+    # nobody can attack: both players pass automatically
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+
+
+def test_a_hill_adds_its_range_modifier_to_a_ranged_troop() -> None:
+    S = _war()
+    _troop(S, 0, "Archer", 1, 5)
+    _troop(S, 1, "Foot", 5, 5)  # 4 hexes away: out of range 3
+    S["first_player"][0] = 0
+    _begin(S)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+    S = _war()
+    h = _hex(1, 5)
+    hill = TABLES.landmark_index["Hill/Hollow"]
+    j = int(np.flatnonzero(TB.army_landmark[: TB.n_landmark_cards] == hill)[0])
+    S["hex_feature"][0, h] = FEATURE_LANDMARK
+    S["hex_feature_owner"][0, h] = 0
+    S["hex_feature_card"][0, h] = j
+    S["landmark_hex"][0, 0, j] = h
+    S["landmark_side"][0, 0, j] = 0  # Hill: range +1
+    _troop(S, 0, "Archer", 1, 5)
+    _troop(S, 1, "Foot", 5, 5)
+    assert _invariants_hold(S)
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+
+
+# --- declaring and resolving (TT-B.7.4.2, TT-B.7.4.5-7.4.6, R28) ------------------------------
+
+
+def test_capture_when_total_off_exceeds_total_def() -> None:
+    S = _war()
+    a1 = _troop(S, 0, "Foot", 3, 5)
+    a2 = _troop(S, 0, "Foot", 5, 5)
+    t = _troop(S, 1, "Foot", 4, 5, training=1)  # DEF 2 + 1 = 3
+    tr = int(np.flatnonzero(S["card_under"][0] == t)[0])
+    _begin(S)
+    _apply(S, A_HEX + _hex(4, 5))
+    assert S["stage"][0] == STAGE_ATTACK_JOIN
+    # R28: the first attacker is declared like the others; no resolving without one
+    assert _legal(S) == [A_HEX + _hex(3, 5), A_HEX + _hex(5, 5)]
+    _apply(S, A_HEX + _hex(3, 5))
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+    _apply(S, A_HEX + _hex(5, 5))
+    assert _legal(S) == [A_PASS]
+    _apply(S, A_PASS)  # OFF 2 + 2 = 4 > DEF 3
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE and S["card_holder"][0, t] == 0
+    assert S["card_place"][0, tr] == st.PLACE_RESUPPLY  # training to its owner's RESUPPLY
+    assert S["hex_troop"][0, _hex(4, 5)] == -1
+    for a in (a1, a2):
+        assert S["troop_fought"][0, a] and S["troop_capturing"][0, a]
+    assert S["stage"][0] == st.STAGE_PHASE_DONE  # nobody else can attack
+    assert _invariants_hold(S)
+
+
+def test_equal_totals_do_not_capture_and_the_attackers_are_spent() -> None:
+    S = _war()
+    a = _troop(S, 0, "Foot", 3, 5)
+    t = _troop(S, 1, "Foot", 4, 5)
+    _begin(S)
+    _apply(S, A_HEX + _hex(4, 5))
+    _apply(S, A_HEX + _hex(3, 5))
+    _apply(S, A_PASS)  # OFF 2, DEF 2: the target survives combat
+    assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD
+    assert S["troop_fought"][0, a] and not S["troop_capturing"][0, a]
+    blocks = np.zeros(st.MAX_HEXES, np.bool_)
+    cp.fire_blocks(S, TB, B0, blocks)
+    assert not cp.can_attack(S, TB, *G[1:], B0, I(a), I(_hex(4, 5)), blocks)
+    # player 0 has nothing left to do; player 1's Foot still has its combat action
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)
+    assert _legal(S) == [A_HEX + _hex(3, 5), A_PASS]
+
+
+def test_a_troop_that_spent_its_combat_action_cannot_join_another_attack() -> None:
+    S = _war()
+    _troop(S, 0, "Foot", 4, 5)
+    _troop(S, 1, "Foot", 5, 5)
+    _troop(S, 1, "Foot", 4, 4)  # also adjacent (the row above)
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(4, 4), A_HEX + _hex(5, 5), A_PASS]
+    _apply(S, A_HEX + _hex(5, 5))
+    _apply(S, A_HEX + _hex(4, 5))
+    _apply(S, A_PASS)
+    assert S["current"][0] == 1  # player 0's only troop is spent: its turn ends
+
+
+def test_the_first_player_acts_fully_then_the_other() -> None:
+    S = _war()
+    _troop(S, 0, "Foot", 4, 5)
+    _troop(S, 1, "Foot", 5, 5)
+    _begin(S, first=1)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)
+    _apply(S, A_PASS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 0)
+    _apply(S, A_PASS)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+
+
+def test_fog_the_opponent_takes_no_combat_action() -> None:
+    S = _war()
+    _troop(S, 0, "Foot", 4, 5)
+    _troop(S, 1, "Foot", 5, 5)
+    S["no_combat"][0, 0] = True  # player 1 enacted FOG
+    _begin(S, first=0)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)
+    _apply(S, A_PASS)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+
+
+def test_a_captured_betrayer_goes_to_its_owners_lost_pile() -> None:
+    S = _war()
+    betrayer = _troop(S, 1, "Foot", 4, 5)  # player 1's card fighting for player 0
+    S["troop_betrayer"][0, betrayer] = True
+    S["betrayer_token"][0, 0] = betrayer
+    assert cp.troop_controller(S, B0, I(betrayer)) == 0
+    _troop(S, 1, "Foot", 3, 5)
+    _troop(S, 1, "Foot", 5, 5)
+    _begin(S, first=1)
+    _apply(S, A_HEX + _hex(4, 5))
+    _apply(S, A_HEX + _hex(3, 5))
+    _apply(S, A_HEX + _hex(5, 5))
+    _apply(S, A_PASS)
+    assert S["card_place"][0, betrayer] == st.PLACE_LOST
+    assert S["betrayer_token"][0, 0] == -1
+    assert _invariants_hold(S)
+
+
+def test_troops_capture_a_summon_and_its_card_goes_to_lost() -> None:
+    S = _war()
+    h = _hex(4, 5)
+    cthon = TABLES.summon_index["Cthon"]  # DEF 3
+    S["summon_card_place"][0, 1, 0] = st.SUMMON_ON_BATTLEFIELD
+    S["summon_card_side"][0, 1, 0] = cthon
+    S["summon_card"][0, 1] = 0
+    S["summon_hex"][0, 1] = h
+    S["hex_summon"][0, h] = 1
+    assert _invariants_hold(S)
+    _troop(S, 0, "Foot", 3, 5)
+    _troop(S, 0, "Foot", 5, 5)
+    _begin(S)
+    assert _legal(S) == [A_HEX + h, A_PASS]  # a summon is a target like a troop
+    _apply(S, A_HEX + h)
+    _apply(S, A_HEX + _hex(3, 5))
+    _apply(S, A_HEX + _hex(5, 5))
+    _apply(S, A_PASS)  # OFF 4 > DEF 3
+    assert S["summon_card_place"][0, 1, 0] == st.SUMMON_LOST
+    assert S["summon_hex"][0, 1] == -1 and S["hex_summon"][0, h] == -1
+    assert _invariants_hold(S)
+
+
+# --- random play inside the phase ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    S = _war()
+    troop_names = [n for n in TABLES.card_names if TB.card_type[TABLES.card_index[n]] == CARD_TROOP]
+    free_hexes = list(rng.permutation(range(18, 81)))  # rows 2..8
+    for p in (0, 1):
+        for _ in range(8):
+            name = troop_names[int(rng.integers(len(troop_names)))]
+            try:
+                card = _free(S, p, name)
+            except AssertionError:
+                continue
+            h = int(free_hexes.pop())
+            piles.move_card(S, TB, B0, I(card), I(st.PLACE_BATTLEFIELD), I(h))
+            if rng.random() < 0.3:
+                piles.move_card(S, TB, B0, I(_free(S, p, "Training")), I(st.PLACE_UNDER), I(card))
+    S["no_combat"][0, 1] = rng.random() < 0.2
+    _begin(S, first=int(rng.integers(2)))
+    steps = 0
+    while S["stage"][0] != st.STAGE_PHASE_DONE:
+        legal = _legal(S)
+        assert legal, f"no legal action in stage {S['stage'][0]}"
+        cp.apply_combat(S, TB, *G, B0, I(legal[int(rng.integers(len(legal)))]))
+        assert _invariants_hold(S)
+        steps += 1
+        assert steps < 200
+    assert not S["troop_attacking"][0].any()

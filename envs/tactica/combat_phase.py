@@ -1,22 +1,31 @@
-"""TACTICA Combat phase kernels (docs/rules/tactica.md TT-B.7.4), the chapter convention of
-envs/tactica (begin_combat / legal_combat / apply_combat on game b of a batch).
+"""TACTICA Combat phase kernels (docs/rules/tactica.md TT-B.7.4, TT-B.4), the chapter
+convention of envs/tactica (begin_combat / legal_combat / apply_combat on game b).
 
-Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py):
+Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the active player
+(S["combat_active"]) takes all their combat actions, then the other (R2):
 
-    STAGE_COMBAT_SELECT  A_HEX of an enemy troop or summon some friendly troop with its
-                         combat action unspent can reach (TT-B.7.4.2), or A_PASS: the
-                         player's combat actions are over (R2: the first player acts fully,
-                         then the other).
-    STAGE_ATTACK_JOIN    A_HEX of a further friendly troop that can reach the target, or
-                         A_PASS to resolve; the first attacker is chosen here too, so A_PASS
-                         is legal only once one troop has joined (R28).
+    STAGE_COMBAT_SELECT    A_HEX of an enemy troop or summon that a friendly troop with its
+                           combat action unspent can reach (TT-B.7.4.2); A_CARD of an Engineer
+                           as a combat action of its own (TT-B.7.4.8); A_PASS: done.
+    STAGE_ATTACK_JOIN      A_HEX of a further friendly troop that can reach the target, or
+                           A_PASS to close the declaration (only once one troop joined, R28).
+    STAGE_RETREAT_WINDOW   defender: A_CARD Retreat (TT-B.4.8) or A_PASS.
+    STAGE_RETREAT_HEX      defender: the empty hex next to the target it steps to.
+    STAGE_ATTACKER_CARD    attacker: A_CARD of an attacker or combat card, or A_PASS.
+    STAGE_DEFENDER_CARD    defender: A_CARD of a defender or combat card, or A_PASS.
+    STAGE_NEGATE_WINDOW    the other player: A_CARD Negate (TT-B.4.7) or A_PASS.
+    STAGE_ENGINEER_TARGET  the Engineer's player: A_HEX of the feature removed (TT-B.4.4).
+    STAGE_SAVED_SWAP       defender: A_HEX of a defending troop to swap with, or A_PASS (R6).
+    STAGE_SAVED_CAPTURE    attacker: A_HEX of the defending troop captured too (R6).
 
-Resolution (TT-B.7.4.3-7.4.6) uses envs/tactica/combat.py's arithmetic. The card window
-(Retreat, attacker / defender cards, Negate), Rescue and Engineer are not built yet: an
-attack resolves as soon as its attackers are declared.
+Card windows are asked whatever the asked player's Barracks holds (A_PASS always legal), so
+asking reveals nothing; only TACTICA! (S["no_cards"], public) closes a player's windows, and
+no window opens on an attack on a summon (no tactics card affects summons, TT-A.11.1, R19).
+Played cards go to PLACE_IN_PLAY (the Resolution chapter sends them on); a negated card
+goes to its owner's RESUPPLY at once (TT-B.4.7). Rescue is not built yet.
 
 Geometry comes as one battlefield's slices (bf = S["battle"] - 1): neighbours, distance,
-lof_crossed, lof_edges (envs/tactica/battlefield.py), with int64 game index b.
+lof_crossed, lof_edges (envs/tactica/battlefield.py); b and hexes are int64.
 """
 
 from __future__ import annotations
@@ -25,28 +34,64 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.tactica import combat
-from envs.tactica.actions import A_HEX, A_PASS, STAGE_ATTACK_JOIN, STAGE_COMBAT_SELECT
+from envs.tactica.actions import (
+    A_CARD,
+    A_HEX,
+    A_PASS,
+    N_CARD_NAMES,
+    STAGE_ATTACK_JOIN,
+    STAGE_ATTACKER_CARD,
+    STAGE_COMBAT_SELECT,
+    STAGE_DEFENDER_CARD,
+    STAGE_ENGINEER_TARGET,
+    STAGE_NEGATE_WINDOW,
+    STAGE_RETREAT_HEX,
+    STAGE_RETREAT_WINDOW,
+    STAGE_SAVED_CAPTURE,
+    STAGE_SAVED_SWAP,
+)
 from envs.tactica.battlefield import (
     FEATURE_LANDMARK,
+    FEATURE_NONE,
     FEATURE_SPIRE,
     FEATURE_WALL,
+    NO_SEAT,
+    blocks_fire,
     line_of_fire_clear,
+    troop_masks,
 )
 from envs.tactica.piles import card_name, card_owner, move_card
 from envs.tactica.state import (
+    MAX_ARMY_CARDS,
     MAX_HEXES,
     N_CARD_IDS,
     N_PLAYERS,
+    PLACE_BARRACKS,
+    PLACE_BATTLEFIELD,
     PLACE_HOSTAGE,
+    PLACE_IN_PLAY,
     PLACE_LOST,
     PLACE_RESUPPLY,
     PLACE_UNDER,
     STAGE_PHASE_DONE,
     SUMMON_LOST,
 )
-from envs.tactica.tables import COMBAT_MELEE, PHASE_COMBAT
+from envs.tactica.tables import (
+    COMBAT_MELEE,
+    EFFECT_NEGATE_CARD,
+    EFFECT_PRESS_OFF_BONUS,
+    EFFECT_REMOVE_FEATURE,
+    EFFECT_RETREAT_TROOP,
+    EFFECT_SAVED_DEF_BONUS,
+    PHASE_COMBAT,
+    TIMING_ATTACKER,
+    TIMING_COMBAT,
+    TIMING_DEFENDER,
+)
 
 NO_TARGET = -1
+NO_CARD = -1
+MAX_NEIGHBOURS = 6
 
 # --- who stands where ------------------------------------------------------------------------
 
@@ -70,10 +115,7 @@ def _troop_kind(tb, card: int) -> int:
 def _landmark_mods(S, tb, b: int, h: int, out: np.ndarray) -> None:
     """out[0..3] = OFF, DEF, range modifiers and BLOCK of the landmark on hex h (0 if none)
     (TT-B.2.7: the face-up side's numbers)."""
-    out[0] = 0
-    out[1] = 0
-    out[2] = 0
-    out[3] = 0
+    out[:] = 0
     if S["hex_feature"][b, h] != FEATURE_LANDMARK:
         return
     p = S["hex_feature_owner"][b, h]
@@ -87,16 +129,20 @@ def _landmark_mods(S, tb, b: int, h: int, out: np.ndarray) -> None:
 
 
 @njit
-def fire_blocks(S, tb, b: int, out: np.ndarray) -> None:
-    """out[h] = hex h stops a line of fire (TT-B.2.8): a wall, a spire or a BLOCK landmark."""
+def _feature_block(S, tb, b: int, out: np.ndarray) -> None:
+    """out[h] = the landmark on hex h shows its BLOCK side (TT-B.2.7)."""
     mods = np.zeros(4, np.int64)
     for h in range(MAX_HEXES):
-        k = S["hex_feature"][b, h]
-        if k == FEATURE_LANDMARK:
-            _landmark_mods(S, tb, b, h, mods)
-            out[h] = mods[3] != 0
-        else:
-            out[h] = k == FEATURE_WALL or k == FEATURE_SPIRE
+        _landmark_mods(S, tb, b, h, mods)
+        out[h] = mods[3] != 0
+
+
+@njit
+def fire_blocks(S, tb, b: int, out: np.ndarray) -> None:
+    """out[h] = hex h stops a line of fire (battlefield.blocks_fire on game b's features)."""
+    block = np.zeros(MAX_HEXES, np.bool_)
+    _feature_block(S, tb, b, block)
+    blocks_fire(S["hex_feature"][b], block, out)
 
 
 @njit
@@ -129,13 +175,7 @@ def can_attack(
     reach = np.int64(tb.troop_range[kind]) + mods[2]
     if d < 1 or d > reach:
         return False
-    return combat_line_clear(lof_crossed, lof_edges, x, target, blocks)
-
-
-@njit
-def combat_line_clear(lof_crossed, lof_edges, a: int, t: int, blocks) -> bool:
-    """Line of fire from a to t (battlefield.line_of_fire_clear with int64 hexes)."""
-    return line_of_fire_clear(lof_crossed, lof_edges, np.int64(a), np.int64(t), blocks)
+    return line_of_fire_clear(lof_crossed, lof_edges, x, np.int64(target), blocks)
 
 
 @njit
@@ -149,21 +189,197 @@ def _has_attacker(S, tb, distance, lof_crossed, lof_edges, b: int, p: int, targe
     return False
 
 
-# --- the chapter's kernels ---------------------------------------------------------------------
+# --- cards -------------------------------------------------------------------------------------
 
 
 @njit
-def _list_select(S, tb, distance, lof_crossed, lof_edges, b: int, out) -> int:
-    p = np.int64(S["current"][b])
-    blocks = np.zeros(MAX_HEXES, np.bool_)
-    fire_blocks(S, tb, b, blocks)
+def _barracks_card(S, tb, b: int, p: int, name: int) -> int:
+    """A copy of draw card `name` in player p's Barracks, or NO_CARD."""
+    for k in range(tb.n_army_cards):
+        c = p * MAX_ARMY_CARDS + k
+        if tb.army_card[k] == name and S["card_place"][b, c] == PLACE_BARRACKS:
+            return np.int64(c)
+    return np.int64(NO_CARD)
+
+
+@njit
+def _effect(tb, name: int) -> int:
+    """EFFECT_* of draw card `name`, -1 if it is no tactics card."""
+    k = tb.card_tactic[name]
+    return np.int64(-1) if k < 0 else np.int64(tb.tactic_effect[k])
+
+
+@njit
+def _timing(tb, name: int) -> int:
+    k = tb.card_tactic[name]
+    return np.int64(-1) if k < 0 else np.int64(tb.tactic_timing[k])
+
+
+@njit
+def _engineer_target(S, b: int, h: int) -> bool:
+    """TT-B.4.4, R9, TT-A.3.2: an Engineer may remove the wall or landmark card on hex h,
+    friendly or enemy, or (advanced game) the top card of a spire."""
+    k = S["hex_feature"][b, h]
+    if k == FEATURE_WALL or k == FEATURE_LANDMARK:
+        return True
+    return k == FEATURE_SPIRE and S["advanced"][b] != 0
+
+
+@njit
+def _any_engineer_target(S, b: int) -> bool:
+    for h in range(MAX_HEXES):
+        if _engineer_target(S, b, h):
+            return True
+    return False
+
+
+@njit
+def _target_kind(S, tb, b: int) -> int:
+    """Troop kind of the declared target, -1 for a summon."""
+    t = S["hex_troop"][b, S["attack_target"][b]]
+    return np.int64(-1) if t < 0 else _troop_kind(tb, t)
+
+
+@njit
+def _usable(S, tb, b: int, name: int, window: int) -> bool:
+    """Draw card `name` may be played in `window` (TT-B.4.1 timings): attacker cards
+    (Press) in the attacker's window, defender cards (Saved, on a melee troop: TT-B.4.3,
+    TT-A.2.1) in the defender's, combat cards (Engineer, with a feature to remove) in
+    either and as a combat action of its own (TT-B.7.4.8)."""
+    timing = _timing(tb, name)
+    effect = _effect(tb, name)
+    if timing == TIMING_COMBAT:
+        return effect == EFFECT_REMOVE_FEATURE and _any_engineer_target(S, b)
+    if window == STAGE_ATTACKER_CARD and timing == TIMING_ATTACKER:
+        return effect == EFFECT_PRESS_OFF_BONUS
+    if window == STAGE_DEFENDER_CARD and timing == TIMING_DEFENDER:
+        kind = _target_kind(S, tb, b)
+        return (
+            effect == EFFECT_SAVED_DEF_BONUS
+            and kind >= 0
+            and combat.saved_may_be_played_on(tb, kind, S["advanced"][b] != 0)
+        )
+    return False
+
+
+@njit
+def _retreat_hexes(S, tb, neighbours, b: int, out) -> int:
+    """TT-B.4.8: the empty hexes next to the target that it could enter (battlefield.
+    troop_masks for its seat), written to out in increasing order; returns how many."""
+    y = np.int64(S["attack_target"][b])
+    seat = troop_controller(S, b, S["hex_troop"][b, y])
+    block = np.zeros(MAX_HEXES, np.bool_)
+    _feature_block(S, tb, b, block)
+    owner = np.full(MAX_HEXES, NO_SEAT, np.int8)
+    for h in range(MAX_HEXES):
+        t = S["hex_troop"][b, h]
+        if t >= 0:
+            owner[h] = troop_controller(S, b, t) + 1  # battlefield.py seats are 1 and 2
+        elif S["hex_summon"][b, h] >= 0:
+            owner[h] = S["hex_summon"][b, h] + 1
+    passable = np.zeros(MAX_HEXES, np.bool_)
+    stops = np.zeros(MAX_HEXES, np.bool_)
+    may_end = np.zeros(MAX_HEXES, np.bool_)
+    troop_masks(S["hex_feature"][b], block, owner, np.int64(seat + 1), passable, stops, may_end)
+    near = np.zeros(MAX_HEXES, np.bool_)
+    for k in range(neighbours.shape[1]):
+        h = neighbours[y, k]
+        if h >= 0 and may_end[h]:
+            near[h] = True
     n = 0
-    for y in range(MAX_HEXES):
-        if _enemy_unit_at(S, b, y, p) and _has_attacker(
-            S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks
-        ):
-            out[n] = A_HEX + y
+    for h in range(MAX_HEXES):
+        if near[h]:
+            out[n] = h
             n += 1
+    return n
+
+
+@njit
+def _list_cards(S, tb, neighbours, b: int, p: int, window: int, out, n: int) -> int:
+    """Append A_CARD of every card name in p's Barracks usable in `window`."""
+    scratch = np.empty(MAX_HEXES, np.int64)
+    for name in range(min(np.int64(tb.n_cards), N_CARD_NAMES)):
+        if _barracks_card(S, tb, b, p, name) == NO_CARD:
+            continue
+        if window == STAGE_NEGATE_WINDOW:
+            ok = _effect(tb, name) == EFFECT_NEGATE_CARD
+        elif window == STAGE_RETREAT_WINDOW:
+            ok = (
+                _effect(tb, name) == EFFECT_RETREAT_TROOP
+                and _retreat_hexes(S, tb, neighbours, b, scratch) > 0
+            )
+        else:
+            ok = _usable(S, tb, b, name, window)
+        if ok:
+            out[n] = A_CARD + name
+            n += 1
+    return n
+
+
+@njit
+def _friendly_neighbours(S, tb, neighbours, b: int, y: int, seat: int, cards, kinds, training):
+    """Troops of `seat` adjacent to hex y (Saved's candidates, R4): card ids, kinds and
+    training in the first n entries; returns n."""
+    n = 0
+    for k in range(neighbours.shape[1]):
+        h = neighbours[y, k]
+        if h < 0:
+            continue
+        c = S["hex_troop"][b, h]
+        if c >= 0 and troop_controller(S, b, c) == seat:
+            cards[n] = c
+            kinds[n] = _troop_kind(tb, c)
+            training[n] = S["troop_training"][b, c]
+            n += 1
+    return n
+
+
+@njit
+def _saved_candidates(S, tb, neighbours, b: int, stage: int, out) -> int:
+    """Hexes of the defending troops a Saved target may swap with (STAGE_SAVED_SWAP) or that
+    the capturing player may capture too (STAGE_SAVED_CAPTURE), increasing (R6)."""
+    y = np.int64(S["attack_target"][b])
+    defender = 1 - np.int64(S["combat_active"][b])
+    cards = np.empty(MAX_NEIGHBOURS, np.int64)
+    kinds = np.empty(MAX_NEIGHBOURS, np.int64)
+    training = np.empty(MAX_NEIGHBOURS, np.int64)
+    pos = np.empty(MAX_NEIGHBOURS, np.int64)
+    n = _friendly_neighbours(S, tb, neighbours, b, y, defender, cards, kinds, training)
+    kind = _troop_kind(tb, np.int64(S["attack_target_card"][b]))
+    advanced = S["advanced"][b] != 0
+    if stage == STAGE_SAVED_SWAP:
+        m = combat.saved_defending_troops(tb, kind, n, kinds, advanced, pos)
+    else:
+        m = combat.saved_extra_capture_candidates(tb, kind, n, kinds, training, advanced, pos)
+    near = np.zeros(MAX_HEXES, np.bool_)
+    for i in range(m):
+        near[S["card_hex"][b, cards[pos[i]]]] = True
+    k = 0
+    for h in range(MAX_HEXES):
+        if near[h]:
+            out[k] = h
+            k += 1
+    return k
+
+
+# --- legal actions -----------------------------------------------------------------------------
+
+
+@njit
+def _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, out) -> int:
+    p = np.int64(S["current"][b])
+    n = 0
+    if not S["no_combat"][b, p]:  # FOG (TT-A.7.2): no combat action at all
+        blocks = np.zeros(MAX_HEXES, np.bool_)
+        fire_blocks(S, tb, b, blocks)
+        for y in range(MAX_HEXES):
+            if _enemy_unit_at(S, b, y, p) and _has_attacker(
+                S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks
+            ):
+                out[n] = A_HEX + y
+                n += 1
+        if not S["no_cards"][b, p]:  # TT-B.7.4.8: an Engineer as a combat action of its own
+            n = _list_cards(S, tb, neighbours, b, p, STAGE_COMBAT_SELECT, out, n)
     out[n] = A_PASS
     return n + 1
 
@@ -195,37 +411,139 @@ def _list_join(S, tb, distance, lof_crossed, lof_edges, b: int, out) -> int:
 def legal_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, out) -> int:
     """The legal actions of game b's current Combat decision, in increasing order, written
     to out[:n] (int16[N_ACTIONS]); returns n (0 outside this chapter's stages)."""
-    stage = S["stage"][b]
+    stage = np.int64(S["stage"][b])
+    p = np.int64(S["current"][b])
+    hexes = np.empty(MAX_HEXES, np.int64)
     if stage == STAGE_COMBAT_SELECT:
-        return _list_select(S, tb, distance, lof_crossed, lof_edges, b, out)
+        return _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b, out)
     if stage == STAGE_ATTACK_JOIN:
         return _list_join(S, tb, distance, lof_crossed, lof_edges, b, out)
-    return np.int64(0)
+    if (
+        stage == STAGE_RETREAT_WINDOW
+        or stage == STAGE_ATTACKER_CARD
+        or stage == STAGE_DEFENDER_CARD
+        or stage == STAGE_NEGATE_WINDOW
+    ):
+        n = _list_cards(S, tb, neighbours, b, p, stage, out, 0)
+        out[n] = A_PASS  # a window is asked whatever the hand holds (ARCHITECTURE.md 5)
+        return n + 1
+    n = 0
+    if stage == STAGE_RETREAT_HEX:
+        n = _retreat_hexes(S, tb, neighbours, b, hexes)
+    elif stage == STAGE_ENGINEER_TARGET:
+        for h in range(MAX_HEXES):
+            if _engineer_target(S, b, h):
+                hexes[n] = h
+                n += 1
+    elif stage == STAGE_SAVED_SWAP or stage == STAGE_SAVED_CAPTURE:
+        n = _saved_candidates(S, tb, neighbours, b, stage, hexes)
+    else:
+        return np.int64(0)
+    for i in range(n):
+        out[i] = A_HEX + hexes[i]
+    if stage == STAGE_SAVED_SWAP:  # the swap is optional (R6)
+        out[n] = A_PASS
+        n += 1
+    return n
+
+
+# --- the flow of the phase ------------------------------------------------------------------
 
 
 @njit
-def _ask_select(S, tb, distance, lof_crossed, lof_edges, b: int) -> None:
-    """Ask the current player for an attack. A player with none to declare (FOG, TT-A.7.2,
-    or no troop in reach) passes at once, a single-choice decision taken automatically; a
-    player who passed is done and the other acts, then the phase ends (R2)."""
+def _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """Ask the active player for their next combat action. A player with none to take
+    (FOG, TT-A.7.2, or no troop in reach and no Engineer) passes at once, a single-choice
+    decision taken automatically; then the other player acts, then the phase ends (R2)."""
     S["attack_target"][b] = NO_TARGET
-    buf = np.empty(MAX_HEXES + 1, np.int16)
+    S["attack_target_card"][b] = NO_CARD
+    S["attack_press"][b] = False
+    S["attack_saved"][b] = False
+    buf = np.empty(MAX_HEXES + N_CARD_NAMES + 1, np.int16)
     while S["combat_players_done"][b] < N_PLAYERS:
-        p = S["current"][b]
+        S["current"][b] = S["combat_active"][b]
         S["stage"][b] = STAGE_COMBAT_SELECT
-        if not S["no_combat"][b, p]:
-            if _list_select(S, tb, distance, lof_crossed, lof_edges, b, buf) > 1:
-                return
+        if _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b, buf) > 1:
+            return
         _player_done(S, b)
     S["stage"][b] = STAGE_PHASE_DONE
+    S["combat_active"][b] = -1
 
 
 @njit
 def _player_done(S, b: int) -> None:
-    """The current player's combat actions are over; the other player is asked next."""
+    """The active player's combat actions are over; the other player acts next."""
     S["combat_players_done"][b] += 1
-    if S["combat_players_done"][b] < N_PLAYERS:
-        S["current"][b] = 1 - S["current"][b]
+    S["combat_active"][b] = 1 - S["combat_active"][b]
+
+
+@njit
+def _open_window(S, b: int, stage: int, seat: int) -> bool:
+    """Ask `seat` the card window `stage` unless TACTICA! bars them from cards (TT-A.5.2)."""
+    if S["no_cards"][b, seat]:
+        return False
+    S["stage"][b] = stage
+    S["current"][b] = seat
+    return True
+
+
+@njit
+def _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """TT-B.7.4.5: the card window opens with the defender's Retreat; an attack on a summon
+    has no window (R19) and resolves at once."""
+    if S["attack_target_card"][b] < 0:
+        _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return
+    defender = 1 - np.int64(S["combat_active"][b])
+    if not _open_window(S, b, STAGE_RETREAT_WINDOW, defender):
+        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, STAGE_RETREAT_WINDOW)
+
+
+@njit
+def _next_window(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, done_window: int
+) -> None:
+    """Open the window after `done_window` (Retreat, attacker card, defender card), or resolve
+    the attack; a standalone Engineer (done_window STAGE_COMBAT_SELECT) returns to the
+    active player's next combat action."""
+    attacker = np.int64(S["combat_active"][b])
+    if done_window == STAGE_COMBAT_SELECT:
+        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return
+    if done_window == STAGE_RETREAT_WINDOW:
+        if _open_window(S, b, STAGE_ATTACKER_CARD, attacker):
+            return
+        done_window = STAGE_ATTACKER_CARD
+    if done_window == STAGE_ATTACKER_CARD:
+        if _open_window(S, b, STAGE_DEFENDER_CARD, 1 - attacker):
+            return
+    _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
+def _spend_attackers(S, b: int, captured: bool) -> None:
+    """Every participant spends its combat action (TT-B.7.4.2) and, on a capture, has
+    participated in capturing (TT-B.7.4.6)."""
+    for c in range(N_CARD_IDS):
+        if S["troop_attacking"][b, c]:
+            S["troop_attacking"][b, c] = False
+            S["troop_fought"][b, c] = True
+            if captured:
+                S["troop_capturing"][b, c] = True
+
+
+@njit
+def _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    captured = resolve_attack(S, tb, neighbours, distance, b)
+    if S["attack_saved"][b]:
+        stage = STAGE_SAVED_CAPTURE if captured else STAGE_SAVED_SWAP
+        hexes = np.empty(MAX_HEXES, np.int64)
+        if _saved_candidates(S, tb, neighbours, b, stage, hexes) > 0:
+            attacker = np.int64(S["combat_active"][b])
+            S["stage"][b] = stage
+            S["current"][b] = attacker if captured else 1 - attacker
+            return
+    _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
 
 
 @njit
@@ -240,8 +558,12 @@ def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
     for p in range(N_PLAYERS):
         S["summon_fought"][b, p] = False
     S["combat_players_done"][b] = 0
-    S["current"][b] = S["first_player"][b]
-    _ask_select(S, tb, distance, lof_crossed, lof_edges, b)
+    S["combat_active"][b] = S["first_player"][b]
+    S["pending_card"][b] = NO_CARD
+    _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+# --- effects ----------------------------------------------------------------------------------
 
 
 @njit
@@ -268,11 +590,37 @@ def _capture_summon(S, b: int, h: int) -> None:
 
 
 @njit
-def resolve_attack(S, tb, distance, b: int) -> bool:
-    """Resolve game b's declared attack (TT-B.7.4.3-7.4.6); returns whether the target was
-    captured. Every participant spends its combat action; on a capture each has
-    participated in capturing."""
-    p = np.int64(S["current"][b])
+def remove_feature(S, b: int, h: int) -> None:
+    """TT-B.4.4 (R9), TT-A.3.1-3.2: the wall or landmark card on hex h goes to its owner's
+    LOST pile; from a spire only the top summon card goes (the spire is gone with its last)."""
+    kind = S["hex_feature"][b, h]
+    p = S["hex_feature_owner"][b, h]
+    j = S["hex_feature_card"][b, h]
+    if kind == FEATURE_WALL:
+        S["wall_hex"][b, p, j] = -1
+        S["wall_lost"][b, p, j] = True
+    elif kind == FEATURE_LANDMARK:
+        S["landmark_hex"][b, p, j] = -1
+        S["landmark_lost"][b, p, j] = True
+    else:
+        top = S["spire_height"][b, p] - 1
+        S["summon_card_place"][b, p, S["spire_card"][b, p, top]] = SUMMON_LOST
+        S["spire_card"][b, p, top] = -1
+        S["spire_height"][b, p] = top
+        if top > 0:
+            return
+        S["spire_hex"][b, p] = -1
+    S["hex_feature"][b, h] = FEATURE_NONE
+    S["hex_feature_owner"][b, h] = -1
+    S["hex_feature_card"][b, h] = -1
+
+
+@njit
+def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
+    """Resolve game b's declared attack (TT-B.7.4.3-7.4.6) with the Press and Saved in force;
+    returns whether the target was captured. Terrain is read now, so a feature an Engineer
+    removed in the window no longer counts (TT-B.4.4)."""
+    p = np.int64(S["combat_active"][b])
     y = np.int64(S["attack_target"][b])
     kinds = np.zeros(N_CARD_IDS, np.int64)
     training = np.zeros(N_CARD_IDS, np.int64)
@@ -295,8 +643,15 @@ def resolve_attack(S, tb, distance, b: int) -> bool:
     if t >= 0:
         tk = _troop_kind(tb, t)
         _landmark_mods(S, tb, b, y, mods)
+        saved = np.int64(0)
+        if S["attack_saved"][b]:
+            cards = np.empty(MAX_NEIGHBOURS, np.int64)
+            nk = np.empty(MAX_NEIGHBOURS, np.int64)
+            nt = np.empty(MAX_NEIGHBOURS, np.int64)
+            m = _friendly_neighbours(S, tb, neighbours, b, y, 1 - p, cards, nk, nt)
+            saved = combat.saved_def_bonus(tb, tk, m, nk, nt, advanced)
         total_def = combat.target_total_def(
-            tb, tk, np.int64(S["troop_training"][b, t]), mods[1], np.int64(0)
+            tb, tk, np.int64(S["troop_training"][b, t]), mods[1], saved
         )
         target_melee = tb.troop_combat[tk] == COMBAT_MELEE
     else:  # a summon (TT-A.11.8): printed DEF, no terrain
@@ -304,8 +659,9 @@ def resolve_attack(S, tb, distance, b: int) -> bool:
         summon = np.int64(S["summon_card_side"][b, q, S["summon_card"][b, q]])
         total_def = combat.summon_total_def(tb, summon)
         target_melee = False
+    press = S["attack_press"][b] != 0
     total_off = combat.attack_total_off(
-        tb, n, kinds, training, dist, terrain, target_melee, False, advanced
+        tb, n, kinds, training, dist, terrain, target_melee, press, advanced
     )
     captured = combat.is_captured(total_off, total_def)
     if captured:
@@ -313,44 +669,113 @@ def resolve_attack(S, tb, distance, b: int) -> bool:
             _capture_troop(S, tb, b, t, p)
         else:
             _capture_summon(S, b, y)
-    for c in range(N_CARD_IDS):
-        if S["troop_attacking"][b, c]:
-            S["troop_attacking"][b, c] = False
-            S["troop_fought"][b, c] = True
-            if captured:
-                S["troop_capturing"][b, c] = True
-    S["attack_target"][b] = NO_TARGET
+    _spend_attackers(S, b, captured)
     return captured
+
+
+@njit
+def _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int) -> None:
+    """The current player plays draw card `name` from the Barracks into play (TT-B.4.1); a
+    card that is no counter card may be answered by the other player's Negate (TT-B.4.6-4.7)."""
+    p = np.int64(S["current"][b])
+    stage = np.int64(S["stage"][b])
+    c = _barracks_card(S, tb, b, p, name)
+    move_card(S, tb, b, c, np.int64(PLACE_IN_PLAY), np.int64(-1))
+    effect = _effect(tb, name)
+    if effect == EFFECT_NEGATE_CARD:  # cancels the pending card (TT-B.4.7)
+        pending = np.int64(S["pending_card"][b])
+        move_card(S, tb, b, pending, np.int64(PLACE_RESUPPLY), np.int64(-1))
+        S["pending_card"][b] = NO_CARD
+        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, S["card_window"][b])
+        return
+    if effect == EFFECT_RETREAT_TROOP:  # a counter card: not answered (TT-B.4.6)
+        S["stage"][b] = STAGE_RETREAT_HEX
+        return
+    S["pending_card"][b] = c
+    S["card_window"][b] = stage
+    if not _open_window(S, b, STAGE_NEGATE_WINDOW, 1 - p):
+        _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
+def _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """The pending card was not negated: Press (TT-B.4.2) and Saved (TT-B.4.3) are in force
+    on this attack; an Engineer's player now names the feature it removes (R29)."""
+    c = np.int64(S["pending_card"][b])
+    effect = _effect(tb, card_name(tb, c))
+    window = np.int64(S["card_window"][b])
+    if effect == EFFECT_REMOVE_FEATURE:
+        S["stage"][b] = STAGE_ENGINEER_TARGET
+        S["current"][b] = card_owner(c)
+        return
+    if effect == EFFECT_PRESS_OFF_BONUS:
+        S["attack_press"][b] = True
+    elif effect == EFFECT_SAVED_DEF_BONUS:
+        S["attack_saved"][b] = True
+    S["pending_card"][b] = NO_CARD
+    _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, window)
+
+
+@njit
+def _swap(S, b: int, x: int, y: int) -> None:
+    """Swap the troops on hexes x and y; training stays under each (TT-B.4.3)."""
+    t = S["hex_troop"][b, x]
+    u = S["hex_troop"][b, y]
+    S["hex_troop"][b, x] = u
+    S["hex_troop"][b, y] = t
+    S["card_hex"][b, t] = y
+    S["card_hex"][b, u] = x
 
 
 @njit
 def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a: int) -> None:
     """Apply legal action `a` to game b's current Combat decision, then ask the next one
     (or set STAGE_PHASE_DONE)."""
-    stage = S["stage"][b]
+    stage = np.int64(S["stage"][b])
+    h = np.int64(a - A_HEX)
     if stage == STAGE_COMBAT_SELECT:
         if a == A_PASS:
             _player_done(S, b)
-            _ask_select(S, tb, distance, lof_crossed, lof_edges, b)
-            return
-        S["attack_target"][b] = a - A_HEX
-        S["stage"][b] = STAGE_ATTACK_JOIN
-        return
-    if stage == STAGE_ATTACK_JOIN:
+            _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif a >= A_CARD:
+            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+        else:
+            S["attack_target"][b] = h
+            S["attack_target_card"][b] = S["hex_troop"][b, h]
+            S["stage"][b] = STAGE_ATTACK_JOIN
+    elif stage == STAGE_ATTACK_JOIN:
         if a == A_PASS:
-            resolve_attack(S, tb, distance, b)
-            _ask_select(S, tb, distance, lof_crossed, lof_edges, b)
-            return
-        S["troop_attacking"][b, S["hex_troop"][b, a - A_HEX]] = True
-        return
-
-
-__all__ = [
-    "apply_combat",
-    "begin_combat",
-    "can_attack",
-    "fire_blocks",
-    "legal_combat",
-    "resolve_attack",
-    "troop_controller",
-]
+            _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        else:
+            S["troop_attacking"][b, S["hex_troop"][b, h]] = True
+    elif (
+        stage == STAGE_RETREAT_WINDOW
+        or stage == STAGE_ATTACKER_CARD
+        or stage == STAGE_DEFENDER_CARD
+    ):
+        if a == A_PASS:
+            _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, stage)
+        else:
+            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+    elif stage == STAGE_NEGATE_WINDOW:
+        if a == A_PASS:
+            _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        else:
+            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+    elif stage == STAGE_RETREAT_HEX:
+        # TT-B.4.8: the troop steps away; the attack is cancelled, its attackers are spent
+        move_card(S, tb, b, np.int64(S["attack_target_card"][b]), PLACE_BATTLEFIELD, h)
+        _spend_attackers(S, b, False)
+        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    elif stage == STAGE_ENGINEER_TARGET:
+        remove_feature(S, b, h)
+        window = np.int64(S["card_window"][b])
+        S["pending_card"][b] = NO_CARD
+        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, window)
+    elif stage == STAGE_SAVED_SWAP:
+        if a != A_PASS:
+            _swap(S, b, np.int64(S["attack_target"][b]), h)
+        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    elif stage == STAGE_SAVED_CAPTURE:
+        _capture_troop(S, tb, b, np.int64(S["hex_troop"][b, h]), np.int64(S["combat_active"][b]))
+        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)

@@ -221,6 +221,12 @@ STATE_FIELDS = [
     ("combat_players_done", np.int8, ()),  # int8 players whose combat actions are over (0..2)
     ("attack_target", np.int8, ()),  # int8 hex of the declared attack's target, -1 none
     ("troop_attacking", np.uint8, (N_CARD_IDS,)),  # bool[80] takes part in the declared attack
+    ("combat_active", np.int8, ()),  # int8 seat whose combat actions are being taken, -1 none
+    ("attack_press", np.uint8, ()),  # bool a Press is in force on the declared attack (TT-B.4.2)
+    ("attack_saved", np.uint8, ()),  # bool a Saved is in force on its target (TT-B.4.3)
+    ("attack_target_card", np.int8, ()),  # int8 troop card id of the target, -1 none / summon
+    ("pending_card", np.int8, ()),  # int8 tactics card id awaiting the Negate window, -1 none
+    ("card_window", np.int8, ()),  # int8 STAGE_* the pending card was played in
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -247,6 +253,9 @@ NEG_ONE_FIELDS = (
     "summon_hex",
     "decree_enacted",
     "attack_target",
+    "combat_active",
+    "pending_card",
+    "attack_target_card",
 )
 
 

@@ -11,7 +11,22 @@ import pytest
 from envs.tactica import combat_phase as cp
 from envs.tactica import piles
 from envs.tactica import state as st
-from envs.tactica.actions import A_HEX, A_PASS, N_ACTIONS, STAGE_ATTACK_JOIN, STAGE_COMBAT_SELECT
+from envs.tactica.actions import (
+    A_CARD,
+    A_HEX,
+    A_PASS,
+    N_ACTIONS,
+    STAGE_ATTACK_JOIN,
+    STAGE_ATTACKER_CARD,
+    STAGE_COMBAT_SELECT,
+    STAGE_DEFENDER_CARD,
+    STAGE_ENGINEER_TARGET,
+    STAGE_NEGATE_WINDOW,
+    STAGE_RETREAT_HEX,
+    STAGE_RETREAT_WINDOW,
+    STAGE_SAVED_CAPTURE,
+    STAGE_SAVED_SWAP,
+)
 from envs.tactica.battlefield import FEATURE_LANDMARK, FEATURE_WALL
 from envs.tactica.tables import CARD_TROOP, PHASE_COMBAT, load_tables
 
@@ -69,6 +84,32 @@ def _legal(S) -> list[int]:
 def _apply(S, a: int) -> None:
     assert a in _legal(S), (a, _legal(S))
     cp.apply_combat(S, TB, *G, B0, I(a))
+
+
+WINDOWS = (STAGE_RETREAT_WINDOW, STAGE_ATTACKER_CARD, STAGE_DEFENDER_CARD)
+
+
+def _pass_windows(S) -> None:
+    """Decline the card window (asked whatever the hands hold): Retreat, attacker, defender."""
+    while S["stage"][0] in WINDOWS:
+        _apply(S, A_PASS)
+
+
+def _declare(S, target: tuple[int, int], *attackers: tuple[int, int]) -> None:
+    _apply(S, A_HEX + _hex(*target))
+    for x in attackers:
+        _apply(S, A_HEX + _hex(*x))
+    _apply(S, A_PASS)
+
+
+def _card(name: str) -> int:
+    return A_CARD + TABLES.card_index[name]
+
+
+def _to_barracks(S, p: int, name: str) -> int:
+    card = _free(S, p, name)
+    piles.move_card(S, TB, B0, I(card), I(st.PLACE_BARRACKS), I(-1))
+    return card
 
 
 def _invariants_hold(S) -> bool:
@@ -157,7 +198,8 @@ def test_capture_when_total_off_exceeds_total_def() -> None:
     assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
     _apply(S, A_HEX + _hex(5, 5))
     assert _legal(S) == [A_PASS]
-    _apply(S, A_PASS)  # OFF 2 + 2 = 4 > DEF 3
+    _apply(S, A_PASS)
+    _pass_windows(S)  # OFF 2 + 2 = 4 > DEF 3
     assert S["card_place"][0, t] == st.PLACE_HOSTAGE and S["card_holder"][0, t] == 0
     assert S["card_place"][0, tr] == st.PLACE_RESUPPLY  # training to its owner's RESUPPLY
     assert S["hex_troop"][0, _hex(4, 5)] == -1
@@ -174,7 +216,8 @@ def test_equal_totals_do_not_capture_and_the_attackers_are_spent() -> None:
     _begin(S)
     _apply(S, A_HEX + _hex(4, 5))
     _apply(S, A_HEX + _hex(3, 5))
-    _apply(S, A_PASS)  # OFF 2, DEF 2: the target survives combat
+    _apply(S, A_PASS)
+    _pass_windows(S)  # OFF 2, DEF 2: the target survives combat
     assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD
     assert S["troop_fought"][0, a] and not S["troop_capturing"][0, a]
     blocks = np.zeros(st.MAX_HEXES, np.bool_)
@@ -192,9 +235,8 @@ def test_a_troop_that_spent_its_combat_action_cannot_join_another_attack() -> No
     _troop(S, 1, "Foot", 4, 4)  # also adjacent (the row above)
     _begin(S)
     assert _legal(S) == [A_HEX + _hex(4, 4), A_HEX + _hex(5, 5), A_PASS]
-    _apply(S, A_HEX + _hex(5, 5))
-    _apply(S, A_HEX + _hex(4, 5))
-    _apply(S, A_PASS)
+    _declare(S, (5, 5), (4, 5))
+    _pass_windows(S)
     assert S["current"][0] == 1  # player 0's only troop is spent: its turn ends
 
 
@@ -230,10 +272,8 @@ def test_a_captured_betrayer_goes_to_its_owners_lost_pile() -> None:
     _troop(S, 1, "Foot", 3, 5)
     _troop(S, 1, "Foot", 5, 5)
     _begin(S, first=1)
-    _apply(S, A_HEX + _hex(4, 5))
-    _apply(S, A_HEX + _hex(3, 5))
-    _apply(S, A_HEX + _hex(5, 5))
-    _apply(S, A_PASS)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
     assert S["card_place"][0, betrayer] == st.PLACE_LOST
     assert S["betrayer_token"][0, 0] == -1
     assert _invariants_hold(S)
@@ -262,6 +302,272 @@ def test_troops_capture_a_summon_and_its_card_goes_to_lost() -> None:
     assert _invariants_hold(S)
 
 
+# --- the card window (TT-B.7.4.5, TT-B.4) --------------------------------------------------------
+
+
+def _duel(S) -> tuple[int, int]:
+    """Player 0's Foot on (3, 5) declares an attack on player 1's Foot on (4, 5)."""
+    a = _troop(S, 0, "Foot", 3, 5)
+    t = _troop(S, 1, "Foot", 4, 5)
+    return a, t
+
+
+def test_card_windows_are_asked_whatever_the_hand_holds() -> None:
+    S = _war()  # both Barracks empty
+    _duel(S)
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    for stage, seat in (
+        (STAGE_RETREAT_WINDOW, 1),
+        (STAGE_ATTACKER_CARD, 0),
+        (STAGE_DEFENDER_CARD, 1),
+    ):
+        assert (S["stage"][0], S["current"][0]) == (stage, seat)
+        assert _legal(S) == [A_PASS]
+        _apply(S, A_PASS)
+
+
+def test_tactica_closes_the_card_windows_of_the_barred_player() -> None:
+    S = _war()
+    _duel(S)
+    _to_barracks(S, 1, "Retreat")
+    S["no_cards"][0, 1] = True  # player 0 enacted TACTICA!: player 1 plays no card
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_ATTACKER_CARD, 0)
+    _apply(S, A_PASS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)  # resolved, 2 vs 2
+
+
+def test_retreat_moves_the_target_away_and_cancels_the_attack() -> None:
+    S = _war()
+    a, t = _duel(S)
+    retreat = _to_barracks(S, 1, "Retreat")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    assert _legal(S) == [_card("Retreat"), A_PASS]
+    _apply(S, _card("Retreat"))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_RETREAT_HEX, 1)  # no Negate window
+    free = sorted(
+        int(h) for h in GEO.neighbours[BF, _hex(4, 5)] if h >= 0 and S["hex_troop"][0, h] < 0
+    )
+    assert _legal(S) == [A_HEX + h for h in free]
+    _apply(S, A_HEX + free[0])
+    assert S["card_hex"][0, t] == free[0] and S["card_place"][0, retreat] == st.PLACE_IN_PLAY
+    assert S["troop_fought"][0, a] and not S["troop_capturing"][0, a]
+    assert _invariants_hold(S)
+
+
+def test_press_gives_adjacent_attackers_one_more_off() -> None:
+    S = _war()
+    _, t = _duel(S)
+    press = _to_barracks(S, 0, "Press")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    _apply(S, A_PASS)  # no Retreat
+    assert _legal(S) == [_card("Press"), A_PASS]
+    _apply(S, _card("Press"))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_NEGATE_WINDOW, 1)
+    assert _legal(S) == [A_PASS]  # asked with no Negate in hand
+    _apply(S, A_PASS)
+    _pass_windows(S)  # OFF 2 + 1 = 3 > DEF 2
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    assert S["card_place"][0, press] == st.PLACE_IN_PLAY
+
+
+def test_negate_cancels_a_press_which_goes_to_resupply_at_once() -> None:
+    S = _war()
+    _, t = _duel(S)
+    press = _to_barracks(S, 0, "Press")
+    negate = _to_barracks(S, 1, "Negate")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    _apply(S, A_PASS)
+    _apply(S, _card("Press"))
+    assert _legal(S) == [_card("Negate"), A_PASS]
+    _apply(S, _card("Negate"))
+    assert S["card_place"][0, press] == st.PLACE_RESUPPLY
+    assert S["card_place"][0, negate] == st.PLACE_IN_PLAY
+    assert (S["stage"][0], S["current"][0]) == (STAGE_DEFENDER_CARD, 1)
+    _apply(S, A_PASS)  # OFF 2, DEF 2
+    assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD
+
+
+def _saved_setup(S, training: int = 0) -> tuple[int, int]:
+    """Player 1's Foot on (4, 5) with a friendly Foot on (5, 5); player 0's Champion on
+    (3, 5) attacks it. Returns (target, defending Foot)."""
+    t = _troop(S, 1, "Foot", 4, 5)
+    d = _troop(S, 1, "Foot", 5, 5, training=training)
+    _troop(S, 0, "Champion", 3, 5)
+    _to_barracks(S, 1, "Saved")
+    return t, d
+
+
+def test_saved_target_that_survives_may_swap_with_a_defending_foot() -> None:
+    S = _war()
+    t, d = _saved_setup(S)
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    _apply(S, A_PASS)
+    _apply(S, A_PASS)
+    assert _legal(S) == [_card("Saved"), A_PASS]
+    _apply(S, _card("Saved"))
+    _apply(S, A_PASS)  # player 0 does not negate; OFF 3 vs DEF 2 + 1: survives
+    assert (S["stage"][0], S["current"][0]) == (STAGE_SAVED_SWAP, 1)
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+    _apply(S, A_HEX + _hex(5, 5))
+    assert S["card_hex"][0, t] == _hex(5, 5) and S["card_hex"][0, d] == _hex(4, 5)
+    assert _invariants_hold(S)
+
+
+def test_saved_target_still_captured_takes_a_trained_defending_foot_with_it() -> None:
+    S = _war()
+    t, d = _saved_setup(S, training=1)
+    helper = _troop(S, 0, "Foot", 4, 6)
+    assert GEO.distance[BF, _hex(4, 6), _hex(4, 5)] == 1
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (4, 6))
+    _apply(S, A_PASS)
+    _apply(S, A_PASS)
+    _apply(S, _card("Saved"))
+    _apply(S, A_PASS)  # OFF 3 + 2 = 5 > DEF 2 + 1
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    assert (S["stage"][0], S["current"][0]) == (STAGE_SAVED_CAPTURE, 0)
+    assert _legal(S) == [A_HEX + _hex(5, 5)]
+    _apply(S, A_HEX + _hex(5, 5))
+    assert S["card_place"][0, d] == st.PLACE_HOSTAGE and S["card_holder"][0, d] == 0
+    assert S["troop_capturing"][0, helper]
+    assert _invariants_hold(S)
+
+
+def test_advanced_saved_champion_captured_takes_even_an_untrained_defending_foot() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    t = _troop(S, 1, "Champion", 4, 5)
+    d = _troop(S, 1, "Foot", 5, 5)  # untrained: +1 DEF to the Champion (TT-A.2.4)
+    _troop(S, 0, "Champion", 3, 5)
+    for x in ((4, 6), (4, 4)):
+        _troop(S, 0, "Foot", *x)
+    _to_barracks(S, 1, "Saved")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (4, 6), (4, 4))
+    _apply(S, A_PASS)
+    _apply(S, A_PASS)
+    _apply(S, _card("Saved"))
+    _apply(S, A_PASS)  # OFF 3 + 2 + 2 = 7 > DEF 4 + 1
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    assert _legal(S) == [A_HEX + _hex(5, 5)]  # any defending Foot (TT-A.2.5, R6)
+    _apply(S, A_HEX + _hex(5, 5))
+    assert S["card_place"][0, d] == st.PLACE_HOSTAGE
+
+
+def test_advanced_saved_champion_that_survives_may_swap_with_a_defending_foot() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    t = _troop(S, 1, "Champion", 4, 5)
+    d = _troop(S, 1, "Foot", 5, 5)
+    _troop(S, 0, "Champion", 3, 5)
+    _troop(S, 0, "Foot", 4, 6)
+    _to_barracks(S, 1, "Saved")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (4, 6))
+    _apply(S, A_PASS)
+    _apply(S, A_PASS)
+    _apply(S, _card("Saved"))
+    _apply(S, A_PASS)  # OFF 3 + 2 = 5 vs DEF 4 + 1: survives
+    assert (S["stage"][0], S["current"][0]) == (STAGE_SAVED_SWAP, 1)
+    _apply(S, A_HEX + _hex(5, 5))
+    assert S["card_hex"][0, t] == _hex(5, 5) and S["card_hex"][0, d] == _hex(4, 5)
+
+
+def test_fog_leaves_the_defence_windows_open() -> None:
+    S = _war()
+    _duel(S)
+    S["no_combat"][0, 1] = True  # player 0 enacted FOG on player 1
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_RETREAT_WINDOW, 1)
+    _apply(S, A_PASS)
+    _apply(S, A_PASS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_DEFENDER_CARD, 1)
+
+
+def test_an_advanced_engineer_removes_only_the_top_card_of_a_spire() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    h = _hex(4, 8)
+    for s_ in range(2):  # a spire of two summon cards of player 1
+        S["summon_card_place"][0, 1, s_] = st.SUMMON_IN_SPIRE
+        S["summon_card_side"][0, 1, s_] = 0
+        S["spire_card"][0, 1, s_] = s_
+    S["spire_height"][0, 1] = 2
+    S["spire_hex"][0, 1] = h
+    S["hex_feature"][0, h] = st.FEATURE_SPIRE
+    S["hex_feature_owner"][0, h] = 1
+    S["hex_feature_card"][0, h] = 0
+    assert _invariants_hold(S)
+    _to_barracks(S, 0, "Engineer")
+    _begin(S)
+    _apply(S, _card("Engineer"))
+    _apply(S, A_PASS)
+    assert _legal(S) == [A_HEX + h]
+    _apply(S, A_HEX + h)
+    assert S["spire_height"][0, 1] == 1 and S["summon_card_place"][0, 1, 1] == st.SUMMON_LOST
+    assert S["summon_card_place"][0, 1, 0] == st.SUMMON_IN_SPIRE
+    assert S["hex_feature"][0, h] == st.FEATURE_SPIRE
+    assert _invariants_hold(S)
+
+
+def _place_landmark(S, p: int, h: int, name: str, side: int) -> None:
+    k = TABLES.landmark_index[name]
+    j = int(np.flatnonzero(TB.army_landmark[: TB.n_landmark_cards] == k)[0])
+    S["hex_feature"][0, h] = FEATURE_LANDMARK
+    S["hex_feature_owner"][0, h] = p
+    S["hex_feature_card"][0, h] = j
+    S["landmark_hex"][0, p, j] = h
+    S["landmark_side"][0, p, j] = side
+
+
+def test_an_engineer_in_the_window_removes_the_hill_and_its_def_at_once() -> None:
+    S = _war()
+    _place_landmark(S, 1, _hex(4, 5), "Hill/Hollow", 0)  # Hill: DEF +1
+    t = _troop(S, 1, "Foot", 4, 5)
+    _troop(S, 0, "Champion", 3, 5)
+    _to_barracks(S, 0, "Engineer")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5))
+    _apply(S, A_PASS)
+    _apply(S, _card("Engineer"))
+    _apply(S, A_PASS)  # not negated
+    assert (S["stage"][0], S["current"][0]) == (STAGE_ENGINEER_TARGET, 0)
+    assert _legal(S) == [A_HEX + _hex(4, 5)]
+    _apply(S, A_HEX + _hex(4, 5))
+    assert S["landmark_lost"][0, 1].any() and S["hex_feature"][0, _hex(4, 5)] == 0
+    _pass_windows(S)  # OFF 3 > DEF 2 (without the Hill's +1 it would have been 3)
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    assert _invariants_hold(S)
+
+
+def test_an_engineer_may_be_played_as_a_combat_action_of_its_own() -> None:
+    S = _war()
+    h = _hex(4, 10)
+    S["hex_feature"][0, h] = FEATURE_WALL
+    S["hex_feature_owner"][0, h] = 1
+    S["hex_feature_card"][0, h] = 0
+    S["wall_hex"][0, 1, 0] = h
+    engineer = _to_barracks(S, 0, "Engineer")
+    _begin(S)
+    assert _legal(S) == [_card("Engineer"), A_PASS]
+    _apply(S, _card("Engineer"))
+    _apply(S, A_PASS)  # player 1 does not negate
+    assert _legal(S) == [A_HEX + h]
+    _apply(S, A_HEX + h)
+    assert S["wall_lost"][0, 1, 0] and S["wall_hex"][0, 1, 0] == -1
+    assert S["card_place"][0, engineer] == st.PLACE_IN_PLAY
+    assert S["stage"][0] == st.STAGE_PHASE_DONE  # nothing else to do for either player
+    assert _invariants_hold(S)
+
+
 # --- random play inside the phase ---------------------------------------------------------------
 
 
@@ -282,7 +588,17 @@ def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: 
             piles.move_card(S, TB, B0, I(card), I(st.PLACE_BATTLEFIELD), I(h))
             if rng.random() < 0.3:
                 piles.move_card(S, TB, B0, I(_free(S, p, "Training")), I(st.PLACE_UNDER), I(card))
+    for p in (0, 1):
+        for _ in range(5):
+            piles.recruit_draw(S, TB, B0, I(p), I(1))  # tactics cards into the Barracks
+        for w in range(TB.n_walls):
+            h = _hex(2 * w + 1, 0 if p == 0 else 10)
+            S["hex_feature"][0, h] = FEATURE_WALL
+            S["hex_feature_owner"][0, h] = p
+            S["hex_feature_card"][0, h] = w
+            S["wall_hex"][0, p, w] = h
     S["no_combat"][0, 1] = rng.random() < 0.2
+    S["no_cards"][0, 0] = rng.random() < 0.2
     _begin(S, first=int(rng.integers(2)))
     steps = 0
     while S["stage"][0] != st.STAGE_PHASE_DONE:

@@ -5,7 +5,8 @@ Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the 
 (S["combat_active"]) takes all their combat actions, then the other (R2):
 
     STAGE_COMBAT_SELECT    A_HEX of an enemy troop or summon that a friendly troop with its
-                           combat action unspent can reach (TT-B.7.4.2); A_CARD of an Engineer
+                           combat action unspent can reach (TT-B.7.4.2), or of a friendly troop
+                           that may rescue (TT-B.7.4.7); A_CARD of an Engineer
                            as a combat action of its own (TT-B.7.4.8); A_PASS: done.
     STAGE_ATTACK_JOIN      A_HEX of a further friendly troop that can reach the target, or
                            A_PASS to close the declaration (only once one troop joined, R28).
@@ -17,12 +18,15 @@ Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the 
     STAGE_ENGINEER_TARGET  the Engineer's player: A_HEX of the feature removed (TT-B.4.4).
     STAGE_SAVED_SWAP       defender: A_HEX of a defending troop to swap with, or A_PASS (R6).
     STAGE_SAVED_CAPTURE    attacker: A_HEX of the defending troop captured too (R6).
+    STAGE_RESCUE_HEX       rescue (TT-B.7.4.7, chosen in STAGE_COMBAT_SELECT as A_HEX of the
+                           rescuer): first A_CARD of the hostage's name, then A_HEX of where it
+                           is placed; each step is taken automatically when it is no choice (R31).
 
 Card windows are asked whatever the asked player's Barracks holds (A_PASS always legal), so
 asking reveals nothing; only TACTICA! (S["no_cards"], public) closes a player's windows, and
 no window opens on an attack on a summon (no tactics card affects summons, TT-A.11.1, R19).
 Played cards go to PLACE_IN_PLAY (the Resolution chapter sends them on); a negated card
-goes to its owner's RESUPPLY at once (TT-B.4.7). Rescue is not built yet.
+goes to its owner's RESUPPLY at once (TT-B.4.7).
 
 Geometry comes as one battlefield's slices (bf = S["battle"] - 1): neighbours, distance,
 lof_crossed, lof_edges (envs/tactica/battlefield.py); b and hexes are int64.
@@ -45,6 +49,7 @@ from envs.tactica.actions import (
     STAGE_DEFENDER_CARD,
     STAGE_ENGINEER_TARGET,
     STAGE_NEGATE_WINDOW,
+    STAGE_RESCUE_HEX,
     STAGE_RETREAT_HEX,
     STAGE_RETREAT_WINDOW,
     STAGE_SAVED_CAPTURE,
@@ -263,11 +268,8 @@ def _usable(S, tb, b: int, name: int, window: int) -> bool:
 
 
 @njit
-def _retreat_hexes(S, tb, neighbours, b: int, out) -> int:
-    """TT-B.4.8: the empty hexes next to the target that it could enter (battlefield.
-    troop_masks for its seat), written to out in increasing order; returns how many."""
-    y = np.int64(S["attack_target"][b])
-    seat = troop_controller(S, b, S["hex_troop"][b, y])
+def _troop_may_hold(S, tb, b: int, seat: int, may_end) -> None:
+    """may_end[h] = a troop of `seat` could stand on hex h now (battlefield.troop_masks)."""
     block = np.zeros(MAX_HEXES, np.bool_)
     _feature_block(S, tb, b, block)
     owner = np.full(MAX_HEXES, NO_SEAT, np.int8)
@@ -279,8 +281,17 @@ def _retreat_hexes(S, tb, neighbours, b: int, out) -> int:
             owner[h] = S["hex_summon"][b, h] + 1
     passable = np.zeros(MAX_HEXES, np.bool_)
     stops = np.zeros(MAX_HEXES, np.bool_)
-    may_end = np.zeros(MAX_HEXES, np.bool_)
     troop_masks(S["hex_feature"][b], block, owner, np.int64(seat + 1), passable, stops, may_end)
+
+
+@njit
+def _retreat_hexes(S, tb, neighbours, b: int, out) -> int:
+    """TT-B.4.8: the empty hexes next to the target that it could enter (battlefield.
+    troop_masks for its seat), written to out in increasing order; returns how many."""
+    y = np.int64(S["attack_target"][b])
+    seat = troop_controller(S, b, S["hex_troop"][b, y])
+    may_end = np.zeros(MAX_HEXES, np.bool_)
+    _troop_may_hold(S, tb, b, seat, may_end)
     near = np.zeros(MAX_HEXES, np.bool_)
     for k in range(neighbours.shape[1]):
         h = neighbours[y, k]
@@ -362,6 +373,78 @@ def _saved_candidates(S, tb, neighbours, b: int, stage: int, out) -> int:
     return k
 
 
+# --- rescue (TT-B.7.4.7) ---------------------------------------------------------------------
+
+
+@njit
+def _hostage_of(S, tb, b: int, p: int, name: int) -> int:
+    """A card of player p named `name` (NO_CARD: any name) in the opponent's hostage pile."""
+    for k in range(tb.n_army_cards):
+        c = p * MAX_ARMY_CARDS + k
+        if (
+            S["card_place"][b, c] == PLACE_HOSTAGE
+            and S["card_holder"][b, c] == 1 - p
+            and (name == NO_CARD or tb.army_card[k] == name)
+        ):
+            return np.int64(c)
+    return np.int64(NO_CARD)
+
+
+@njit
+def may_rescue(S, neighbours, b: int, card: int, p: int) -> bool:
+    """TT-B.7.4.7: troop `card` of player p may rescue: its combat action is unspent, it
+    stands next to an enemy wall card, and the opponent holds one of p's troops hostage."""
+    if S["troop_fought"][b, card] or troop_controller(S, b, card) != p:
+        return False
+    x = S["card_hex"][b, card]
+    near_wall = False
+    for k in range(neighbours.shape[1]):
+        h = neighbours[x, k]
+        if h >= 0 and S["hex_feature"][b, h] == FEATURE_WALL and S["hex_feature_owner"][b, h] != p:
+            near_wall = True
+    if not near_wall:
+        return False
+    for c in range(N_CARD_IDS):
+        if (
+            S["card_place"][b, c] == PLACE_HOSTAGE
+            and S["card_holder"][b, c] == 1 - p
+            and card_owner(c) == p
+        ):
+            return True
+    return False
+
+
+@njit
+def _rescue_hexes(S, tb, neighbours, b: int, out) -> int:
+    """The empty hexes next to the rescuer the rescued troop may be placed on, increasing."""
+    p = np.int64(S["combat_active"][b])
+    may_end = np.zeros(MAX_HEXES, np.bool_)
+    _troop_may_hold(S, tb, b, p, may_end)
+    near = np.zeros(MAX_HEXES, np.bool_)
+    x = S["card_hex"][b, S["rescuer"][b]]
+    for k in range(neighbours.shape[1]):
+        h = neighbours[x, k]
+        if h >= 0 and may_end[h]:
+            near[h] = True
+    n = 0
+    for h in range(MAX_HEXES):
+        if near[h]:
+            out[n] = h
+            n += 1
+    return n
+
+
+@njit
+def _hostage_names(S, tb, b: int, p: int, out) -> int:
+    """Troop names of p's cards in the opponent's hostage pile, increasing."""
+    n = 0
+    for name in range(min(np.int64(tb.n_cards), N_CARD_NAMES)):
+        if tb.card_troop[name] >= 0 and _hostage_of(S, tb, b, p, name) != NO_CARD:
+            out[n] = name
+            n += 1
+    return n
+
+
 # --- legal actions -----------------------------------------------------------------------------
 
 
@@ -373,9 +456,12 @@ def _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
         blocks = np.zeros(MAX_HEXES, np.bool_)
         fire_blocks(S, tb, b, blocks)
         for y in range(MAX_HEXES):
-            if _enemy_unit_at(S, b, y, p) and _has_attacker(
-                S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks
-            ):
+            t = S["hex_troop"][b, y]
+            if _enemy_unit_at(S, b, y, p):
+                ok = _has_attacker(S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks)
+            else:  # a friendly troop: it may rescue (TT-B.7.4.7)
+                ok = t >= 0 and may_rescue(S, neighbours, b, t, p)
+            if ok:
                 out[n] = A_HEX + y
                 n += 1
         if not S["no_cards"][b, p]:  # TT-B.7.4.8: an Engineer as a combat action of its own
@@ -437,6 +523,13 @@ def legal_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
                 n += 1
     elif stage == STAGE_SAVED_SWAP or stage == STAGE_SAVED_CAPTURE:
         n = _saved_candidates(S, tb, neighbours, b, stage, hexes)
+    elif stage == STAGE_RESCUE_HEX and S["rescue_card"][b] < 0:  # which hostage (R31)
+        m = _hostage_names(S, tb, b, p, hexes)
+        for i in range(m):
+            out[i] = A_CARD + hexes[i]
+        return m
+    elif stage == STAGE_RESCUE_HEX:
+        n = _rescue_hexes(S, tb, neighbours, b, hexes)
     else:
         return np.int64(0)
     for i in range(n):
@@ -560,6 +653,8 @@ def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
     S["combat_players_done"][b] = 0
     S["combat_active"][b] = S["first_player"][b]
     S["pending_card"][b] = NO_CARD
+    S["rescuer"][b] = NO_CARD
+    S["rescue_card"][b] = NO_CARD
     _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
 
 
@@ -717,6 +812,34 @@ def _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b: i
 
 
 @njit
+def _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """Take the rescue's single-choice steps automatically (R31): the only hostage name,
+    and the Barracks when no hex next to the rescuer is free (TT-B.7.4.7)."""
+    p = np.int64(S["combat_active"][b])
+    buf = np.empty(MAX_HEXES, np.int64)
+    if S["rescue_card"][b] < 0:
+        if _hostage_names(S, tb, b, p, buf) > 1:
+            return
+        S["rescue_card"][b] = _hostage_of(S, tb, b, p, np.int64(NO_CARD))
+    if _rescue_hexes(S, tb, neighbours, b, buf) == 0:
+        move_card(S, tb, b, np.int64(S["rescue_card"][b]), np.int64(PLACE_BARRACKS), -1)
+        _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
+def _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """The rescuer has spent its combat action; a troop rescued onto the battlefield takes
+    none this phase (R31)."""
+    S["troop_fought"][b, S["rescuer"][b]] = True
+    c = S["rescue_card"][b]
+    if S["card_place"][b, c] == PLACE_BATTLEFIELD:
+        S["troop_fought"][b, c] = True
+    S["rescuer"][b] = NO_CARD
+    S["rescue_card"][b] = NO_CARD
+    _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
 def _swap(S, b: int, x: int, y: int) -> None:
     """Swap the troops on hexes x and y; training stays under each (TT-B.4.3)."""
     t = S["hex_troop"][b, x]
@@ -739,6 +862,13 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
             _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
         elif a >= A_CARD:
             _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+        elif S["hex_troop"][b, h] >= 0 and troop_controller(S, b, S["hex_troop"][b, h]) == np.int64(
+            S["combat_active"][b]
+        ):
+            S["rescuer"][b] = S["hex_troop"][b, h]  # a rescue (TT-B.7.4.7)
+            S["rescue_card"][b] = NO_CARD
+            S["stage"][b] = STAGE_RESCUE_HEX
+            _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
         else:
             S["attack_target"][b] = h
             S["attack_target_card"][b] = S["hex_troop"][b, h]
@@ -776,6 +906,13 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
         if a != A_PASS:
             _swap(S, b, np.int64(S["attack_target"][b]), h)
         _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    elif stage == STAGE_RESCUE_HEX and a >= A_CARD:
+        p = np.int64(S["combat_active"][b])
+        S["rescue_card"][b] = _hostage_of(S, tb, b, p, np.int64(a - A_CARD))
+        _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    elif stage == STAGE_RESCUE_HEX:
+        move_card(S, tb, b, np.int64(S["rescue_card"][b]), np.int64(PLACE_BATTLEFIELD), h)
+        _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
     elif stage == STAGE_SAVED_CAPTURE:
         _capture_troop(S, tb, b, np.int64(S["hex_troop"][b, h]), np.int64(S["combat_active"][b]))
         _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)

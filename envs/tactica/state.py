@@ -227,6 +227,8 @@ STATE_FIELDS = [
     ("attack_target_card", np.int8, ()),  # int8 troop card id of the target, -1 none / summon
     ("pending_card", np.int8, ()),  # int8 tactics card id awaiting the Negate window, -1 none
     ("card_window", np.int8, ()),  # int8 STAGE_* the pending card was played in
+    ("rescuer", np.int8, ()),  # int8 troop card id taking a rescue action (TT-B.7.4.7), -1 none
+    ("rescue_card", np.int8, ()),  # int8 hostage card id being rescued, -1 not yet chosen
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -256,6 +258,8 @@ NEG_ONE_FIELDS = (
     "combat_active",
     "pending_card",
     "attack_target_card",
+    "rescuer",
+    "rescue_card",
 )
 
 

@@ -22,6 +22,7 @@ from envs.tactica.actions import (
     STAGE_DEFENDER_CARD,
     STAGE_ENGINEER_TARGET,
     STAGE_NEGATE_WINDOW,
+    STAGE_RESCUE_HEX,
     STAGE_RETREAT_HEX,
     STAGE_RETREAT_WINDOW,
     STAGE_SAVED_CAPTURE,
@@ -568,6 +569,70 @@ def test_an_engineer_may_be_played_as_a_combat_action_of_its_own() -> None:
     assert _invariants_hold(S)
 
 
+# --- rescue (TT-B.7.4.7) -------------------------------------------------------------------------
+
+
+def _enemy_wall(S, p: int, h: int, w: int = 0) -> None:
+    S["hex_feature"][0, h] = FEATURE_WALL
+    S["hex_feature_owner"][0, h] = p
+    S["hex_feature_card"][0, h] = w
+    S["wall_hex"][0, p, w] = h
+
+
+def _hostage(S, p: int, name: str) -> int:
+    """One of player p's troops, held by the opponent."""
+    card = _free(S, p, name)
+    piles.move_card(S, TB, B0, I(card), I(st.PLACE_HOSTAGE), I(1 - p))
+    return card
+
+
+def test_a_troop_next_to_an_enemy_wall_rescues_a_hostage_onto_a_hex_beside_it() -> None:
+    S = _war()
+    _enemy_wall(S, 1, _hex(4, 10))
+    far = _troop(S, 0, "Foot", 4, 7)  # not next to the wall: no rescue
+    rescuer = _troop(S, 0, "Foot", 4, 9)
+    assert GEO.distance[BF, _hex(4, 9), _hex(4, 10)] == 1
+    _hostage(S, 0, "Foot")
+    champion = _hostage(S, 0, "Champion")
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(4, 9), A_PASS]
+    _apply(S, A_HEX + _hex(4, 9))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_RESCUE_HEX, 0)
+    assert _legal(S) == [_card("Foot"), _card("Champion")]  # which hostage (R31)
+    _apply(S, _card("Champion"))
+    free = sorted(
+        int(h)
+        for h in GEO.neighbours[BF, _hex(4, 9)]
+        if h >= 0 and S["hex_troop"][0, h] < 0 and S["hex_feature"][0, h] == 0
+    )
+    assert _legal(S) == [A_HEX + h for h in free]
+    _apply(S, A_HEX + free[0])
+    assert S["card_hex"][0, champion] == free[0] and S["troop_training"][0, champion] == 0
+    assert S["troop_fought"][0, rescuer] and S["troop_fought"][0, champion]  # R31
+    assert not S["troop_fought"][0, far]
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+    assert _invariants_hold(S)
+
+
+def test_a_rescued_troop_goes_to_the_barracks_when_no_hex_beside_the_rescuer_is_free() -> None:
+    S = _war()
+    _enemy_wall(S, 1, _hex(4, 10))
+    _troop(S, 0, "Foot", 4, 9)
+    for h in GEO.neighbours[BF, _hex(4, 9)]:
+        if h >= 0 and S["hex_feature"][0, h] == 0:
+            col, row = int(GEO.hex_col[BF, h]), int(GEO.hex_row[BF, h])
+            _troop(S, 1, "Foot", col, row)
+    hostage = _hostage(S, 0, "Champion")
+    S["no_combat"][0, 1] = True  # keep player 1's Foot out of it
+    _begin(S)
+    assert A_HEX + _hex(4, 9) in _legal(S)
+    _apply(S, A_HEX + _hex(4, 9))  # one hostage, no free hex: nothing left to choose
+    assert S["card_place"][0, hostage] == st.PLACE_BARRACKS
+    # the rescuer, player 0's only troop, is spent; player 1 is under FOG
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+    assert _invariants_hold(S)
+
+
 # --- random play inside the phase ---------------------------------------------------------------
 
 
@@ -576,7 +641,7 @@ def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: 
     rng = np.random.default_rng(seed)
     S = _war()
     troop_names = [n for n in TABLES.card_names if TB.card_type[TABLES.card_index[n]] == CARD_TROOP]
-    free_hexes = list(rng.permutation(range(18, 81)))  # rows 2..8
+    free_hexes = list(rng.permutation(range(9, 90)))  # rows 1..9, next to the walls too
     for p in (0, 1):
         for _ in range(8):
             name = troop_names[int(rng.integers(len(troop_names)))]

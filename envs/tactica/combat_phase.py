@@ -152,12 +152,26 @@ def fire_blocks(S, tb, b: int, out: np.ndarray) -> None:
 
 @njit
 def _enemy_unit_at(S, b: int, h: int, p: int) -> bool:
-    """Hex h holds a troop or summon fighting against seat p (TT-B.7.4.2 targets)."""
+    """Hex h holds a troop or summon fighting against seat p (TT-B.7.4.2 targets) or an
+    enemy spire (TT-A.11.9: razing)."""
     t = S["hex_troop"][b, h]
     if t >= 0:
         return troop_controller(S, b, t) != p
     s = S["hex_summon"][b, h]
-    return s >= 0 and s != p
+    if s >= 0:
+        return s != p
+    return S["hex_feature"][b, h] == FEATURE_SPIRE and S["hex_feature_owner"][b, h] != p
+
+
+@njit
+def summon_can_attack(S, tb, distance, b: int, p: int, target: int) -> bool:
+    """TT-A.11.7: player p's summon on the battlefield, its combat action unspent, may attack
+    the enemy troop on hex `target` within its attack range (no line of fire needed)."""
+    if S["summon_hex"][b, p] < 0 or S["summon_fought"][b, p] or S["hex_troop"][b, target] < 0:
+        return False
+    kind = np.int64(S["summon_card_side"][b, p, S["summon_card"][b, p]])
+    reach = combat.summon_attack_range(tb, kind, np.int64(-1))
+    return distance[S["summon_hex"][b, p], target] <= reach
 
 
 @njit
@@ -172,6 +186,8 @@ def can_attack(
         return False
     x = np.int64(S["card_hex"][b, card])
     d = np.int64(distance[x, target])
+    if S["hex_feature"][b, target] == FEATURE_SPIRE:  # razing: adjacent troops (TT-A.11.9)
+        return d == 1
     kind = _troop_kind(tb, card)
     if tb.troop_combat[kind] == COMBAT_MELEE:
         return d == 1
@@ -191,7 +207,7 @@ def _has_attacker(S, tb, distance, lof_crossed, lof_edges, b: int, p: int, targe
             continue
         if can_attack(S, tb, distance, lof_crossed, lof_edges, b, c, target, blocks):
             return True
-    return False
+    return summon_can_attack(S, tb, distance, b, p, target)
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -477,16 +493,29 @@ def _list_join(S, tb, distance, lof_crossed, lof_edges, b: int, out) -> int:
     blocks = np.zeros(MAX_HEXES, np.bool_)
     fire_blocks(S, tb, b, blocks)
     n = 0
-    joined = False
+    joined = S["summon_attacking"][b] != 0
     for x in range(MAX_HEXES):
         c = S["hex_troop"][b, x]
-        if c < 0 or troop_controller(S, b, c) != p:
-            continue
-        if S["troop_attacking"][b, c]:
+        if c >= 0 and troop_controller(S, b, c) == p and S["troop_attacking"][b, c]:
             joined = True
-        elif can_attack(S, tb, distance, lof_crossed, lof_edges, b, c, target, blocks):
-            out[n] = A_HEX + x
-            n += 1
+    if not S["summon_attacking"][b]:  # a summon attacks alone (TT-A.11.7)
+        for x in range(MAX_HEXES):
+            c = S["hex_troop"][b, x]
+            if c >= 0:
+                ok = (
+                    troop_controller(S, b, c) == p
+                    and not S["troop_attacking"][b, c]
+                    and can_attack(S, tb, distance, lof_crossed, lof_edges, b, c, target, blocks)
+                )
+            else:
+                ok = (
+                    not joined
+                    and S["hex_summon"][b, x] == p
+                    and summon_can_attack(S, tb, distance, b, p, target)
+                )
+            if ok:
+                out[n] = A_HEX + x
+                n += 1
     if joined:  # R28: the attack needs one attacker before it can be resolved
         out[n] = A_PASS
         n += 1
@@ -584,7 +613,7 @@ def _open_window(S, b: int, stage: int, seat: int) -> bool:
 def _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
     """TT-B.7.4.5: the card window opens with the defender's Retreat; an attack on a summon
     has no window (R19) and resolves at once."""
-    if S["attack_target_card"][b] < 0:
+    if S["attack_target_card"][b] < 0 or S["summon_attacking"][b]:  # R19, R32
         _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
         return
     defender = 1 - np.int64(S["combat_active"][b])
@@ -623,6 +652,9 @@ def _spend_attackers(S, b: int, captured: bool) -> None:
             S["troop_fought"][b, c] = True
             if captured:
                 S["troop_capturing"][b, c] = True
+    if S["summon_attacking"][b]:
+        S["summon_attacking"][b] = False
+        S["summon_fought"][b, S["combat_active"][b]] = True
 
 
 @njit
@@ -651,6 +683,7 @@ def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
     for p in range(N_PLAYERS):
         S["summon_fought"][b, p] = False
     S["combat_players_done"][b] = 0
+    S["summon_attacking"][b] = False
     S["combat_active"][b] = S["first_player"][b]
     S["pending_card"][b] = NO_CARD
     S["rescuer"][b] = NO_CARD
@@ -735,6 +768,17 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
         n += 1
     t = np.int64(S["hex_troop"][b, y])
     advanced = S["advanced"][b] != 0
+    if S["summon_attacking"][b]:  # TT-A.11.7: the summon's OFF against DEF without terrain
+        kind = np.int64(S["summon_card_side"][b, p, S["summon_card"][b, p]])
+        total_off = combat.summon_attack_off(tb, kind)
+        total_def = combat.summon_target_def(
+            tb, _troop_kind(tb, t), np.int64(S["troop_training"][b, t])
+        )
+        captured = combat.is_captured(total_off, total_def)
+        if captured:
+            _capture_troop(S, tb, b, t, p)
+        _spend_attackers(S, b, captured)
+        return captured
     if t >= 0:
         tk = _troop_kind(tb, t)
         _landmark_mods(S, tb, b, y, mods)
@@ -749,6 +793,9 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
             tb, tk, np.int64(S["troop_training"][b, t]), mods[1], saved
         )
         target_melee = tb.troop_combat[tk] == COMBAT_MELEE
+    elif S["hex_summon"][b, y] < 0:  # razing a spire (TT-A.11.9): DEF 4
+        total_def = combat.spire_total_def(tb)
+        target_melee = False
     else:  # a summon (TT-A.11.8): printed DEF, no terrain
         q = S["hex_summon"][b, y]
         summon = np.int64(S["summon_card_side"][b, q, S["summon_card"][b, q]])
@@ -762,8 +809,10 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
     if captured:
         if t >= 0:
             _capture_troop(S, tb, b, t, p)
-        else:
+        elif S["hex_summon"][b, y] >= 0:
             _capture_summon(S, b, y)
+        else:  # the spire's top summon card to its owner's LOST pile
+            remove_feature(S, b, y)
     _spend_attackers(S, b, captured)
     return captured
 
@@ -876,8 +925,10 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
     elif stage == STAGE_ATTACK_JOIN:
         if a == A_PASS:
             _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
-        else:
+        elif S["hex_troop"][b, h] >= 0:
             S["troop_attacking"][b, S["hex_troop"][b, h]] = True
+        else:
+            S["summon_attacking"][b] = True
     elif (
         stage == STAGE_RETREAT_WINDOW
         or stage == STAGE_ATTACKER_CARD

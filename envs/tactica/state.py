@@ -229,6 +229,7 @@ STATE_FIELDS = [
     ("card_window", np.int8, ()),  # int8 STAGE_* the pending card was played in
     ("rescuer", np.int8, ()),  # int8 troop card id taking a rescue action (TT-B.7.4.7), -1 none
     ("rescue_card", np.int8, ()),  # int8 hostage card id being rescued, -1 not yet chosen
+    ("summon_attacking", np.uint8, ()),  # bool the active player's summon makes the attack
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

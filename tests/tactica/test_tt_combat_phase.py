@@ -633,6 +633,88 @@ def test_a_rescued_troop_goes_to_the_barracks_when_no_hex_beside_the_rescuer_is_
     assert _invariants_hold(S)
 
 
+# --- summons and spires (TT-A.11.7, TT-A.11.9) ---------------------------------------------------
+
+
+def _summon(S, p: int, h: int, name: str) -> None:
+    S["summon_card_place"][0, p, 0] = st.SUMMON_ON_BATTLEFIELD
+    S["summon_card_side"][0, p, 0] = TABLES.summon_index[name]
+    S["summon_card"][0, p] = 0
+    S["summon_hex"][0, p] = h
+    S["hex_summon"][0, h] = p
+
+
+def _spire(S, p: int, h: int, height: int) -> None:
+    for k in range(height):
+        S["summon_card_place"][0, p, k] = st.SUMMON_IN_SPIRE
+        S["summon_card_side"][0, p, k] = 0
+        S["spire_card"][0, p, k] = k
+    S["spire_height"][0, p] = height
+    S["spire_hex"][0, p] = h
+    S["hex_feature"][0, h] = st.FEATURE_SPIRE
+    S["hex_feature_owner"][0, h] = p
+    S["hex_feature_card"][0, h] = 0
+
+
+def test_a_summon_attacks_alone_against_def_without_terrain() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    _summon(S, 0, _hex(4, 5), "Cthon")  # OFF 5
+    _place_landmark(S, 1, _hex(5, 5), "Hill/Hollow", 0)  # DEF +1, ignored by summons
+    t = _troop(S, 1, "Foot", 5, 5, training=2)  # DEF 2 + 2 = 4 (5 with the Hill)
+    _troop(S, 0, "Foot", 6, 5)
+    assert _invariants_hold(S)
+    _begin(S)
+    _apply(S, A_HEX + _hex(5, 5))
+    assert _legal(S) == [A_HEX + _hex(4, 5), A_HEX + _hex(6, 5)]
+    _apply(S, A_HEX + _hex(4, 5))
+    assert _legal(S) == [A_PASS]  # no troop joins a summon
+    _apply(S, A_PASS)  # no card window on a summon's attack (R19): OFF 5 > DEF 4
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE and S["card_holder"][0, t] == 0
+    assert S["summon_fought"][0, 0]
+    assert _invariants_hold(S)
+
+
+def test_a_troop_joined_attack_leaves_the_summon_out() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    _summon(S, 0, _hex(4, 5), "Cthon")
+    _troop(S, 1, "Foot", 5, 5)
+    _troop(S, 0, "Foot", 6, 5)
+    _begin(S)
+    _apply(S, A_HEX + _hex(5, 5))
+    _apply(S, A_HEX + _hex(6, 5))
+    assert _legal(S) == [A_PASS]
+
+
+def test_adjacent_troops_raze_an_enemy_spire_against_def_four() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    h = _hex(4, 5)
+    _spire(S, 1, h, 2)
+    _troop(S, 0, "Foot", 3, 5)
+    _troop(S, 0, "Foot", 5, 5)
+    _troop(S, 0, "Archer", 6, 5)  # 2 hexes away: razing needs adjacent troops
+    assert _invariants_hold(S)
+    _begin(S)
+    assert _legal(S) == [A_HEX + h, A_PASS]
+    _apply(S, A_HEX + h)
+    assert _legal(S) == [A_HEX + _hex(3, 5), A_HEX + _hex(5, 5)]
+    _declare_rest = (A_HEX + _hex(3, 5), A_HEX + _hex(5, 5), A_PASS)
+    for a in _declare_rest:
+        _apply(S, a)  # OFF 2 + 2 = 4, not above DEF 4 (no card window, R32)
+    assert S["spire_height"][0, 1] == 2
+    S = _war()
+    S["advanced"][0] = True
+    _spire(S, 1, h, 2)
+    _troop(S, 0, "Foot", 3, 5)
+    _troop(S, 0, "Champion", 5, 5)
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))  # OFF 2 + 3 = 5 > 4
+    assert S["spire_height"][0, 1] == 1 and S["summon_card_place"][0, 1, 1] == st.SUMMON_LOST
+    assert _invariants_hold(S)
+
+
 # --- random play inside the phase ---------------------------------------------------------------
 
 
@@ -662,6 +744,22 @@ def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: 
             S["hex_feature_owner"][0, h] = p
             S["hex_feature_card"][0, h] = w
             S["wall_hex"][0, p, w] = h
+    S["advanced"][0] = rng.random() < 0.5
+    for p in (0, 1):  # summons on the battlefield (slot 0) and spires (slots 1, 2)
+        if rng.random() < 0.5:
+            _summon(S, p, int(free_hexes.pop()), ("Ouran", "Cthon")[int(rng.integers(2))])
+        if rng.random() < 0.5:
+            h = int(free_hexes.pop())
+            for k in (1, 2):
+                S["summon_card_place"][0, p, k] = st.SUMMON_IN_SPIRE
+                S["summon_card_side"][0, p, k] = 0
+                S["spire_card"][0, p, k - 1] = k
+            S["spire_height"][0, p] = 2
+            S["spire_hex"][0, p] = h
+            S["hex_feature"][0, h] = st.FEATURE_SPIRE
+            S["hex_feature_owner"][0, h] = p
+            S["hex_feature_card"][0, h] = 0
+    assert _invariants_hold(S)
     S["no_combat"][0, 1] = rng.random() < 0.2
     S["no_cards"][0, 0] = rng.random() < 0.2
     _begin(S, first=int(rng.integers(2)))

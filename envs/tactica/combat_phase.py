@@ -4,12 +4,14 @@ convention of envs/tactica (begin_combat / legal_combat / apply_combat on game b
 Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the active player
 (S["combat_active"]) takes all their combat actions, then the other (R2):
 
-    STAGE_COMBAT_SELECT    A_HEX of an enemy troop or summon that a friendly troop with its
-                           combat action unspent can reach (TT-B.7.4.2), or of a friendly troop
+    STAGE_COMBAT_SELECT    A_HEX of an enemy troop, summon or spire that a friendly troop
+                           (or, for a troop, the player's summon) with its combat action
+                           unspent can reach (TT-B.7.4.2, TT-A.11.7-11.9), or of a friendly troop
                            that may rescue (TT-B.7.4.7); A_CARD of an Engineer
                            as a combat action of its own (TT-B.7.4.8); A_PASS: done.
-    STAGE_ATTACK_JOIN      A_HEX of a further friendly troop that can reach the target, or
-                           A_PASS to close the declaration (only once one troop joined, R28).
+    STAGE_ATTACK_JOIN      A_HEX of a further friendly troop that can reach the target (or
+                           of the summon, which attacks alone), or A_PASS to close the
+                           declaration (only once one attacker joined, R28).
     STAGE_RETREAT_WINDOW   defender: A_CARD Retreat (TT-B.4.8) or A_PASS.
     STAGE_RETREAT_HEX      defender: the empty hex next to the target it steps to.
     STAGE_ATTACKER_CARD    attacker: A_CARD of an attacker or combat card, or A_PASS.
@@ -24,7 +26,9 @@ Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the 
 
 Card windows are asked whatever the asked player's Barracks holds (A_PASS always legal), so
 asking reveals nothing; only TACTICA! (S["no_cards"], public) closes a player's windows, and
-no window opens on an attack on a summon (no tactics card affects summons, TT-A.11.1, R19).
+no window opens on an attack a summon makes or suffers (TT-A.11.1, R19) nor on razing a
+spire (R32). Sacrifices (Aegis, Tempest, Devour) are not built: choosing the pair a sacrifice
+costs (TT-A.11.6) needs a decision stage actions.py does not have yet.
 Played cards go to PLACE_IN_PLAY (the Resolution chapter sends them on); a negated card
 goes to its owner's RESUPPLY at once (TT-B.4.7).
 

@@ -569,6 +569,22 @@ def test_an_engineer_may_be_played_as_a_combat_action_of_its_own() -> None:
     assert _invariants_hold(S)
 
 
+def test_an_advanced_engineer_may_remove_a_friendly_feature_too() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    own, enemy = _hex(2, 0), _hex(6, 10)
+    _enemy_wall(S, 0, own)  # player 0's own wall
+    _enemy_wall(S, 1, enemy)
+    _to_barracks(S, 0, "Engineer")
+    _begin(S)
+    _apply(S, _card("Engineer"))
+    _apply(S, A_PASS)
+    assert _legal(S) == [A_HEX + own, A_HEX + enemy]
+    _apply(S, A_HEX + own)
+    assert S["wall_lost"][0, 0, 0] and not S["wall_lost"][0, 1, 0]
+    assert _invariants_hold(S)
+
+
 # --- rescue (TT-B.7.4.7) -------------------------------------------------------------------------
 
 

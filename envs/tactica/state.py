@@ -229,6 +229,19 @@ STATE_FIELDS = [
     ("muster_card", np.int8, ()),  # int8 card id being mustered / trained / turned, -1 none
     ("move_from", np.int8, ()),  # int8 hex of the troop or summon choosing its end hex, -1 none
     ("move_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] sacrifice p made this Movement, -1 none
+    # --- Combat (envs/tactica/combat_phase.py, TT-B.7.4) ---
+    ("combat_players_done", np.int8, ()),  # int8 players whose combat actions are over (0..2)
+    ("attack_target", np.int8, ()),  # int8 hex of the declared attack's target, -1 none
+    ("troop_attacking", np.uint8, (N_CARD_IDS,)),  # bool[80] takes part in the declared attack
+    ("combat_active", np.int8, ()),  # int8 seat whose combat actions are being taken, -1 none
+    ("attack_press", np.uint8, ()),  # bool a Press is in force on the declared attack (TT-B.4.2)
+    ("attack_saved", np.uint8, ()),  # bool a Saved is in force on its target (TT-B.4.3)
+    ("attack_target_card", np.int8, ()),  # int8 troop card id of the target, -1 none / summon
+    ("pending_card", np.int8, ()),  # int8 tactics card id awaiting the Negate window, -1 none
+    ("card_window", np.int8, ()),  # int8 STAGE_* the pending card was played in
+    ("rescuer", np.int8, ()),  # int8 troop card id taking a rescue action (TT-B.7.4.7), -1 none
+    ("rescue_card", np.int8, ()),  # int8 hostage card id being rescued, -1 not yet chosen
+    ("summon_attacking", np.uint8, ()),  # bool the active player's summon makes the attack
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -258,6 +271,12 @@ NEG_ONE_FIELDS = (
     "muster_card",
     "move_from",
     "move_sacrifice",
+    "attack_target",
+    "combat_active",
+    "pending_card",
+    "attack_target_card",
+    "rescuer",
+    "rescue_card",
 )
 
 

@@ -309,12 +309,19 @@ def _retreat_hexes(S, tb, neighbours, b: int, out) -> int:
     """TT-B.4.8: the empty hexes next to the target that it could enter (battlefield.
     troop_masks for its seat), written to out in increasing order; returns how many."""
     y = np.int64(S["attack_target"][b])
-    seat = troop_controller(S, b, S["hex_troop"][b, y])
+    seat = np.int64(troop_controller(S, b, S["hex_troop"][b, y]))
+    return _holdable_hexes_next_to(S, tb, neighbours, b, seat, y, out)
+
+
+@njit
+def _holdable_hexes_next_to(S, tb, neighbours, b: int, seat: int, x: int, out) -> int:
+    """The hexes next to hex x that a troop of `seat` may end on (battlefield.troop_masks),
+    written to out in increasing order; returns how many."""
     may_end = np.zeros(MAX_HEXES, np.bool_)
     _troop_may_hold(S, tb, b, seat, may_end)
     near = np.zeros(MAX_HEXES, np.bool_)
     for k in range(neighbours.shape[1]):
-        h = neighbours[y, k]
+        h = neighbours[x, k]
         if h >= 0 and may_end[h]:
             near[h] = True
     n = 0
@@ -438,20 +445,8 @@ def may_rescue(S, neighbours, b: int, card: int, p: int) -> bool:
 def _rescue_hexes(S, tb, neighbours, b: int, out) -> int:
     """The empty hexes next to the rescuer the rescued troop may be placed on, increasing."""
     p = np.int64(S["combat_active"][b])
-    may_end = np.zeros(MAX_HEXES, np.bool_)
-    _troop_may_hold(S, tb, b, p, may_end)
-    near = np.zeros(MAX_HEXES, np.bool_)
-    x = S["card_hex"][b, S["rescuer"][b]]
-    for k in range(neighbours.shape[1]):
-        h = neighbours[x, k]
-        if h >= 0 and may_end[h]:
-            near[h] = True
-    n = 0
-    for h in range(MAX_HEXES):
-        if near[h]:
-            out[n] = h
-            n += 1
-    return n
+    x = np.int64(S["card_hex"][b, S["rescuer"][b]])
+    return _holdable_hexes_next_to(S, tb, neighbours, b, p, x, out)
 
 
 @njit

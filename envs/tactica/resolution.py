@@ -187,7 +187,6 @@ def end_battle(S, tb, b: int, result: int) -> None:
         else:
             S["rewards"][b, p] = REWARD_WIN if p == w else REWARD_LOSS
     S["stage"][b] = STAGE_GAME_OVER
-    S["current"][b] = -1
 
 
 @njit

@@ -369,3 +369,44 @@ def test_random_resolutions_keep_cards_and_features_consistent() -> None:
         if S["stage"][0] == st.STAGE_PHASE_DONE:
             assert barracks(S, 0) <= TB.barracks_limit and barracks(S, 1) <= TB.barracks_limit
         assert (S["card_place"][0] != st.PLACE_IN_PLAY).all()
+
+
+def _place_walls(S) -> None:
+    """Both players' wall cards not LOST back on their hexes (what deployment would do)."""
+    for p, hexes in WALLS.items():
+        for w, h in enumerate(hexes):
+            if S["wall_lost"][0, p, w]:
+                continue
+            S["hex_feature"][0, h] = st.FEATURE_WALL
+            S["hex_feature_owner"][0, h] = p
+            S["hex_feature_card"][0, h] = w
+            S["wall_hex"][0, p, w] = h
+
+
+def test_random_wars_end_after_three_battles_with_points_and_winner_by_the_clause() -> None:
+    rng = np.random.default_rng(9)
+    points = [int(x) for x in TB.battle_points[: TB.battles_per_war]]
+    for _ in range(30):
+        S = battle()
+        while S["stage"][0] != st.STAGE_GAME_OVER:
+            assert S["stage"][0] == st.STAGE_SETUP
+            _place_walls(S)
+            S["turn"][0] = 1
+            how = int(rng.integers(4))
+            if how == 3:
+                resolution.surrender(S, TB, B0, I(rng.integers(2)))
+                continue
+            for p in range(2):
+                if how == p or how == 2:  # breach seat p (both: a drawn battle)
+                    breach(S, p)
+            resolve(S)
+            ok(S)
+        results = [int(r) for r in S["battle_result"][0]]
+        assert st.BATTLE_NOT_PLAYED not in results  # all three battles played (R61)
+        # TT-B.9.1 by hand: points of the battles won, then battle 3, else a draw
+        wp = [sum(pt for r, pt in zip(results, points, strict=True) if r == p) for p in range(2)]
+        assert list(S["war_points"][0]) == wp
+        expected = (0 if wp[0] > wp[1] else 1) if wp[0] != wp[1] else max(results[-1], -1)
+        assert S["winner"][0] == expected
+        rewards = [0.0, 0.0] if expected < 0 else [1.0 - 2.0 * (p != expected) for p in range(2)]
+        assert list(S["rewards"][0]) == rewards

@@ -134,7 +134,7 @@ def test_surrender_the_second_player_is_asked_after_the_first_fights_on() -> Non
     act(S, A_PASS)
     assert S["stage"][0] == STAGE_SURRENDER and S["current"][0] == 1
     act(S, A_SURRENDER)
-    assert S["battle_result"][0, 0] == 0 + 0  # seat 0 wins when seat 1 forfeits
+    assert S["battle_result"][0, 0] == 0  # seat 0 wins when seat 1 forfeits
     assert S["stage"][0] == st.STAGE_PHASE_DONE
 
 
@@ -394,7 +394,7 @@ def test_random_barracks_phases_keep_every_invariant_and_never_stall() -> None:
     rng = np.random.default_rng(44)
     out = np.zeros(N_ACTIONS, dtype=np.int16)
     enacted = set()
-    for game in range(150):
+    for _game in range(150):
         S = battle(first=int(rng.integers(2)), advanced=bool(rng.random() < 0.9))
         for p in range(2):
             draw = [

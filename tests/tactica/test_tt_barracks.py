@@ -15,6 +15,7 @@ from envs.tactica.actions import (
     A_SIDE,
     A_SURRENDER,
     N_ACTIONS,
+    N_DECREES,
     STAGE_DECREE,
     STAGE_PROMOTION_TROOP,
     STAGE_SUMMON_HEX,
@@ -397,25 +398,18 @@ def test_random_barracks_phases_keep_every_invariant_and_never_stall() -> None:
     for _game in range(150):
         S = battle(first=int(rng.integers(2)), advanced=bool(rng.random() < 0.9))
         for p in range(2):
-            draw = [
-                c for c in range(p * st.MAX_ARMY_CARDS, p * st.MAX_ARMY_CARDS + TB.n_army_cards)
-            ]
+            draw = list(range(p * st.MAX_ARMY_CARDS, p * st.MAX_ARMY_CARDS + TB.n_army_cards))
             for c in rng.permutation(draw)[: int(rng.integers(3, 11))]:
                 if S["card_place"][0, c] in (0, 1):
                     to(S, int(c), st.PLACE_BARRACKS)
             free = [h for h in range(20, 80) if S["hex_troop"][0, h] < 0]
             for h in rng.choice(free, size=int(rng.integers(0, 4)), replace=False):
-                tr = [
-                    c for c in ids(p, "Foot") + ids(p, "Archer") if S["card_place"][0, c] in (0, 1)
-                ]
-                if tr:
-                    troop(
-                        S,
-                        p,
-                        "Foot" if tr[0] in ids(p, "Foot") else "Archer",
-                        int(h),
-                        bool(rng.random() < 0.6),
-                    )
+                name = (
+                    "Foot"
+                    if any(S["card_place"][0, c] in (0, 1) for c in ids(p, "Foot"))
+                    else "Archer"
+                )
+                troop(S, p, name, int(h), captured_last_turn=bool(rng.random() < 0.6))
             if rng.random() < 0.5:
                 hostage = [c for c in ids(1 - p, "Foot") if S["card_place"][0, c] in (0, 1)]
                 if hostage:
@@ -424,6 +418,15 @@ def test_random_barracks_phases_keep_every_invariant_and_never_stall() -> None:
                 for tr in ids(p, "Training")[:2]:
                     if S["card_place"][0, tr] in (0, 1):
                         to(S, tr, st.PLACE_RESUPPLY)
+            if rng.random() < 0.3:  # a one-card spire, standing or kept off the field (R29)
+                S["spire_card"][0, p, 0] = 0
+                S["summon_card_place"][0, p, 0] = st.SUMMON_IN_SPIRE
+                S["summon_card_side"][0, p, 0] = int(rng.integers(2))
+                S["spire_height"][0, p] = 1
+                h = (12, 84)[p]
+                if rng.random() < 0.7 and S["hex_troop"][0, h] < 0:
+                    put_feature(S, h, st.FEATURE_SPIRE, p, 0)
+                    S["spire_hex"][0, p] = h
         ok(S)
         begin(S)
         steps = 0
@@ -435,10 +438,10 @@ def test_random_barracks_phases_keep_every_invariant_and_never_stall() -> None:
                 a = A_SURRENDER if rng.random() < 0.05 else A_PASS
             else:
                 a = choices[int(rng.integers(n))]
-            if A_DECREE <= a < A_DECREE + 6:
+            if A_DECREE <= a < A_DECREE + N_DECREES:
                 enacted.add(a - A_DECREE)
             barracks.apply_barracks(S, TB, *GEO0, B0, I(a))
             ok(S)
             steps += 1
             assert steps < 20
-    assert len(enacted) >= 4  # the loop reaches most decrees
+    assert enacted == set(range(TB.n_decrees))  # the loop reaches every decree

@@ -61,6 +61,7 @@ import numpy as np
 
 from envs.tactica.tables import (
     MAX_ARMY_CARDS,
+    MAX_CARDS,
     MAX_LANDMARK_CARDS,
     MAX_SUMMON_CARDS,
     MAX_WALLS,
@@ -242,6 +243,13 @@ STATE_FIELDS = [
     ("rescuer", np.int8, ()),  # int8 troop card id taking a rescue action (TT-B.7.4.7), -1 none
     ("rescue_card", np.int8, ()),  # int8 hostage card id being rescued, -1 not yet chosen
     ("summon_attacking", np.uint8, ()),  # bool the active player's summon makes the attack
+    # --- start of turn and Barracks phase (envs/tactica/barracks.py, TT-B.8.4, TT-A.4) ---
+    ("hand_shown", np.uint8, (N_PLAYERS,)),  # bool[2] p showed their Barracks this turn (TT-A.4.2)
+    (
+        "shown_counts",
+        np.int8,
+        (N_PLAYERS, MAX_CARDS),
+    ),  # int8[2, 24] copies of each draw-card name p's shown Barracks held (public), 0 if none
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

@@ -242,6 +242,10 @@ STATE_FIELDS = [
     ("rescuer", np.int8, ()),  # int8 troop card id taking a rescue action (TT-B.7.4.7), -1 none
     ("rescue_card", np.int8, ()),  # int8 hostage card id being rescued, -1 not yet chosen
     ("summon_attacking", np.uint8, ()),  # bool the active player's summon makes the attack
+    # --- Sacrifices in Combat (envs/tactica/combat_phase.py, TT-A.12.2-12.3, TT-A.13.2) ---
+    ("combat_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] Tempest/Devour p made this Combat, -1
+    ("attack_aegis", np.int8, ()),  # int8 Aegis (sacrifice index) guarding the target, -1 none
+    ("sacrifice_paying", np.int8, ()),  # int8 Combat sacrifice whose pair is chosen, -1 none
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -277,6 +281,9 @@ NEG_ONE_FIELDS = (
     "attack_target_card",
     "rescuer",
     "rescue_card",
+    "combat_sacrifice",
+    "attack_aegis",
+    "sacrifice_paying",
 )
 
 

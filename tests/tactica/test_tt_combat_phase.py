@@ -881,6 +881,16 @@ def test_tempest_is_offered_only_with_an_enemy_troop_in_its_reach() -> None:
     assert S["stage"][0] == st.STAGE_PHASE_DONE
 
 
+def test_under_fog_no_tempest_is_offered() -> None:
+    S = _war()
+    _summon(S, 0, _hex(2, 5), "Ouran")
+    _troop(S, 1, "Foot", 5, 5)  # within Tempest's 3 hexes
+    _pair(S, 0, "Foot")
+    S["no_combat"][0, 0] = True  # FOG: Ouran has no combat action for Tempest to serve (R71)
+    _begin(S)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE and S["sacrifices_made"][0, 0] == 0
+
+
 def test_devour_sends_cthons_captive_to_its_owners_lost_pile() -> None:
     S = _war()
     _summon(S, 0, _hex(4, 5), "Cthon")  # OFF 5

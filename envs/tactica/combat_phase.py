@@ -27,8 +27,19 @@ Decisions, asked of S["current"] (stages fixed in envs/tactica/actions.py); the 
 Card windows are asked whatever the asked player's Barracks holds (A_PASS always legal), so
 asking reveals nothing; only TACTICA! (S["no_cards"], public) closes a player's windows, and
 no window opens on an attack a summon makes or suffers (TT-A.11.1, R19) nor on razing a
-spire (R43). Sacrifices (Aegis, Tempest, Devour) are not built: choosing the pair a sacrifice
-costs (TT-A.11.6) needs a decision stage actions.py does not have yet.
+spire (R43).
+
+Sacrifices (TT-A.11.6, TT-A.11.10; paid through envs/tactica/sacrifice.py, as Movement's Burrow):
+
+    STAGE_COMBAT_SELECT    also A_SACRIFICE of Tempest (Ouran, TT-A.12.3: attack range 3 this
+                           turn) or Devour (Cthon, TT-A.13.2: its captive goes to LOST), before
+                           the summon's combat action (R71).
+    STAGE_AEGIS_WINDOW     Ouran's owner, when an enemy attack on a friendly troop within 2 hexes
+                           of Ouran is about to be resolved (after the card window, and on a
+                           summon's attack too): A_SACRIFICE Aegis (+3 DEF, TT-A.12.2) or A_PASS;
+                           asked whatever the Barracks holds, not closed by TACTICA! (R70).
+    STAGE_SACRIFICE_PAIR   the sacrificing player: A_CARD of the name whose pair pays (R36),
+                           asked only when two names could pay.
 Played cards go to PLACE_IN_PLAY (the Resolution chapter sends them on); a negated card
 goes to its owner's RESUPPLY at once (TT-B.4.7).
 
@@ -46,7 +57,10 @@ from envs.tactica.actions import (
     A_CARD,
     A_HEX,
     A_PASS,
+    A_SACRIFICE,
+    N_ACTIONS,
     N_CARD_NAMES,
+    STAGE_AEGIS_WINDOW,
     STAGE_ATTACK_JOIN,
     STAGE_ATTACKER_CARD,
     STAGE_COMBAT_SELECT,
@@ -70,6 +84,14 @@ from envs.tactica.battlefield import (
     troop_masks,
 )
 from envs.tactica.piles import card_name, card_owner, move_card
+from envs.tactica.sacrifice import (
+    STAGE_SACRIFICE_PAIR,
+    has_pair,
+    list_pairs,
+    only_pair,
+    pay_pair,
+    sacrifice_allowed,
+)
 from envs.tactica.state import (
     MAX_ARMY_CARDS,
     MAX_HEXES,
@@ -93,6 +115,9 @@ from envs.tactica.tables import (
     EFFECT_RETREAT_TROOP,
     EFFECT_SAVED_DEF_BONUS,
     PHASE_COMBAT,
+    SACRIFICE_CAPTURE_TO_LOST,
+    SACRIFICE_EXTEND_ATTACK_RANGE,
+    SACRIFICE_GUARD_DEF_BONUS,
     TIMING_ATTACKER,
     TIMING_COMBAT,
     TIMING_DEFENDER,
@@ -100,6 +125,7 @@ from envs.tactica.tables import (
 
 NO_TARGET = -1
 NO_CARD = -1
+NO_SACRIFICE = -1
 MAX_NEIGHBOURS = 6
 
 # --- who stands where ------------------------------------------------------------------------
@@ -170,11 +196,12 @@ def _enemy_unit_at(S, b: int, h: int, p: int) -> bool:
 @njit
 def summon_can_attack(S, tb, distance, b: int, p: int, target: int) -> bool:
     """TT-A.11.7: player p's summon on the battlefield, its combat action unspent, may attack
-    the enemy troop on hex `target` within its attack range (no line of fire needed)."""
+    the enemy troop on hex `target` within its attack range (no line of fire needed), 3 after
+    a Tempest this turn (TT-A.12.3)."""
     if S["summon_hex"][b, p] < 0 or S["summon_fought"][b, p] or S["hex_troop"][b, target] < 0:
         return False
     kind = np.int64(S["summon_card_side"][b, p, S["summon_card"][b, p]])
-    reach = combat.summon_attack_range(tb, kind, np.int64(-1))
+    reach = combat.summon_attack_range(tb, kind, np.int64(S["combat_sacrifice"][b, p]))
     return distance[S["summon_hex"][b, p], target] <= reach
 
 
@@ -460,6 +487,72 @@ def _hostage_names(S, tb, b: int, p: int, out) -> int:
     return n
 
 
+# --- sacrifices in Combat (TT-A.11.6, TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2) -----------------
+
+
+@njit
+def _summon_kind(S, b: int, p: int) -> int:
+    """Summon index of p's summon on the battlefield, -1 if none is there."""
+    if S["summon_hex"][b, p] < 0:
+        return np.int64(-1)
+    return np.int64(S["summon_card_side"][b, p, S["summon_card"][b, p]])
+
+
+@njit
+def _summon_has_target(S, tb, distance, b: int, p: int, sacrifice: int) -> bool:
+    """p's summon could attack an enemy troop with `sacrifice` in force (TT-A.11.7)."""
+    reach = combat.summon_attack_range(tb, _summon_kind(S, b, p), sacrifice)
+    x = S["summon_hex"][b, p]
+    for y in range(MAX_HEXES):
+        t = S["hex_troop"][b, y]
+        if t >= 0 and troop_controller(S, b, t) != p and distance[x, y] <= reach:
+            return True
+    return False
+
+
+@njit
+def _before_action_sacrifice_ok(S, tb, distance, b: int, p: int, x: int) -> bool:
+    """Tempest (TT-A.12.3) and Devour (TT-A.13.2) are made before the summon's combat action:
+    p's own summon is on the battlefield with its combat action unspent (TT-A.11.10), no
+    sacrifice made for it this turn, a pair to pay (TT-A.11.6), and (R71) an enemy troop it
+    could attack with the sacrifice in force. Not playing a card: TACTICA! does not bar it."""
+    effect = tb.sacrifice_effect[x]
+    if tb.sacrifice_phase[x] != PHASE_COMBAT or not (
+        effect == SACRIFICE_EXTEND_ATTACK_RANGE or effect == SACRIFICE_CAPTURE_TO_LOST
+    ):
+        return False
+    kind = _summon_kind(S, b, p)
+    if kind < 0 or kind != tb.sacrifice_summon[x] or S["summon_fought"][b, p]:
+        return False
+    if not sacrifice_allowed(S, tb, b, p) or not has_pair(S, tb, b, p):
+        return False
+    return _summon_has_target(S, tb, distance, b, p, np.int64(x))
+
+
+@njit
+def _aegis_offered(S, tb, distance, b: int) -> int:
+    """The Aegis sacrifice (TT-A.12.2) the defender may make now the declared attack is about
+    to be resolved, or NO_SACRIFICE: the target is a troop, the defender's Ouran stands within
+    its reach (2 hexes) and has made no sacrifice this turn (TT-A.11.10). Whether the Barracks
+    holds a pair is not asked: the window opens whatever it holds (R70)."""
+    y = np.int64(S["attack_target"][b])
+    if y < 0 or S["hex_troop"][b, y] < 0:
+        return np.int64(NO_SACRIFICE)
+    q = 1 - np.int64(S["combat_active"][b])
+    kind = _summon_kind(S, b, q)
+    if kind < 0 or not sacrifice_allowed(S, tb, b, q):
+        return np.int64(NO_SACRIFICE)
+    for x in range(tb.n_sacrifices):
+        if (
+            tb.sacrifice_phase[x] == PHASE_COMBAT
+            and tb.sacrifice_effect[x] == SACRIFICE_GUARD_DEF_BONUS
+            and tb.sacrifice_summon[x] == kind
+            and distance[S["summon_hex"][b, q], y] <= tb.sacrifice_reach[x]
+        ):
+            return np.int64(x)
+    return np.int64(NO_SACRIFICE)
+
+
 # --- legal actions -----------------------------------------------------------------------------
 
 
@@ -481,6 +574,10 @@ def _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
                 n += 1
         if not S["no_cards"][b, p]:  # TT-B.7.4.8: an Engineer as a combat action of its own
             n = _list_cards(S, tb, neighbours, b, p, STAGE_COMBAT_SELECT, out, n)
+        for x in range(tb.n_sacrifices):  # Tempest, Devour: before the summon's action
+            if _before_action_sacrifice_ok(S, tb, distance, b, p, x):
+                out[n] = A_SACRIFICE + x
+                n += 1
     out[n] = A_PASS
     return n + 1
 
@@ -541,6 +638,16 @@ def legal_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
         n = _list_cards(S, tb, neighbours, b, p, stage, out, 0)
         out[n] = A_PASS  # a window is asked whatever the hand holds (ARCHITECTURE.md 5)
         return n + 1
+    if stage == STAGE_AEGIS_WINDOW:  # R70: asked whatever the Barracks holds
+        n = 0
+        x = _aegis_offered(S, tb, distance, b)
+        if x >= 0 and has_pair(S, tb, b, p):
+            out[n] = A_SACRIFICE + x
+            n += 1
+        out[n] = A_PASS
+        return n + 1
+    if stage == STAGE_SACRIFICE_PAIR:  # which pair pays (R36)
+        return list_pairs(S, tb, b, p, out)
     n = 0
     if stage == STAGE_RETREAT_HEX:
         n = _retreat_hexes(S, tb, neighbours, b, hexes)
@@ -580,7 +687,8 @@ def _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> 
     S["attack_target_card"][b] = NO_CARD
     S["attack_press"][b] = False
     S["attack_saved"][b] = False
-    buf = np.empty(MAX_HEXES + N_CARD_NAMES + 1, np.int16)
+    S["attack_aegis"][b] = NO_SACRIFICE
+    buf = np.empty(N_ACTIONS, np.int16)
     while S["combat_players_done"][b] < N_PLAYERS:
         S["current"][b] = S["combat_active"][b]
         S["stage"][b] = STAGE_COMBAT_SELECT
@@ -613,7 +721,7 @@ def _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b: i
     """TT-B.7.4.5: the card window opens with the defender's Retreat; an attack on a summon
     has no window (R19) and resolves at once."""
     if S["attack_target_card"][b] < 0 or S["summon_attacking"][b]:  # R19, R43
-        _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
         return
     defender = 1 - np.int64(S["combat_active"][b])
     if not _open_window(S, b, STAGE_RETREAT_WINDOW, defender):
@@ -638,7 +746,47 @@ def _next_window(
     if done_window == STAGE_ATTACKER_CARD:
         if _open_window(S, b, STAGE_DEFENDER_CARD, 1 - attacker):
             return
+    _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
+def _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+    """The attack is about to be resolved, its card window over: Ouran's owner is asked for
+    Aegis when it could guard the target (TT-A.12.2, R70); otherwise resolve now."""
+    if _aegis_offered(S, tb, distance, b) >= 0:
+        S["stage"][b] = STAGE_AEGIS_WINDOW
+        S["current"][b] = 1 - S["combat_active"][b]
+        return
     _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+
+
+@njit
+def _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, x: int) -> None:
+    """The current player makes sacrifice x: the pair is chosen (R36) unless one name could
+    pay, then paid and the effect follows (_sacrifice_paid)."""
+    S["sacrifice_paying"][b] = x
+    name = only_pair(S, tb, b, np.int64(S["current"][b]))
+    if name < 0:
+        S["stage"][b] = STAGE_SACRIFICE_PAIR
+        return
+    _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b, name)
+
+
+@njit
+def _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int) -> None:
+    """TT-A.11.6: the pair `name` pays; Aegis guards the target of the attack now resolved
+    (TT-A.12.2); Tempest or Devour holds for the summon's combat action, still to be chosen
+    (TT-A.12.3, TT-A.13.2)."""
+    p = np.int64(S["current"][b])
+    x = np.int64(S["sacrifice_paying"][b])
+    pay_pair(S, tb, b, p, name)
+    S["sacrifice_paying"][b] = NO_SACRIFICE
+    if tb.sacrifice_effect[x] == SACRIFICE_GUARD_DEF_BONUS:
+        S["attack_aegis"][b] = x
+        _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    else:
+        S["combat_sacrifice"][b, p] = x
+        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
 
 
 @njit
@@ -681,6 +829,8 @@ def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
         S["troop_attacking"][b, c] = False
     for p in range(N_PLAYERS):
         S["summon_fought"][b, p] = False
+        S["combat_sacrifice"][b, p] = NO_SACRIFICE
+    S["sacrifice_paying"][b] = NO_SACRIFICE
     S["combat_players_done"][b] = 0
     S["summon_attacking"][b] = False
     S["combat_active"][b] = S["first_player"][b]
@@ -694,13 +844,14 @@ def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
 
 
 @njit
-def _capture_troop(S, tb, b: int, target: int, capturer: int) -> None:
+def _capture_troop(S, tb, b: int, target: int, capturer: int, devoured: bool) -> None:
     """TT-B.7.4.6: the captured troop's training cards go to its owner's RESUPPLY, the troop
-    to the capturer's hostage pile; a betrayer goes to its owner's LOST pile (TT-A.9.4)."""
+    to the capturer's hostage pile; a betrayer (TT-A.9.4) or a troop Devoured (TT-A.13.2)
+    goes to its owner's LOST pile."""
     for c in range(N_CARD_IDS):
         if S["card_place"][b, c] == PLACE_UNDER and S["card_under"][b, c] == target:
             move_card(S, tb, b, np.int64(c), np.int64(PLACE_RESUPPLY), np.int64(-1))
-    if S["troop_betrayer"][b, target]:
+    if S["troop_betrayer"][b, target] or devoured:
         move_card(S, tb, b, target, np.int64(PLACE_LOST), np.int64(-1))
     else:
         move_card(S, tb, b, target, np.int64(PLACE_HOSTAGE), capturer)
@@ -772,10 +923,12 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
         total_off = combat.summon_attack_off(tb, kind)
         total_def = combat.summon_target_def(
             tb, _troop_kind(tb, t), np.int64(S["troop_training"][b, t])
-        )
+        ) + combat.aegis_def_bonus(tb, np.int64(S["attack_aegis"][b]))  # a sacrifice, no card
         captured = combat.is_captured(total_off, total_def)
+        x = np.int64(S["combat_sacrifice"][b, p])
         if captured:
-            _capture_troop(S, tb, b, t, p)
+            devoured = x >= 0 and tb.sacrifice_effect[x] == SACRIFICE_CAPTURE_TO_LOST
+            _capture_troop(S, tb, b, t, p, devoured)
         _spend_attackers(S, b, captured)
         return captured
     if t >= 0:
@@ -790,7 +943,7 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
             saved = combat.saved_def_bonus(tb, tk, m, nk, nt, advanced)
         total_def = combat.target_total_def(
             tb, tk, np.int64(S["troop_training"][b, t]), mods[1], saved
-        )
+        ) + combat.aegis_def_bonus(tb, np.int64(S["attack_aegis"][b]))  # TT-A.12.2
         target_melee = tb.troop_combat[tk] == COMBAT_MELEE
     elif S["hex_summon"][b, y] < 0:  # razing a spire (TT-A.11.9): DEF 4
         total_def = combat.spire_total_def(tb)
@@ -807,7 +960,7 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
     captured = combat.is_captured(total_off, total_def)
     if captured:
         if t >= 0:
-            _capture_troop(S, tb, b, t, p)
+            _capture_troop(S, tb, b, t, p, False)
         elif S["hex_summon"][b, y] >= 0:
             _capture_summon(S, b, y)
         else:  # the spire's top summon card to its owner's LOST pile
@@ -908,6 +1061,9 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
         if a == A_PASS:
             _player_done(S, b)
             _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif a >= A_SACRIFICE:  # Tempest or Devour, before the summon's combat action
+            x = np.int64(a - A_SACRIFICE)
+            _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b, x)
         elif a >= A_CARD:
             _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
         elif S["hex_troop"][b, h] >= 0 and troop_controller(S, b, S["hex_troop"][b, h]) == np.int64(
@@ -963,6 +1119,17 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
     elif stage == STAGE_RESCUE_HEX:
         move_card(S, tb, b, np.int64(S["rescue_card"][b]), np.int64(PLACE_BATTLEFIELD), h)
         _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    elif stage == STAGE_AEGIS_WINDOW:
+        if a == A_PASS:
+            _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        else:
+            x = np.int64(a - A_SACRIFICE)
+            _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b, x)
+    elif stage == STAGE_SACRIFICE_PAIR:
+        name = np.int64(a - A_CARD)
+        _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b, name)
     elif stage == STAGE_SAVED_CAPTURE:
-        _capture_troop(S, tb, b, np.int64(S["hex_troop"][b, h]), np.int64(S["combat_active"][b]))
+        _capture_troop(
+            S, tb, b, np.int64(S["hex_troop"][b, h]), np.int64(S["combat_active"][b]), False
+        )
         _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)

@@ -20,8 +20,8 @@ Encodings of this chapter:
     (42, this module's)                     name n, one to LOST, one to RESUPPLY (TT-A.11.6,
                                             R18); asked only when two names could pay
 
-STAGE_SACRIFICE_PAIR is defined here, not in the shared actions.py (it lies in Movement's
-40-49 block); the Combat chapter's sacrifices may reuse the same encoding.
+STAGE_SACRIFICE_PAIR and the pair-paying code live in envs/tactica/sacrifice.py, shared with
+the Combat chapter's sacrifices (Aegis, Tempest, Devour).
 """
 
 from __future__ import annotations
@@ -41,20 +41,22 @@ from envs.tactica.battlefield import NO_SEAT, reachable_hexes, summon_masks, tro
 from envs.tactica.combat import summon_move
 from envs.tactica.muster import hex_blocks, next_player, troop_seat
 from envs.tactica.piles import card_name, move_card
+from envs.tactica.sacrifice import (
+    STAGE_SACRIFICE_PAIR,
+    has_pair,
+    list_pairs,
+    only_pair,
+    pay_pair,
+    sacrifice_allowed,
+)
 from envs.tactica.state import (
-    MAX_ARMY_CARDS,
     MAX_HEXES,
     N_CARD_IDS,
     N_PLAYERS,
-    PLACE_BARRACKS,
     PLACE_BATTLEFIELD,
-    PLACE_LOST,
-    PLACE_RESUPPLY,
     STAGE_PHASE_DONE,
 )
-from envs.tactica.tables import MAX_CARDS, PHASE_MOVEMENT, SACRIFICE_EXTRA_MOVE
-
-STAGE_SACRIFICE_PAIR = 42  # which pair pays the sacrifice (this chapter's own stage)
+from envs.tactica.tables import PHASE_MOVEMENT, SACRIFICE_EXTRA_MOVE
 
 
 @njit
@@ -102,21 +104,6 @@ def _may_move(S, tb, neighbours: np.ndarray, b: int, h: int, p: int, dist: np.nd
 
 
 @njit
-def _pair_names(S, tb, b: int, p: int, out: np.ndarray) -> int:
-    """out[:n] = the card names of which p's Barracks holds a pair (TT-A.11.6)."""
-    counts = np.zeros(MAX_CARDS, dtype=np.int64)
-    for k in range(tb.n_army_cards):
-        if S["card_place"][b, p * MAX_ARMY_CARDS + k] == PLACE_BARRACKS:
-            counts[tb.army_card[k]] += 1
-    n = 0
-    for name in range(tb.n_cards):
-        if counts[name] >= 2:
-            out[n] = name
-            n += 1
-    return np.int64(n)
-
-
-@njit
 def _sacrifice_ok(S, tb, b: int, p: int, x: int) -> bool:
     """TT-A.13.3, TT-A.11.6, TT-A.11.10: sacrifice x is a Movement one (Burrow) of p's summon
     on the battlefield, made before its movement action, at most one per turn, with a pair
@@ -128,10 +115,7 @@ def _sacrifice_ok(S, tb, b: int, p: int, x: int) -> bool:
         return False
     if S["summon_card_side"][b, p, s] != tb.sacrifice_summon[x]:
         return False
-    if S["sacrifices_made"][b, p] >= tb.sacrifices_per_summon_per_turn:
-        return False
-    names = np.zeros(MAX_CARDS, dtype=np.int64)
-    return _pair_names(S, tb, b, p, names) > 0
+    return sacrifice_allowed(S, tb, b, p) and has_pair(S, tb, b, p)
 
 
 @njit
@@ -199,24 +183,8 @@ def legal_movement(S, tb, neighbours: np.ndarray, b: int, out: np.ndarray) -> in
                 out[n] = A_HEX + h
                 n += 1
     elif stage == STAGE_SACRIFICE_PAIR:
-        names = np.zeros(MAX_CARDS, dtype=np.int64)
-        k = _pair_names(S, tb, b, p, names)
-        for i in range(k):
-            out[n] = A_CARD + names[i]
-            n += 1
+        n = list_pairs(S, tb, b, p, out)
     return np.int64(n)
-
-
-@njit
-def _pay_pair(S, tb, b: int, p: int, name: int) -> None:
-    """TT-A.11.6 (R18): one card of the pair to LOST, the other to RESUPPLY."""
-    paid = 0
-    for k in range(tb.n_army_cards):
-        c = p * MAX_ARMY_CARDS + k
-        if paid < 2 and S["card_place"][b, c] == PLACE_BARRACKS and tb.army_card[k] == name:
-            move_card(S, tb, b, np.int64(c), PLACE_LOST if paid == 0 else PLACE_RESUPPLY, -1)
-            paid += 1
-    S["sacrifices_made"][b, p] += 1
 
 
 @njit
@@ -235,11 +203,11 @@ def apply_movement(S, tb, neighbours: np.ndarray, b: int, a: int) -> None:
             return
         else:  # a sacrifice: it takes effect once its pair is paid (Burrow: +4 hexes)
             S["move_sacrifice"][b, p] = a - A_SACRIFICE
-            names = np.zeros(MAX_CARDS, dtype=np.int64)
-            if _pair_names(S, tb, b, p, names) > 1:
+            name = only_pair(S, tb, b, p)
+            if name < 0:
                 S["stage"][b] = STAGE_SACRIFICE_PAIR
                 return
-            _pay_pair(S, tb, b, p, names[0])  # one name only: nothing to choose
+            pay_pair(S, tb, b, p, name)  # one name only: nothing to choose
     elif stage == STAGE_MOVE_DEST:
         src = np.int64(S["move_from"][b])
         dst = np.int64(a - A_HEX)
@@ -253,5 +221,5 @@ def apply_movement(S, tb, neighbours: np.ndarray, b: int, a: int) -> None:
             S["summon_hex"][b, p] = dst
             S["summon_moved"][b, p] = True
     elif stage == STAGE_SACRIFICE_PAIR:
-        _pay_pair(S, tb, b, p, np.int64(a - A_CARD))
+        pay_pair(S, tb, b, p, np.int64(a - A_CARD))
     _move_next(S, tb, neighbours, b)

@@ -250,6 +250,10 @@ STATE_FIELDS = [
         np.int8,
         (N_PLAYERS, MAX_CARDS),
     ),  # int8[2, 24] copies of each draw-card name p's shown Barracks held (public), 0 if none
+    # --- Sacrifices in Combat (envs/tactica/combat_phase.py, TT-A.12.2-12.3, TT-A.13.2) ---
+    ("combat_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] Tempest/Devour p made this Combat, -1
+    ("attack_aegis", np.int8, ()),  # int8 Aegis (sacrifice index) guarding the target, -1 none
+    ("sacrifice_paying", np.int8, ()),  # int8 Combat sacrifice whose pair is chosen, -1 none
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -285,6 +289,9 @@ NEG_ONE_FIELDS = (
     "attack_target_card",
     "rescuer",
     "rescue_card",
+    "combat_sacrifice",
+    "attack_aegis",
+    "sacrifice_paying",
 )
 
 

@@ -1,6 +1,8 @@
 """TACTICA Combat phase (envs/tactica/combat_phase.py) on hand-built states: who may attack
 what (TT-B.7.4.1-7.4.2), declaring the attackers (R39), capture (TT-B.7.4.5-7.4.6), the
-order of the players (R2), FOG (TT-A.7.2) and betrayers (TT-A.9.4); plus random play
+order of the players (R2), FOG (TT-A.7.2), betrayers (TT-A.9.4), the card window, rescue,
+summons and razing, and the Combat sacrifices Aegis, Tempest and Devour (TT-A.11.6,
+TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71); plus random play
 inside the phase keeping the card and feature invariants."""
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from envs.tactica.actions import (
     A_CARD,
     A_HEX,
     A_PASS,
+    A_SACRIFICE,
     N_ACTIONS,
+    STAGE_AEGIS_WINDOW,
     STAGE_ATTACK_JOIN,
     STAGE_ATTACKER_CARD,
     STAGE_COMBAT_SELECT,
@@ -29,6 +33,7 @@ from envs.tactica.actions import (
     STAGE_SAVED_SWAP,
 )
 from envs.tactica.battlefield import FEATURE_LANDMARK, FEATURE_WALL
+from envs.tactica.sacrifice import STAGE_SACRIFICE_PAIR
 from envs.tactica.tables import CARD_TROOP, PHASE_COMBAT, load_tables
 
 TABLES = load_tables()
@@ -731,10 +736,211 @@ def test_adjacent_troops_raze_an_enemy_spire_against_def_four() -> None:
     assert _invariants_hold(S)
 
 
+# --- sacrifices in Combat (TT-A.11.6, TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71) -----------
+
+AEGIS = A_SACRIFICE + TABLES.sacrifice_index["Aegis"]
+TEMPEST = A_SACRIFICE + TABLES.sacrifice_index["Tempest"]
+DEVOUR = A_SACRIFICE + TABLES.sacrifice_index["Devour"]
+
+
+def _pair(S, p: int, name: str) -> tuple[int, int]:
+    return _to_barracks(S, p, name), _to_barracks(S, p, name)
+
+
+def _guarded_duel(S, ouran: tuple[int, int]) -> int:
+    """Player 0's two Foot (OFF 2 + 2 = 4) attack player 1's untrained Foot (DEF 2) on (4, 5);
+    player 1's Ouran stands on `ouran`. Returns the target's card id."""
+    _troop(S, 0, "Foot", 3, 5)
+    _troop(S, 0, "Foot", 5, 5)
+    t = _troop(S, 1, "Foot", 4, 5)
+    _summon(S, 1, _hex(*ouran), "Ouran")
+    return t
+
+
+def test_aegis_window_is_asked_of_ourans_owner_within_two_hexes_whatever_the_barracks_holds():
+    S = _war()  # player 1's Barracks is empty: no pair, yet the window is asked (R70)
+    t = _guarded_duel(S, (6, 5))  # Ouran 2 hexes from the target
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_AEGIS_WINDOW, 1)
+    assert _legal(S) == [A_PASS]
+    _apply(S, A_PASS)  # OFF 4 > DEF 2: captured
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    S = _war()
+    t = _guarded_duel(S, (7, 5))  # 3 hexes away: out of Aegis's reach, no window
+    _pair(S, 1, "Foot")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+
+
+def test_aegis_gives_the_guarded_troop_three_more_def_and_its_single_pair_pays_at_once() -> None:
+    S = _war()
+    t = _guarded_duel(S, (6, 5))
+    lost, resupply = _pair(S, 1, "Foot")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
+    assert _legal(S) == [AEGIS, A_PASS]
+    _apply(S, AEGIS)  # one name could pay: no pair to choose (R36); DEF 2 + 3 = 5 >= OFF 4
+    assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD
+    assert S["card_place"][0, lost] == st.PLACE_LOST
+    assert S["card_place"][0, resupply] == st.PLACE_RESUPPLY  # TT-A.11.6 (R18)
+    assert S["sacrifices_made"][0, 1] == 1
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)  # player 0 is spent
+    assert _invariants_hold(S)
+
+
+def test_aegis_pair_is_chosen_when_two_names_could_pay() -> None:
+    S = _war()
+    _guarded_duel(S, (6, 5))
+    _pair(S, 1, "Foot")
+    retreats = _pair(S, 1, "Retreat")
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _apply(S, A_PASS)  # no Retreat played
+    _pass_windows(S)
+    _apply(S, AEGIS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_SACRIFICE_PAIR, 1)
+    assert _legal(S) == [_card("Foot"), _card("Retreat")]
+    _apply(S, _card("Retreat"))
+    assert sorted(S["card_place"][0, list(retreats)]) == sorted([st.PLACE_LOST, st.PLACE_RESUPPLY])
+    assert S["stage"][0] == STAGE_COMBAT_SELECT
+    assert _invariants_hold(S)
+
+
+def test_aegis_is_no_card_tactica_leaves_it_but_one_sacrifice_per_turn_closes_it() -> None:
+    S = _war()
+    t = _guarded_duel(S, (6, 5))
+    _pair(S, 1, "Foot")
+    S["no_cards"][0, 1] = True  # TACTICA! against player 1: no card window, Aegis still
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
+    assert _legal(S) == [AEGIS, A_PASS]
+    S = _war()
+    t = _guarded_duel(S, (6, 5))
+    _pair(S, 1, "Foot")
+    S["sacrifices_made"][0, 1] = 1  # Ouran already had its sacrifice this turn (TT-A.11.10)
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))
+    _pass_windows(S)
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE  # resolved without asking
+
+
+def test_aegis_guards_against_a_summons_attack_too() -> None:
+    S = _war()
+    S["advanced"][0] = True
+    _summon(S, 0, _hex(4, 5), "Cthon")  # OFF 5
+    t = _troop(S, 1, "Foot", 5, 5, training=2)  # DEF 4
+    S["summon_card_place"][0, 1, 0] = st.SUMMON_ON_BATTLEFIELD  # player 1's Ouran, 2 away
+    S["summon_card_side"][0, 1, 0] = TABLES.summon_index["Ouran"]
+    S["summon_card"][0, 1] = 0
+    S["summon_hex"][0, 1] = _hex(7, 5)
+    S["hex_summon"][0, _hex(7, 5)] = 1
+    _pair(S, 1, "Foot")
+    _begin(S)
+    _declare(S, (5, 5), (4, 5))  # no card window on a summon's attack (R19), Aegis asked
+    assert (S["stage"][0], S["current"][0]) == (STAGE_AEGIS_WINDOW, 1)
+    _apply(S, AEGIS)  # DEF 4 + 3 = 7 >= OFF 5
+    assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD and S["summon_fought"][0, 0]
+    assert _invariants_hold(S)
+
+
+def test_tempest_lets_ouran_attack_three_hexes_away_without_line_of_fire() -> None:
+    S = _war()
+    _summon(S, 0, _hex(2, 5), "Ouran")  # OFF 3, range 1
+    t = _troop(S, 1, "Foot", 5, 5)  # 3 hexes away, DEF 2
+    _enemy_wall(S, 1, _hex(3, 5))  # between them: no line of fire needed
+    _troop(S, 1, "Foot", 7, 5)  # 5 hexes away: out of reach even with Tempest
+    _begin(S)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE  # no pair: nothing to do, nothing asked
+    S = _war()
+    _summon(S, 0, _hex(2, 5), "Ouran")
+    t = _troop(S, 1, "Foot", 5, 5)
+    _enemy_wall(S, 1, _hex(3, 5))
+    _pair(S, 0, "Foot")
+    _begin(S)
+    assert _legal(S) == [TEMPEST, A_PASS]
+    _apply(S, TEMPEST)
+    assert S["sacrifices_made"][0, 0] == 1
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+    _declare(S, (5, 5), (2, 5))  # OFF 3 > DEF 2
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    assert _invariants_hold(S)
+
+
+def test_tempest_is_offered_only_with_an_enemy_troop_in_its_reach() -> None:
+    S = _war()
+    _summon(S, 0, _hex(2, 5), "Ouran")
+    _troop(S, 1, "Foot", 6, 5)  # 4 hexes away (R71: Tempest would serve nothing)
+    _pair(S, 0, "Foot")
+    _begin(S)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE
+
+
+def test_under_fog_no_tempest_is_offered() -> None:
+    S = _war()
+    _summon(S, 0, _hex(2, 5), "Ouran")
+    _troop(S, 1, "Foot", 5, 5)  # within Tempest's 3 hexes
+    _pair(S, 0, "Foot")
+    S["no_combat"][0, 0] = True  # FOG: Ouran has no combat action for Tempest to serve (R71)
+    _begin(S)
+    assert S["stage"][0] == st.STAGE_PHASE_DONE and S["sacrifices_made"][0, 0] == 0
+
+
+def test_devour_sends_cthons_captive_to_its_owners_lost_pile() -> None:
+    S = _war()
+    _summon(S, 0, _hex(4, 5), "Cthon")  # OFF 5
+    t = _troop(S, 1, "Foot", 5, 5, training=1)  # DEF 3
+    tr = int(np.flatnonzero(S["card_under"][0] == t)[0])
+    _pair(S, 0, "Negate")
+    S["no_cards"][0, 0] = True  # TACTICA! does not forbid a sacrifice (TT-A.11.10)
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(5, 5), DEVOUR, A_PASS]
+    _apply(S, DEVOUR)
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]  # one sacrifice per summon per turn
+    _declare(S, (5, 5), (4, 5))
+    assert S["card_place"][0, t] == st.PLACE_LOST  # not player 0's hostage
+    assert S["card_place"][0, tr] == st.PLACE_RESUPPLY  # its training as on any capture
+    assert _invariants_hold(S)
+
+
+def test_devour_is_not_offered_after_burrow_this_turn_nor_once_cthon_has_fought() -> None:
+    S = _war()
+    _summon(S, 0, _hex(4, 5), "Cthon")
+    _troop(S, 1, "Foot", 5, 5)
+    _pair(S, 0, "Foot")
+    S["sacrifices_made"][0, 0] = 1  # Burrow in this turn's Movement (TT-A.11.10)
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(5, 5), A_PASS]
+    S = _war()
+    _summon(S, 0, _hex(4, 5), "Cthon")
+    _troop(S, 1, "Foot", 5, 5)
+    _troop(S, 0, "Foot", 6, 5)
+    _troop(S, 1, "Foot", 7, 5)
+    _pair(S, 0, "Foot")
+    _begin(S)
+    _declare(S, (5, 5), (4, 5))  # Cthon spends its combat action (OFF 5 > DEF 2)
+    assert DEVOUR not in _legal(S)
+
+
 # --- random play inside the phase ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", range(6))
+def _beside_troop_of(S, p: int, h: int) -> bool:
+    """Hex h is empty and next to a troop of player p."""
+    if S["hex_troop"][0, h] >= 0 or S["hex_feature"][0, h] != 0:
+        return False
+    for y in GEO.neighbours[BF][h]:
+        if y >= 0 and S["hex_troop"][0, y] >= 0 and piles.card_owner(S["hex_troop"][0, y]) == p:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(10))
 def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: int) -> None:
     rng = np.random.default_rng(seed)
     S = _war()
@@ -754,6 +960,12 @@ def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: 
     for p in (0, 1):
         for _ in range(5):
             piles.recruit_draw(S, TB, B0, I(p), I(1))  # tactics cards into the Barracks
+        for name in ("Foot", "Training"):  # pairs to pay sacrifices with (TT-A.11.6)
+            if rng.random() < 0.8:
+                try:
+                    _pair(S, p, name)
+                except AssertionError:  # the pile ran out of copies: no pair of this name
+                    pass
         for w in range(TB.n_walls):
             h = _hex(2 * w + 1, 0 if p == 0 else 10)
             S["hex_feature"][0, h] = FEATURE_WALL
@@ -762,8 +974,13 @@ def test_random_combat_keeps_the_invariants_and_never_runs_out_of_choices(seed: 
             S["wall_hex"][0, p, w] = h
     S["advanced"][0] = rng.random() < 0.5
     for p in (0, 1):  # summons on the battlefield (slot 0) and spires (slots 1, 2)
-        if rng.random() < 0.5:
-            _summon(S, p, int(free_hexes.pop()), ("Ouran", "Cthon")[int(rng.integers(2))])
+        if rng.random() < 0.8:
+            # beside its own troops (Aegis) or the enemy's (Tempest, Devour)
+            side = p if rng.random() < 0.5 else 1 - p
+            near = [h for h in free_hexes if _beside_troop_of(S, side, h)]
+            h = int(near[0] if near else free_hexes[-1])
+            free_hexes.remove(h)
+            _summon(S, p, h, ("Ouran", "Cthon")[int(rng.integers(2))])
         if rng.random() < 0.5:
             h = int(free_hexes.pop())
             for k in (1, 2):

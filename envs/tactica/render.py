@@ -172,12 +172,16 @@ def _named(tables: Tables, cards: list[int]) -> str:
     return ", ".join(names) if names else "(none)"
 
 
-def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
-    """Game b as player `me` (seat 0 or 1) may see it (module docstring)."""
+def check_view(S: np.ndarray, me: int, b: int) -> None:
+    """ValueError naming the bad seat or game index."""
     if me not in (0, 1):
         raise ValueError(f"me must be seat 0 or 1, got {me}")
     if not 0 <= b < len(S):
         raise ValueError(f"game index b={b} outside 0..{len(S) - 1}")
+
+
+def header_lines(S: np.ndarray, tables: Tables, me: int, b: int) -> list[str]:
+    """The war, battle and turn, and the decision being asked (who, what)."""
     battle = int(S["battle"][b])
     name = tables.battlefield_names[battle - 1]
     mode = "advanced" if S["advanced"][b] else "basic"
@@ -191,9 +195,24 @@ def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
         lines.append(f"WAR OVER  winner: {'draw' if w < 0 else f'P{w}'}")
     else:
         lines.append(f"P{int(S['current'][b])} to {stage_name(stage)}")
+    return lines
+
+
+def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
+    """Game b as player `me` (seat 0 or 1) may see it (module docstring)."""
+    check_view(S, me, b)
+    lines = header_lines(S, tables, me, b)
     lines += _map_lines(tables, S, b)
     lines.append("pieces:")
     lines += _pieces(tables, S, b)
+    lines += player_lines(S, tables, me, b)
+    return "\n".join(lines)
+
+
+def player_lines(S: np.ndarray, tables: Tables, me: int, b: int) -> list[str]:
+    """Per player (me first): war points, pile counts, hostages, Barracks as `me` may know it,
+    the card in play; then the declared attack."""
+    lines = []
     for rel in range(N_PLAYERS):
         p = (me + rel) % N_PLAYERS
         hostages = [
@@ -229,4 +248,4 @@ def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
     t = int(S["attack_target"][b])
     if t >= 0:
         lines.append(f"attack declared on {_where(t)}")
-    return "\n".join(lines)
+    return lines

@@ -1,6 +1,6 @@
 """Text picture of a TACTICA war as one player sees it (hidden cards stay hidden).
 
-The battlefield is drawn row by row, odd-r (odd rows half a cell to the right), one 8-character
+The battlefield is drawn row by row, odd-r (odd rows half a cell to the right), one 9-character
 cell per hex ``[UUUUUFF]``:
 
     UUUUU  the troop or summon on the hex: owner seat (0/1), two letters of the troop's name
@@ -50,7 +50,7 @@ EXTRA_STAGE_NAMES = {
     STAGE_PHASE_DONE: "phase done",
 }
 FEATURE_CHARS = {FEATURE_WALL: "W", FEATURE_LANDMARK: "L", FEATURE_SPIRE: "S"}
-CELL = 8  # characters per hex cell
+CELL = 9  # characters per hex cell: [ + 5 unit + 2 feature + ]
 
 
 def stage_name(stage: int) -> str:

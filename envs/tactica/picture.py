@@ -43,9 +43,7 @@ SIDE_FILL = ("#9cc48a", "#c9a36b")  # landmark high / low side up
 ATTACK_RING = "#e01b1b"
 
 
-def render_image(
-    tables: Tables, S: np.ndarray, me: int, b: int = 0, path: str | Path = "tactica.png"
-) -> Path:
+def render_image(tables: Tables, S: np.ndarray, me: int, b: int, path: str | Path) -> Path:
     """Draw game b as seat `me` sees it to the PNG `path` (WIDTH_IN x HEIGHT_IN inches at
     DPI); returns the path."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg

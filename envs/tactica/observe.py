@@ -13,7 +13,7 @@ X = MAX_SACRIFICES 8, D = MAX_DECREES 8, H = MAX_HEXES 99; counts are divided by
 
 | part          | size         | content |
 |---------------|--------------|---------|
-| global        | GLOBAL_SIZE  | stage one-hot (N_STAGE_SLOTS); I decide; phase+1 one-hot (N_PHASE_SLOTS); turn/turn_limit; battle one-hot (3); I go first; advanced; war points me, opp; per battle: I won, opp won, drawn |
+| global        | GLOBAL_SIZE  | stage one-hot (N_STAGE_SLOTS); I decide; my seat (0 or 1: hexes are absolute, seat 0's wall zone is row 0); phase+1 one-hot (N_PHASE_SLOTS); turn/turn_limit; battle one-hot (3); I go first; advanced; war points me, opp; per battle: I won, opp won, drawn |
 | turn, per seat (me, opp) | 2 x SEAT_TURN_SIZE | muster actions left; decree enacted one-hot (D, none = zeros); no cards; no combat; no movement; betrayal muster; hand shown; shown Barracks by name (C); sacrifices made; Movement sacrifice one-hot (X); Combat sacrifice one-hot (X) |
 | in progress   | PROGRESS_SIZE | muster kind one-hot (4); muster card name (C); move_from hex (H); attack target hex (H); target is mine; press; saved; combat active is me / opp; combat players done; pending card name (C) and its owner is me / opp; card window stage one-hot (N_STAGE_SLOTS); rescuer hex (H); rescue card name (C); summon attacking; Aegis one-hot (X); sacrifice paying one-hot (X) |
 | per hex (xH)  | HEX_SIZE     | feature wall / landmark / spire x owner me, opp (6); landmark kind (L); landmark side high, low; spire height; troop mine, opp; troop kind (T); training; betrayer; moved; fought; capturing; captured last turn; attacking; summon mine, opp; summon kind (M); summon moved; summon fought |
@@ -57,12 +57,12 @@ from envs.tactica.tables import (
 N_STAGE_SLOTS = 96  # stage numbers (actions.py and the chapters' own) are below this
 N_PHASE_SLOTS = 8  # S["phase"] + 1: deployment (-1) and tables' PHASE_* codes
 N_MUSTER_KINDS = 4  # muster.MUSTER_TROOP .. MUSTER_CARD
-N_SUMMON_PLACES = 4  # state.SUMMON_ASIDE .. SUMMON_LOST
+N_SUMMON_PLACES = SUMMON_LOST + 1  # state.SUMMON_ASIDE .. SUMMON_LOST
 SCALE_COUNT = 4.0  # copies of one name
 SCALE_PILE = float(MAX_ARMY_CARDS)  # cards in a pile or Barracks
 SCALE_POINTS = 10.0  # war points
 
-GLOBAL_SIZE = N_STAGE_SLOTS + 1 + N_PHASE_SLOTS + 1 + MAX_BATTLES_PER_WAR + 2 + 2
+GLOBAL_SIZE = N_STAGE_SLOTS + 2 + N_PHASE_SLOTS + 1 + MAX_BATTLES_PER_WAR + 2 + 2
 GLOBAL_SIZE += 3 * MAX_BATTLES_PER_WAR
 SEAT_TURN_SIZE = 1 + MAX_DECREES + 5 + MAX_CARDS + 1 + 2 * MAX_SACRIFICES
 PROGRESS_SIZE = N_MUSTER_KINDS + MAX_CARDS + MAX_HEXES + MAX_HEXES + 1 + 2 + 2 + 1
@@ -103,7 +103,8 @@ def _rel(p, me):
 
 @njit
 def observe(S, tb, b, me, out):
-    """Write player `me`'s observation of game b into out (float32[observation_size()])."""
+    """Write player `me`'s observation of game b into out (float32[observation_size()]);
+    returns the length written (== observation_size())."""
     out[:] = 0.0
     opp = 1 - me
     seats = (me, opp)
@@ -113,7 +114,8 @@ def observe(S, tb, b, me, out):
     _one_hot(out, i, stage, N_STAGE_SLOTS)
     i += N_STAGE_SLOTS
     out[i] = 1.0 if S["current"][b] == me else 0.0
-    i += 1
+    out[i + 1] = me
+    i += 2
     _one_hot(out, i, np.int64(S["phase"][b]) + 1, N_PHASE_SLOTS)
     i += N_PHASE_SLOTS
     out[i] = S["turn"][b] / max(tb.turn_limit, 1)
@@ -293,6 +295,3 @@ def observe(S, tb, b, me, out):
             out[i + MAX_CARDS + _name(tb, c)] += 1.0 / SCALE_COUNT
     i += 2 * MAX_CARDS
     return i
-
-
-_ = SUMMON_LOST  # the last summon place code: N_SUMMON_PLACES covers SUMMON_ASIDE..SUMMON_LOST

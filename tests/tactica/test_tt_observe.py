@@ -100,6 +100,7 @@ def test_resampling_the_hidden_parts_changes_neither_observation_nor_the_decider
     for seed, advanced in ((1, False), (2, True), (4, True)):
         _random_war(seed, advanced, rng, visit)
     assert seen["checked"] > 200
+    assert seen["spy"] > 0  # Spy picks were reached (every one is checked)
     assert seen["changed"] > seen["checked"] // 2  # the resampling does redraw something
 
 

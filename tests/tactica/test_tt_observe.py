@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.tactica import turn
-from envs.tactica.actions import A_SURRENDER, N_ACTIONS, STAGE_SPY_PICK
+from envs.tactica.actions import A_SURRENDER, N_ACTIONS, STAGE_MUSTER_HEX, STAGE_SPY_PICK
 from envs.tactica.hidden import determinize, resample_hidden
 from envs.tactica.observe import observation_size, observe
 from envs.tactica.piles import conservation_error, feature_error, reset_war
@@ -200,3 +200,23 @@ def test_resample_hidden_rejects_a_bad_seat():
         assert "2" in str(e)
     else:
         raise AssertionError("seat 2 accepted")
+
+
+def test_the_troop_chosen_for_mustering_stays_in_the_barracks_when_resampled():
+    """TT-B.7.2.2: the troop named at STAGE_MUSTER is public while its hex is chosen
+    (STAGE_MUSTER_HEX); resampling for the other seat keeps that very card in the Barracks."""
+    rng = np.random.default_rng(5)
+    found = []
+
+    def visit(S):
+        if S["stage"][0] == STAGE_MUSTER_HEX and S["muster_card"][0] >= 0 and len(found) < 20:
+            card = int(S["muster_card"][0])
+            other = 1 - int(S["current"][0])
+            for _ in range(3):
+                R = resample_hidden(S, other, rng, TB)
+                assert R["card_place"][0, card] == PLACE_BARRACKS
+                assert conservation_error(R, TB, np.int64(0)) == 0
+            found.append(card)
+
+    _random_war(6, True, rng, visit)
+    assert found

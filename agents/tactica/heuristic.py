@@ -11,7 +11,9 @@ The rules of thumb, by decision (stages of envs/tactica/actions.py):
 - attack whenever a target is offered, join every attack (more OFF against the same DEF),
   play attacker, defender, Retreat and Negate cards when the window allows;
 - discard the least useful card when the Barracks must shrink.
-It reads no hidden field: only card places of its own cards, hexes, walls and the legal list.
+It reads no hidden field: only the legal list (which names its own Barracks cards) and the
+public battlefield (walls and spires). Not modelled yet: attack only when total OFF > DEF
+(it joins and declares every attack), defending its own walls, choosing between decrees.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from envs.tactica.actions import (
     A_SACRIFICE,
     A_SURRENDER,
     N_CARD_NAMES,
+    N_DECREES,
+    N_SACRIFICES,
     STAGE_DISCARD,
     STAGE_MOVE_DEST,
     STAGE_MUSTER_HEX,
@@ -80,9 +84,9 @@ def _score(S, distance, b, me, stage, a) -> int:
         return -CARD_VALUE[a - A_CARD]  # the least useful card goes
     if A_CARD <= a < A_CARD + N_CARD_NAMES:
         return SCORE_ACT + CARD_VALUE[a - A_CARD]
-    if A_DECREE <= a < A_DECREE + 6:
+    if A_DECREE <= a < A_DECREE + N_DECREES:
         return SCORE_ACT
-    if A_SACRIFICE <= a < A_SACRIFICE + 4:
+    if A_SACRIFICE <= a < A_SACRIFICE + N_SACRIFICES:
         return SCORE_ACT // 2
     if A_HEX <= a < A_HEX + MAX_HEXES:
         if stage == STAGE_MOVE_DEST or stage == STAGE_MUSTER_HEX:

@@ -5,8 +5,10 @@ readings R44-R47, and a seeded random Barracks loop that keeps every invariant."
 from __future__ import annotations
 
 import numpy as np
+import tt_board as board
+from tt_board import B0, CARD, TABLES, TB, I, hand, ids, ok, put_feature, to
 
-from envs.tactica import barracks, piles
+from envs.tactica import barracks
 from envs.tactica import state as st
 from envs.tactica.actions import (
     A_DECREE,
@@ -22,56 +24,16 @@ from envs.tactica.actions import (
     STAGE_SUMMON_SIDE,
     STAGE_SURRENDER,
 )
-from envs.tactica.tables import PILE_TROOP, load_tables
+from envs.tactica.tables import PILE_TROOP
 
-TABLES = load_tables()
-TB = TABLES.arrays
 GEO = TABLES.battlefield
 GEO0 = (GEO.neighbours[0], GEO.distance[0], GEO.wall_zone[0])  # the First Battle
-I = np.int64  # noqa: E741 - the kernels take int64 indices (one signature each)
-B0 = I(0)
-CARD = TABLES.card_index
 DECREE = {name: i for i, name in enumerate(TABLES.decree_names)}
-WALLS = {0: (2, 6), 1: (92, 96)}  # seat 0 on row 0, seat 1 on row 10
 
 
 def battle(first: int = 0, advanced: bool = True) -> np.ndarray:
-    """Battle 1 of a fresh war, walls placed, no card dealt (all in the piles)."""
-    S = st.allocate(1)
-    piles.reset_war(S, TB, B0, I(5), I(0))
-    for p, hexes in WALLS.items():
-        for w, h in enumerate(hexes):
-            put_feature(S, h, st.FEATURE_WALL, p, w)
-            S["wall_hex"][0, p, w] = h
-    S["turn"][0] = 2
-    S["advanced"][0] = advanced
-    S["first_player"][0] = first
-    return S
-
-
-def put_feature(S, h: int, kind: int, p: int, j: int) -> None:
-    S["hex_feature"][0, h] = kind
-    S["hex_feature_owner"][0, h] = p
-    S["hex_feature_card"][0, h] = j
-
-
-def ids(p: int, name: str) -> list[int]:
-    c = CARD[name]
-    return [p * st.MAX_ARMY_CARDS + k for k in range(TB.n_army_cards) if TB.army_card[k] == c]
-
-
-def to(S, card: int, place: int, where: int = -1) -> None:
-    piles.move_card(S, TB, B0, I(card), I(place), I(where))
-
-
-def hand(S, p: int, *names: str) -> list[int]:
-    """Move one copy per name (in order) from p's piles into p's Barracks; returns the ids."""
-    out = []
-    for name in names:
-        c = next(c for c in ids(p, name) if S["card_place"][0, c] in (0, 1))
-        to(S, c, st.PLACE_BARRACKS)
-        out.append(c)
-    return out
+    """Battle 1 of a fresh war in its second turn (so a capture "last turn" can exist)."""
+    return board.battle(first, advanced, turn=2)
 
 
 def troop(S, p: int, name: str, h: int, captured_last_turn: bool = False) -> int:
@@ -102,11 +64,6 @@ def act(S, a: int) -> None:
 
 def begin(S) -> None:
     barracks.begin_barracks(S, TB, *GEO0, B0)
-
-
-def ok(S) -> None:
-    assert piles.conservation_error(S, TB, B0) == 0
-    assert piles.feature_error(S, TB, B0) == 0
 
 
 def to_decrees(S) -> None:

@@ -5,7 +5,7 @@ Recruitment, Mustering and Movement that keeps every invariant."""
 from __future__ import annotations
 
 import numpy as np
-from test_tt_muster import (
+from tt_board import (
     B0,
     CARD,
     NB,

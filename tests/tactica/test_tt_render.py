@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 import pytest
-from test_tt_muster import TABLES, TB, battle, hand, ids, put_feature, put_spire, to
+from tt_board import TABLES, TB, battle, hand, ids, put_feature, put_spire, to
 
 from envs.tactica import state as st
 from envs.tactica import turn

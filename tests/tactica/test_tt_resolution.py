@@ -6,7 +6,7 @@ invariant."""
 from __future__ import annotations
 
 import numpy as np
-from test_tt_muster import B0, TB, WALLS, I, battle, hand, ids, ok, to
+from tt_board import B0, TB, WALLS, I, battle, hand, ids, ok, to
 
 from envs.tactica import piles, resolution
 from envs.tactica import state as st

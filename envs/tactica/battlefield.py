@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from envs.core.config import readonly
 from envs.core.jit import njit
 from envs.legendary_battles import geometry as lbg
 from envs.tactica.tables import HEX_NONE, HEX_ZONE_1, HEX_ZONE_2
@@ -77,11 +78,6 @@ class BattlefieldGeometry:
         if h < 0:
             raise ValueError(f"no hex at (col={col}, row={row}) on battlefield {bf}")
         return h
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
 
 
 def _bfs_distances(neighbours: np.ndarray, n: int) -> np.ndarray:
@@ -138,17 +134,17 @@ def build_geometry(hexes: np.ndarray, shapes: np.ndarray) -> BattlefieldGeometry
         distance[bf, :n, :n] = _bfs_distances(grid.neighbour, n)
         _lines_of_fire(grid, lof_crossed[bf], lof_edges[bf])
     return BattlefieldGeometry(
-        n_hexes=_ro(n_hexes),
-        n_rows=_ro(np.asarray(shapes[:, 0], dtype=np.int16)),
-        n_cols=_ro(np.asarray(shapes[:, 1], dtype=np.int16)),
-        hex_at=_ro(hex_at),
-        hex_col=_ro(hex_col),
-        hex_row=_ro(hex_row),
-        wall_zone=_ro(wall_zone),
-        neighbours=_ro(neighbours),
-        distance=_ro(distance),
-        lof_crossed=_ro(lof_crossed),
-        lof_edges=_ro(lof_edges),
+        n_hexes=readonly(n_hexes),
+        n_rows=readonly(shapes[:, 0], np.int16),
+        n_cols=readonly(shapes[:, 1], np.int16),
+        hex_at=readonly(hex_at),
+        hex_col=readonly(hex_col),
+        hex_row=readonly(hex_row),
+        wall_zone=readonly(wall_zone),
+        neighbours=readonly(neighbours),
+        distance=readonly(distance),
+        lof_crossed=readonly(lof_crossed),
+        lof_edges=readonly(lof_edges),
     )
 
 

@@ -351,9 +351,15 @@ def _holdable_hexes_next_to(S, tb, neighbours, b: int, seat: int, x: int, out) -
         h = neighbours[x, k]
         if h >= 0 and may_end[h]:
             near[h] = True
+    return _hexes_of(near, out)
+
+
+@njit
+def _hexes_of(mask, out) -> int:
+    """The hexes set in mask, written to out in increasing order; returns how many."""
     n = 0
     for h in range(MAX_HEXES):
-        if near[h]:
+        if mask[h]:
             out[n] = h
             n += 1
     return n
@@ -419,12 +425,7 @@ def _saved_candidates(S, tb, neighbours, b: int, stage: int, out) -> int:
     near = np.zeros(MAX_HEXES, np.bool_)
     for i in range(m):
         near[S["card_hex"][b, cards[pos[i]]]] = True
-    k = 0
-    for h in range(MAX_HEXES):
-        if near[h]:
-            out[k] = h
-            k += 1
-    return k
+    return _hexes_of(near, out)
 
 
 # --- rescue (TT-B.7.4.7) ---------------------------------------------------------------------

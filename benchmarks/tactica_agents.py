@@ -1,6 +1,6 @@
 """TACTICA heuristic against the random agents: win rate per seat over whole wars, basic and
-advanced game (agents/tactica/selfplay.play_chunk; seat s of war g is played by agent
-(s + g) % 2, so half the wars have the heuristic in each seat).
+advanced game (the ruleset's play_chunk, agents/tactica/selfplay.py; seat s of war g is played
+by agent (s + g) % 2, so half the wars have the heuristic in each seat).
 
     PYTHONPATH=. python -m benchmarks.tactica_agents --wars 4000 --seed 1
 """
@@ -14,22 +14,21 @@ import time
 import numpy as np
 
 from agents.stats import wilson_interval
-from agents.tactica.baselines import AGENT_HEURISTIC, AGENTS
-from agents.tactica.selfplay import play_chunk
-from envs.tactica.state import allocate
+from envs.registry import get
 
 CHUNK = 1000  # wars per kernel call
 
 
 def measure(wars: int, seed: int, opponent: str, advanced: bool) -> dict:
-    agents = np.array([AGENT_HEURISTIC, AGENTS[opponent]], dtype=np.int8)
+    rs = get("tactica", options={"game": "advanced" if advanced else "basic"})
+    agents = np.array([rs.agent_id("heuristic"), rs.agent_id(opponent)], dtype=np.int8)
     wins = np.zeros(2, dtype=np.int64)
     draws = np.zeros(2, dtype=np.int64)
     played = np.zeros(2, dtype=np.int64)
-    S = allocate(CHUNK)
+    S = rs.allocate(CHUNK, 2)
     for first in range(0, wars, CHUNK):
         idx = np.arange(first, min(wars, first + CHUNK))
-        res = play_chunk(S, seed, idx, agents, advanced)
+        res = rs.play_chunk(S, rs.tables_batch, seed, idx, agents)
         if (res.length < 0).any():
             raise RuntimeError("a war did not end (kernel bug)")
         for seat in (0, 1):

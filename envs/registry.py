@@ -8,6 +8,7 @@ ruleset has rules docs, data and loaders but no engine yet: the tools refuse it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,9 @@ ENTRIES: dict[str, Entry] = {
             "001_a874da24d9d869b9.txt",
             None,
         ),
-        Entry("tactica", "TACTICA", DATA_ONLY, "003_2f16ffdbafd9a58e.txt", None),
+        Entry(
+            "tactica", "TACTICA", PLAYABLE, "003_2f16ffdbafd9a58e.txt", "envs.tactica.tactica_v0"
+        ),
         Entry("tactics_david", "Tactics David", DATA_ONLY, "004_10748bf01204f971.txt", None),
     )
 }
@@ -73,8 +76,12 @@ def entry(name: str) -> Entry:
     return ENTRIES[name]
 
 
-def get(name: str, config_dir: str | Path | None = None) -> Ruleset:
-    """The playable ruleset `name` (its tables from `config_dir`, default the embedded ones)."""
+def get(
+    name: str, config_dir: str | Path | None = None, options: Mapping[str, str] | None = None
+) -> Ruleset:
+    """The playable ruleset `name` (its tables from `config_dir`, default the embedded ones)
+    with `options` (e.g. {"game": "basic"}; Ruleset.option_choices lists them; ValueError
+    naming a bad one)."""
     e = entry(name)
     if not e.playable:
         playable = ", ".join(names(playable_only=True))
@@ -85,14 +92,14 @@ def get(name: str, config_dir: str | Path | None = None) -> Ruleset:
     import importlib
 
     module = importlib.import_module(f"envs.{name}.ruleset")
-    return module.ruleset(config_dir)
+    return module.ruleset(config_dir, options)
 
 
 def make_env(name: str, **kwargs):
     """The PettingZoo AEC env of a playable ruleset (with the order-enforcing wrapper).
-    kwargs go to the env: num_players, render_mode, illegal_action, config_dir, ..."""
+    kwargs go to the env: num_players, render_mode, illegal_action, config_dir, options..."""
     e = entry(name)
-    get(name)  # refuses data-only rulesets with a clear message
+    get(name, kwargs.get("config_dir"), kwargs.get("options"))  # clear message if refused
     import importlib
 
     return importlib.import_module(e.env_module).env(**kwargs)
@@ -106,9 +113,10 @@ def make_batch(
     observations: bool = True,
     threads: int | None = None,
     config_dir: str | Path | None = None,
+    options: Mapping[str, str] | None = None,
 ):
-    """A BatchEnv of `num_envs` games of a playable ruleset."""
+    """A BatchEnv of `num_envs` games of a playable ruleset (with its `options`)."""
     from envs.core.batch import BatchEnv
 
-    rs = get(name, config_dir)
+    rs = get(name, config_dir, options)
     return BatchEnv(rs, num_envs, num_players, seed, observations, threads)

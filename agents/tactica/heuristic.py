@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.core.rng import randint
-from envs.tactica import turn
+from envs.tactica import kernels
 from envs.tactica.actions import (
     A_CARD,
     A_DECREE,
@@ -120,8 +120,8 @@ def heuristic_from_legal(S, distance, b, buf, n) -> int:
 
 
 @njit
-def heuristic_action(S, tb, neighbours, distance, wall_zone, lof_crossed, lof_edges, b, buf):
-    """The heuristic's action for game b's current decision (lists the legal actions)."""
-    n = turn.legal_actions(S, tb, neighbours, distance, wall_zone, lof_crossed, lof_edges, b, buf)
-    bf = np.int64(S["battle"][b] - 1)
-    return heuristic_from_legal(S, distance[bf], b, buf, n)
+def heuristic_action(S, tb, b, buf):
+    """The heuristic's action for game b's current decision (lists the legal actions; the
+    geometry comes from the tables record, envs/tactica/kernels.py)."""
+    n = kernels.legal(S, tb, b, buf)
+    return heuristic_from_legal(S, kernels.battlefield_distance(S, tb, b), b, buf, n)

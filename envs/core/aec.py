@@ -112,7 +112,14 @@ class AECEnvBase(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._add_step_info()
         self.agent_selection = self.possible_agents[int(self.state_arrays["current"][0])]
+
+    def _add_step_info(self) -> None:
+        """The ruleset's per-step infos (Ruleset.step_info), e.g. TACTICA's battles so far."""
+        if self.ruleset.step_info is not None:
+            for i, a_ in enumerate(self.agents):
+                self.infos[a_].update(self.ruleset.step_info(self.state_arrays, 0, i))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         me = self.agent_name_mapping[agent]
@@ -163,6 +170,7 @@ class AECEnvBase(AECEnv):
                     "decisions": int(S["decisions"][0]),
                 }
             self._accumulate_rewards()
+        self._add_step_info()
         # rewards come only at the end: during the game they stay 0 from reset()
         self.agent_selection = self.possible_agents[int(S["current"][0])]
         if self.render_mode == "human":

@@ -117,6 +117,34 @@ class ChunkResults:
         )
 
 
+def resolve_options(
+    name: str, choices: Mapping[str, tuple[str, ...]], options: Mapping[str, str] | None
+) -> dict[str, str]:
+    """Every option of a ruleset with its value: the given ones (checked) and the defaults
+    (each option's first choice) for the rest. ValueError naming a bad key or value."""
+    options = dict(options or {})
+    for key, value in options.items():
+        if key not in choices:
+            known = ", ".join(choices) if choices else "none"
+            raise ValueError(f"{name}: unknown option {key!r} (options: {known})")
+        if value not in choices[key]:
+            raise ValueError(
+                f"{name}: option {key} must be one of {', '.join(choices[key])}, got {value!r}"
+            )
+    return {key: options.get(key, values[0]) for key, values in choices.items()}
+
+
+def parse_options(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """KEY=VALUE strings (the CLI's repeated --option) as a dict; ValueError on a bad one."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(f"an option is KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """One playable ruleset, as the generic tools see it (see the module docstring)."""
@@ -170,6 +198,14 @@ class Ruleset:
     # the integer costs write_costs accepts, lowest and highest (re-costing stays inside)
     cost_bounds: tuple[int, int] = (0, 2**15 - 1)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # the env's options (e.g. TACTICA's game=basic|advanced, episode=war|battle): every
+    # option's choices, the first the default, and the ones this Ruleset was built with
+    # (resolve_options); each set of options is its own Ruleset with its own fingerprint
+    option_choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict)
+    # step_info(S, b, seat) -> dict: what the AEC env adds to a seat's `infos` after every
+    # step (TACTICA: the battle results and per-battle rewards of the war); None: nothing
+    step_info: Callable[[np.ndarray, int, int], dict] | None = None
 
     # --- checks used by every entry point -------------------------------------------------
 

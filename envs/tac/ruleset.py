@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import PLAYABLE, RecordSpec, Ruleset
+from envs.core.ruleset import PLAYABLE, RecordSpec, Ruleset, resolve_options
 from envs.tac.actions import N_ACTIONS, describe
 from envs.tac.costs import COST_BOUNDS, write_costs
 from envs.tac.state import MAX_PLAYERS, MIN_PLAYERS, STAGE_NAMES, STATE_DTYPE, allocate
@@ -132,6 +133,10 @@ def _build(config_dir: str | None) -> Ruleset:
     )
 
 
-def ruleset(config_dir: str | Path | None = None) -> Ruleset:
-    """TAC's Ruleset; `config_dir` loads another set of TAC tables (configs/tac layout)."""
+def ruleset(
+    config_dir: str | Path | None = None, options: Mapping[str, str] | None = None
+) -> Ruleset:
+    """TAC's Ruleset; `config_dir` loads another set of TAC tables (configs/tac layout). TAC
+    has no options (ValueError if any is given)."""
+    resolve_options(NAME, {}, options)
     return _build(None if config_dir is None else str(Path(config_dir).resolve()))

@@ -61,8 +61,9 @@ class raw_env(AECEnvBase):  # noqa: N801 (PettingZoo naming)
         render_mode: str | None = None,
         illegal_action: str = "raise",
         config_dir: str | Path | None = None,
+        options: dict | None = None,
     ):
-        rs = ruleset(config_dir)
+        rs = ruleset(config_dir, options)  # TAC has no options: any is refused
         self.tables = rs.tables
         super().__init__(
             rs, num_players=num_players, render_mode=render_mode, illegal_action=illegal_action
@@ -87,7 +88,8 @@ class BatchEnv(_BatchEnv):
         observations: bool = True,
         threads: int | None = None,
         config_dir: str | Path | None = None,
+        options: dict | None = None,
     ):
-        rs = ruleset(config_dir)
+        rs = ruleset(config_dir, options)
         self.tables = rs.tables
         super().__init__(rs, num_envs, num_players, seed, observations, threads)

@@ -31,16 +31,25 @@ import numpy as np
 from envs.core.config import readonly
 from envs.core.jit import njit
 from envs.legendary_battles import geometry as lbg
-from envs.tactica.tables import HEX_NONE, HEX_ZONE_1, HEX_ZONE_2
+from envs.tactica.tables import (
+    GEO_HEXES,
+    GEO_LOF_CROSSED,
+    GEO_LOF_EDGES,
+    GEO_SIDES,
+    HEX_NONE,
+    HEX_ZONE_1,
+    HEX_ZONE_2,
+)
 
-# --- capacities (the largest battlefield is 11 rows x 9 columns) ------------------------------
+# --- capacities (the largest battlefield is 11 rows x 9 columns; the tables record holds the
+# geometry at these shapes, envs/tactica/tables.py) --------------------------------------------
 MAX_ROWS = 11
 MAX_COLS = 9
-MAX_HEXES = MAX_ROWS * MAX_COLS  # 99
-N_SIDES = 6
+MAX_HEXES = GEO_HEXES  # 99 = MAX_ROWS * MAX_COLS
+N_SIDES = GEO_SIDES
 NEIGHBOUR_SIDES = lbg.HEX_SIDES  # ("NE", "E", "SE", "SW", "W", "NW")
-MAX_LOF_CROSSED = 16  # hexes whose inside one line of fire crosses (end hexes excluded)
-MAX_LOF_EDGES = 8  # hex edges one line of fire runs along
+MAX_LOF_CROSSED = GEO_LOF_CROSSED  # hexes whose inside one line of fire crosses (ends excluded)
+MAX_LOF_EDGES = GEO_LOF_EDGES  # hex edges one line of fire runs along
 SEATS = 2
 NO_HEX = -1
 FAR = 9999  # distance to or from a padded (non-existent) hex

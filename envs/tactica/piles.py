@@ -588,9 +588,18 @@ def reset_war(S, tb, b: int, seed: int, game_index: int) -> None:
     for c in range(N_CARD_IDS):
         # start_battle gathers every card not LOST into its pile; unused ids stay nowhere
         S["card_place"][b, c] = PLACE_RESUPPLY if card_used(tb, c) else PLACE_NONE
+        # the balance option "armies=varied" (not a rule, envs/tactica/ruleset.py): each draw
+        # card is LOST before battle 1 with probability lost_at_start / 1000, so armies differ
+        if tb.lost_at_start > 0 and card_used(tb, c):
+            if randint(S["rng"], b, 1000) < tb.lost_at_start:
+                S["card_place"][b, c] = PLACE_LOST
     for p in range(N_PLAYERS):
         S["war_points"][b, p] = 0
         S["rewards"][b, p] = 0.0
+        S["army"][b, p, :] = 0
+        for k in range(tb.n_army_cards):
+            if S["card_place"][b, p * MAX_ARMY_CARDS + k] != PLACE_LOST:
+                S["army"][b, p, tb.army_card[k]] += 1
         for w in range(MAX_WALLS):
             S["wall_lost"][b, p, w] = False
         for j in range(MAX_LANDMARK_CARDS):

@@ -254,6 +254,12 @@ STATE_FIELDS = [
     ("combat_sacrifice", np.int8, (N_PLAYERS,)),  # int8[2] Tempest/Devour p made this Combat, -1
     ("attack_aegis", np.int8, ()),  # int8 Aegis (sacrifice index) guarding the target, -1 none
     ("sacrifice_paying", np.int8, ()),  # int8 Combat sacrifice whose pair is chosen, -1 none
+    # --- the war's records (self-play, balance): not read by any rule ---
+    (
+        "army",
+        np.int8,
+        (N_PLAYERS, MAX_CARDS),
+    ),  # int8[2, 24] copies of each draw-card name p's army starts the war with (not LOST)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

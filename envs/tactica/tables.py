@@ -648,6 +648,12 @@ MAX_ARMY_CARDS = 40  # draw cards of one army (37 in army.yaml); stride of the s
 MAX_WALLS = 4  # wall cards of one army
 MAX_LANDMARK_CARDS = 4  # landmark cards of one army
 MAX_SUMMON_CARDS = 4  # summon cards of one army (a spire's height)
+MAX_BATTLEFIELDS = 3  # battlefields of a war (one per battle, stacked by battle)
+# the battlefield geometry's shapes (envs/tactica/battlefield.py; 11 x 9 = 99 hexes)
+GEO_HEXES = 99
+GEO_SIDES = 6
+GEO_LOF_CROSSED = 16
+GEO_LOF_EDGES = 8
 
 # RulesModel numbers copied to scalar fields of the record (capture_rule as its code)
 RULE_NUMBERS = (
@@ -723,6 +729,18 @@ TT_TABLE_FIELDS = [
     ("capture_rule", np.int16, ()),  # CAPTURE_RULES index (off_greater_than_def)
     *[(name, np.int16, ()) for name in RULE_NUMBERS],  # rules.yaml numbers, same names
     ("battle_points", np.int8, (MAX_BATTLES,)),  # [battles_per_war] war points per battle
+    # --- the env's options (envs/tactica/ruleset.py sets them on a copy of the record) ---
+    ("game_advanced", np.uint8, ()),  # 1: every war is the advanced game (TT-A.0.1)
+    # per mille of each army's draw cards sent to LOST before battle 1 (balance option
+    # "armies=varied": random deck compositions); 0 = the army as army.yaml lists it
+    ("lost_at_start", np.int16, ()),
+    # --- the battlefield geometry (Tables.battlefield), stacked by battle: the contract's
+    # kernels take the tables alone, so the geometry travels inside the record ---
+    ("geo_neighbours", np.int16, (MAX_BATTLEFIELDS, GEO_HEXES, GEO_SIDES)),
+    ("geo_distance", np.int16, (MAX_BATTLEFIELDS, GEO_HEXES, GEO_HEXES)),
+    ("geo_wall_zone", np.uint8, (MAX_BATTLEFIELDS, 2, GEO_HEXES)),  # numba: no bool nested arrays
+    ("geo_lof_crossed", np.int16, (MAX_BATTLEFIELDS, GEO_HEXES, GEO_HEXES, GEO_LOF_CROSSED)),
+    ("geo_lof_edges", np.int16, (MAX_BATTLEFIELDS, GEO_HEXES, GEO_HEXES, GEO_LOF_EDGES, 2)),
 ]
 TT_TABLES_DTYPE = np.dtype(TT_TABLE_FIELDS)
 
@@ -829,6 +847,14 @@ def build_arrays(t: Tables) -> np.ndarray:
     for name, values in columns.items():
         values = np.asarray(values)
         rec[name][(0, *(slice(0, n) for n in values.shape))] = values
+    geo = t.battlefield
+    if geo.distance.shape[0] > MAX_BATTLEFIELDS:
+        raise ValueError(
+            f"{geo.distance.shape[0]} battlefields exceed the capacity {MAX_BATTLEFIELDS}"
+        )
+    for name in ("neighbours", "distance", "wall_zone", "lof_crossed", "lof_edges"):
+        values = getattr(geo, name)
+        rec["geo_" + name][0, : values.shape[0]] = values
     # np.record gives attribute access (tb.troop_off) in Python and numba alike; the batch form
     # stays a plain ndarray that keeps the record dtype (envs/tac/tables.py does the same)
     return rec.view(np.recarray).view(np.ndarray)

@@ -14,16 +14,18 @@ from agents.tactica.baselines import (
     choose_action,
 )
 from agents.tactica.selfplay import play_chunk
-from envs.tactica import turn
+from envs.registry import get
+from envs.tactica import kernels
 from envs.tactica.actions import A_SURRENDER, N_ACTIONS
-from envs.tactica.piles import conservation_error, feature_error, reset_war
+from envs.tactica.piles import conservation_error, feature_error
 from envs.tactica.state import STAGE_GAME_OVER, allocate
-from envs.tactica.tables import load_tables
 
-TABLES = load_tables()
-TB = TABLES.arrays
-GEO = TABLES.battlefield
-GEOMETRY = (GEO.neighbours, GEO.distance, GEO.wall_zone, GEO.lof_crossed, GEO.lof_edges)
+
+def _tables(advanced: bool) -> np.ndarray:
+    """The kernels' tables record with the game option set (envs/tactica/ruleset.py)."""
+    return get("tactica", options={"game": "advanced" if advanced else "basic"}).tables_batch
+
+
 MAX_DECISIONS = 20_000
 WARS = 200  # per game mode in the win-rate test: 100 per seat
 MIN_WIN_RATE = 0.70
@@ -39,25 +41,25 @@ def test_agents_pick_only_legal_actions_and_finish_wars(agent, advanced):
     and end; once the war is over no action is chosen (-1)."""
     out = np.empty(N_ACTIONS, dtype=np.int16)
     buf = np.empty(N_ACTIONS, dtype=np.int16)
+    tb = _tables(advanced)[0]
     for g in range(3):
         S = allocate(1)
-        S["advanced"][0] = advanced
         b = np.int64(0)
-        reset_war(S, TB, b, np.int64(21), np.int64(g))
-        turn.advance(S, TB, *GEOMETRY, b)
+        kernels.start(S, tb, b, np.int64(21), np.int64(g), out)
+        assert S["advanced"][0] == advanced
         for _ in range(MAX_DECISIONS):
             if S["stage"][0] == STAGE_GAME_OVER:
                 break
-            n = turn.legal_actions(S, TB, *GEOMETRY, b, out)
+            n = kernels.legal(S, tb, b, out)
             assert n > 0
-            a = choose_action(S, TB, *GEOMETRY, b, np.int64(agent), buf)
+            a = choose_action(S, tb, b, np.int64(agent), buf)
             assert a in set(out[:n].tolist())
             if agent != AGENT_RANDOM:  # the heuristic and the fighter never surrender
                 assert a != A_SURRENDER
-            turn.apply_action(S, TB, *GEOMETRY, b, np.int64(a))
-            assert conservation_error(S, TB, b) == 0 and feature_error(S, TB, b) == 0
+            kernels.apply(S, tb, b, np.int64(a), out)
+            assert conservation_error(S, tb, b) == 0 and feature_error(S, tb, b) == 0
         assert S["stage"][0] == STAGE_GAME_OVER
-        assert choose_action(S, TB, *GEOMETRY, b, np.int64(agent), buf) == -1
+        assert choose_action(S, tb, b, np.int64(agent), buf) == -1
 
 
 def _fields(res, rows):
@@ -70,14 +72,14 @@ def _fields(res, rows):
 @pytest.mark.parametrize("advanced", [False, True])
 def test_the_same_seed_gives_the_same_wars_at_any_batch_size(advanced):
     agents = np.array([AGENT_HEURISTIC, AGENT_RANDOM], dtype=np.int8)
-    whole = play_chunk(allocate(8), 3, np.arange(8), agents, advanced)
+    whole = play_chunk(allocate(8), _tables(advanced), 3, np.arange(8), agents)
     assert (whole.length > 0).all()
-    part = play_chunk(allocate(3), 3, np.array([5, 6, 7]), agents, advanced)
+    part = play_chunk(allocate(3), _tables(advanced), 3, np.array([5, 6, 7]), agents)
     assert _fields(part, slice(0, 3)) == _fields(whole, slice(5, 8))
     for g in (0, 4):
-        one = play_chunk(allocate(1), 3, np.array([g]), agents, advanced)
+        one = play_chunk(allocate(1), _tables(advanced), 3, np.array([g]), agents)
         assert _fields(one, slice(0, 1)) == _fields(whole, slice(g, g + 1))
-    other = play_chunk(allocate(8), 4, np.arange(8), agents, advanced)
+    other = play_chunk(allocate(8), _tables(advanced), 4, np.arange(8), agents)
     assert _fields(other, slice(0, 8)) != _fields(whole, slice(0, 8))
 
 
@@ -88,7 +90,7 @@ def test_the_same_seed_gives_the_same_wars_at_any_batch_size(advanced):
 @pytest.mark.parametrize("advanced", [False, True])
 def test_the_heuristic_beats_the_random_agent_from_both_seats(advanced, opponent, floor):
     res = play_chunk(
-        allocate(WARS), 7, np.arange(WARS), np.array([AGENT_HEURISTIC, opponent]), advanced
+        allocate(WARS), _tables(advanced), 7, np.arange(WARS), np.array([AGENT_HEURISTIC, opponent])
     )
     assert (res.length > 0).all()  # every war ended by the rules
     for seat in (0, 1):

@@ -153,6 +153,21 @@ def test_a_summon_passes_walls_and_troops_and_ends_on_an_empty_hex() -> None:
     ok(S)
 
 
+def test_a_summon_passes_an_enemy_summon_but_never_ends_on_it() -> None:
+    # TT-A.11.2: a summon never blocks a summon. Hex 23 is the only hex between 22 and 24
+    S = battle()
+    summon(S, 0, 22, OURAN)  # move 2
+    summon(S, 1, 23, CTHON)
+    assert {int(y) for y in NB[22] if y >= 0} & {int(y) for y in NB[24] if y >= 0} == {23}
+    begin(S)
+    act(S, A_HEX + 22)
+    ends = {a - A_HEX for a in legal(S)}
+    assert 24 in ends and 23 not in ends
+    act(S, A_HEX + 24)
+    assert S["summon_hex"][0].tolist() == [24, 23]
+    ok(S)
+
+
 def test_burrow_pays_a_chosen_pair_and_gives_cthon_four_more_hexes() -> None:
     S = battle()
     summon(S, 0, 40, CTHON)

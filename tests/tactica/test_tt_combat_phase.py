@@ -1,9 +1,10 @@
 """TACTICA Combat phase (envs/tactica/combat_phase.py) on hand-built states: who may attack
 what (TT-B.7.4.1-7.4.2), declaring the attackers (R39), capture (TT-B.7.4.5-7.4.6), the
-order of the players (R2), FOG (TT-A.7.2), betrayers (TT-A.9.4), the card window, rescue,
-summons and razing, and the Combat sacrifices Aegis, Tempest and Devour (TT-A.11.6,
-TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71); plus random play
-inside the phase keeping the card and feature invariants."""
+order of the players (R2), FOG (TT-A.7.2), betrayers (TT-A.9.3-9.4), the card window and the
+tactics timings (TT-B.4.1), rescue, training leaving with its troop (TT-B.3.6), summons and
+razing, summons never touching a summon or a spire (TT-A.11.2), and the Combat sacrifices
+Aegis, Tempest and Devour (TT-A.11.6, TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71); plus
+random play inside the phase keeping the card and feature invariants."""
 
 from __future__ import annotations
 

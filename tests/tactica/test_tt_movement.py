@@ -1,5 +1,5 @@
 """TACTICA Movement kernels (envs/tactica/movement.py) on hand-built states: TT-B.7.3.1-7.3.2,
-TT-A.8.2 (MUD), TT-A.11.4-11.6 (summons), TT-A.13.3 (Burrow), and a seeded random loop of
+TT-A.8.2 (MUD), TT-A.11.2, TT-A.11.4-11.6 (summons), TT-A.13.3 (Burrow), and a seeded random loop of
 Recruitment, Mustering and Movement that keeps every invariant."""
 
 from __future__ import annotations

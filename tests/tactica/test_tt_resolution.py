@@ -1,8 +1,7 @@
 """TACTICA Resolution, winning a battle and the war (envs/tactica/resolution.py) on hand-built
 states: TT-B.7.5 (played cards, discards, end of turn), TT-B.4.1, TT-A.1.3, TT-A.2.6, TT-A.3.3,
 TT-A.4.6, TT-A.5.3, TT-B.8.1-8.5, TT-B.9.1, readings R60-R61, and a seeded random Resolution
-loop that keeps every
-invariant."""
+loop that keeps every invariant."""
 
 from __future__ import annotations
 

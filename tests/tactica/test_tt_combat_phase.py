@@ -1,9 +1,10 @@
 """TACTICA Combat phase (envs/tactica/combat_phase.py) on hand-built states: who may attack
 what (TT-B.7.4.1-7.4.2), declaring the attackers (R39), capture (TT-B.7.4.5-7.4.6), the
-order of the players (R2), FOG (TT-A.7.2), betrayers (TT-A.9.4), the card window, rescue,
-summons and razing, and the Combat sacrifices Aegis, Tempest and Devour (TT-A.11.6,
-TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71); plus random play
-inside the phase keeping the card and feature invariants."""
+order of the players (R2), FOG (TT-A.7.2), betrayers (TT-A.9.3-9.4), the card window and the
+tactics timings (TT-B.4.1), rescue, training leaving with its troop (TT-B.3.6), summons and
+razing, summons never touching a summon or a spire (TT-A.11.2), and the Combat sacrifices
+Aegis, Tempest and Devour (TT-A.11.6, TT-A.11.10, TT-A.12.2-12.3, TT-A.13.2, R70, R71); plus
+random play inside the phase keeping the card and feature invariants."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import numpy as np
 import pytest
 
 from envs.tactica import combat_phase as cp
-from envs.tactica import piles
+from envs.tactica import muster, piles, resolution
 from envs.tactica import state as st
 from envs.tactica.actions import (
     A_CARD,
     A_HEX,
     A_PASS,
+    A_PILE,
     A_SACRIFICE,
     N_ACTIONS,
     STAGE_AEGIS_WINDOW,
@@ -925,6 +927,159 @@ def test_devour_is_not_offered_after_burrow_this_turn_nor_once_cthon_has_fought(
     _begin(S)
     _declare(S, (5, 5), (4, 5))  # Cthon spends its combat action (OFF 5 > DEF 2)
     assert DEVOUR not in _legal(S)
+
+
+# --- training leaves with its troop (TT-B.3.6) ---------------------------------------------------
+
+
+def test_training_goes_to_its_owners_resupply_when_its_troop_leaves_the_battlefield() -> None:
+    S = _war()
+    _enemy_wall(S, 0, _hex(4, 0))  # player 1 may rescue next to it
+    t = _troop(S, 1, "Foot", 4, 5, training=2)  # DEF 2 + 2 = 4
+    under = [int(c) for c in np.flatnonzero(S["card_under"][0] == t)]
+    assert len(under) == 2
+    champion = _troop(S, 0, "Champion", 3, 5, training=1)
+    champion_training = int(np.flatnonzero(S["card_under"][0] == champion)[0])
+    _troop(S, 0, "Foot", 5, 5)
+    _troop(S, 1, "Foot", 4, 1)  # player 1's rescuer, next to player 0's wall
+    _begin(S)
+    _declare(S, (4, 5), (3, 5), (5, 5))  # OFF 4 + 2 = 6 > DEF 4: captured
+    _pass_windows(S)
+    assert S["card_place"][0, t] == st.PLACE_HOSTAGE
+    for c in under:  # to its owner's (player 1's) RESUPPLY, not the capturer's
+        assert S["card_place"][0, c] == st.PLACE_RESUPPLY and piles.card_owner(I(c)) == 1
+    # rescued back, it returns untrained; its training cards stay in RESUPPLY
+    assert (S["stage"][0], S["current"][0]) == (STAGE_COMBAT_SELECT, 1)
+    _apply(S, A_HEX + _hex(4, 1))
+    _apply(S, _legal(S)[0])  # the hex beside the rescuer
+    assert S["card_place"][0, t] == st.PLACE_BATTLEFIELD and S["troop_training"][0, t] == 0
+    assert all(S["card_place"][0, c] == st.PLACE_RESUPPLY for c in under)
+    assert _invariants_hold(S)
+    # at the end of the battle every card not LOST goes home to its pile, training too
+    piles.start_battle(S, TB, B0)
+    assert S["card_place"][0, champion_training] == st.PLACE_TROOP_PILE
+    assert S["card_under"][0, champion_training] == -1 and S["troop_training"][0, champion] == 0
+    assert _invariants_hold(S)
+
+
+# --- tactics card timings (TT-B.4.1) ---------------------------------------------------------------
+
+TACTICS = ("Press", "Saved", "Engineer", "Spy", "Negate", "Retreat", "Crown")
+
+
+def _cards_offered(S) -> set[str]:
+    return {TABLES.card_names[a - A_CARD] for a in _legal(S) if A_CARD <= a < A_PILE}
+
+
+def test_each_tactics_card_is_offered_only_at_its_timing() -> None:
+    S = _war()
+    _duel(S)
+    _enemy_wall(S, 1, _hex(4, 10))  # a feature for an Engineer to remove
+    for p in (0, 1):
+        for name in TACTICS:
+            _to_barracks(S, p, name)
+    _begin(S)
+    assert _cards_offered(S) == {"Engineer"}  # a combat card as a combat action of its own
+    _declare(S, (4, 5), (3, 5))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_RETREAT_WINDOW, 1)
+    assert _cards_offered(S) == {"Retreat"}  # a counter card answering the attack
+    _apply(S, A_PASS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_ATTACKER_CARD, 0)
+    assert _cards_offered(S) == {"Press", "Engineer"}  # attacker and combat cards
+    _apply(S, _card("Press"))
+    assert (S["stage"][0], S["current"][0]) == (STAGE_NEGATE_WINDOW, 1)
+    assert _cards_offered(S) == {"Negate"}  # a counter card answering a tactics card
+    _apply(S, A_PASS)
+    assert (S["stage"][0], S["current"][0]) == (STAGE_DEFENDER_CARD, 1)
+    assert _cards_offered(S) == {"Saved", "Engineer"}  # defender and combat cards
+    _apply(S, A_PASS)
+    # the played Press stays in play until Resolution (then back to the Barracks)
+    press = [c for c in range(st.N_CARD_IDS) if S["card_place"][0, c] == st.PLACE_IN_PLAY]
+    assert [TABLES.card_names[piles.card_name(TB, I(c))] for c in press] == ["Press"]
+    # Spy and Crown are muster cards: offered in Mustering, never in Combat
+    _hostage(S, 0, "Foot")
+    S["first_player"][0] = 0
+    muster.begin_mustering(S, TB, GEO.neighbours[BF], B0)
+    out = np.zeros(N_ACTIONS, np.int16)
+    n = muster.legal_mustering(S, TB, GEO.neighbours[BF], B0, out)
+    offered = {TABLES.card_names[a - A_CARD] for a in out[:n] if A_CARD <= a < A_PILE}
+    assert offered == {"Spy", "Crown"}
+
+
+# --- the betrayer (TT-A.9.3) -----------------------------------------------------------------------
+
+
+def test_a_betrayer_fights_for_its_player_all_battle_and_cannot_be_rescued_by_its_owner() -> None:
+    S = _war()
+    _enemy_wall(S, 0, _hex(4, 0))
+    betrayer = _troop(S, 1, "Champion", 6, 5)  # player 1's card, turned by player 0's BETRAYAL!
+    S["troop_betrayer"][0, betrayer] = True
+    S["betrayer_token"][0, 0] = betrayer
+    resolution.end_turn(S, B0)  # the decree's turn ends; the betrayer stays player 0's troop
+    assert cp.troop_controller(S, B0, I(betrayer)) == 0
+    assert muster.troop_seat(S, B0, I(betrayer)) == 0
+    _troop(S, 1, "Foot", 4, 1)  # player 1's troop next to player 0's wall
+    _begin(S, first=1)
+    assert A_HEX + _hex(4, 1) not in _legal(S)  # no rescue: the betrayer is no hostage
+    # nor may player 1 ransom it with a Crown
+    _to_barracks(S, 1, "Crown")
+    _to_barracks(S, 1, "Spy")
+    _to_barracks(S, 0, "Foot")
+    S["first_player"][0] = 1
+    muster.begin_mustering(S, TB, GEO.neighbours[BF], B0)
+    out = np.zeros(N_ACTIONS, np.int16)
+    n = muster.legal_mustering(S, TB, GEO.neighbours[BF], B0, out)
+    assert _card("Spy") in out[:n] and _card("Crown") not in out[:n]
+    # with a hostage of theirs, player 1 may rescue it; the betrayer stays where it is
+    hostage = _hostage(S, 1, "Foot")
+    _begin(S, first=1)
+    _apply(S, A_HEX + _hex(4, 1))
+    _apply(S, _legal(S)[0])
+    assert S["card_place"][0, hostage] == st.PLACE_BATTLEFIELD
+    assert S["card_hex"][0, betrayer] == _hex(6, 5)
+    assert cp.troop_controller(S, B0, I(betrayer)) == 0
+    assert _invariants_hold(S)
+
+
+# --- summons and summons, summons and spires (TT-A.11.2) -------------------------------------------
+
+
+def _lone_spire(S, p: int, h: int, s: int) -> None:
+    """p's one-card spire on hex h made of summon card s."""
+    S["summon_card_place"][0, p, s] = st.SUMMON_IN_SPIRE
+    S["summon_card_side"][0, p, s] = 0
+    S["spire_card"][0, p, 0] = s
+    S["spire_height"][0, p] = 1
+    S["spire_hex"][0, p] = h
+    S["hex_feature"][0, h] = st.FEATURE_SPIRE
+    S["hex_feature_owner"][0, h] = p
+    S["hex_feature_card"][0, h] = 0
+
+
+def test_summons_never_attack_a_summon_nor_a_spire() -> None:
+    for mine in ("Ouran", "Cthon"):
+        S = _war()
+        S["advanced"][0] = True
+        _summon(S, 0, _hex(4, 5), mine)
+        _summon(S, 1, _hex(5, 5), "Cthon")  # adjacent enemy summon
+        _lone_spire(S, 1, _hex(3, 5), 1)  # adjacent enemy spire
+        _pair(S, 0, "Foot")  # Tempest or Devour could be paid, had they a target
+        _pair(S, 1, "Foot")
+        assert _invariants_hold(S)
+        _begin(S)
+        # neither summon has anything to attack; no sacrifice serves a summon against another
+        assert S["stage"][0] == st.STAGE_PHASE_DONE
+        assert S["sacrifices_made"][0].tolist() == [0, 0]
+        assert S["summon_hex"][0].tolist() == [_hex(4, 5), _hex(5, 5)]
+        assert S["spire_height"][0, 1] == 1
+    # a troop in the same place may attack both: only summons are barred
+    S = _war()
+    S["advanced"][0] = True
+    _troop(S, 0, "Foot", 4, 5)
+    _summon(S, 1, _hex(5, 5), "Cthon")
+    _lone_spire(S, 1, _hex(3, 5), 1)
+    _begin(S)
+    assert _legal(S) == [A_HEX + _hex(3, 5), A_HEX + _hex(5, 5), A_PASS]
 
 
 # --- random play inside the phase ---------------------------------------------------------------

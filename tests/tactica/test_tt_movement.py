@@ -1,5 +1,5 @@
 """TACTICA Movement kernels (envs/tactica/movement.py) on hand-built states: TT-B.7.3.1-7.3.2,
-TT-A.8.2 (MUD), TT-A.11.4-11.6 (summons), TT-A.13.3 (Burrow), and a seeded random loop of
+TT-A.8.2 (MUD), TT-A.11.2, TT-A.11.4-11.6 (summons), TT-A.13.3 (Burrow), and a seeded random loop of
 Recruitment, Mustering and Movement that keeps every invariant."""
 
 from __future__ import annotations
@@ -150,6 +150,21 @@ def test_a_summon_passes_walls_and_troops_and_ends_on_an_empty_hex() -> None:
     assert ends == within(11, move) - {2, 6, 10, 12, 20, 21}  # no wall, no troop
     act(S, A_HEX + 1)  # across wall 2
     assert S["summon_hex"][0, 0] == 1 and S["hex_summon"][0, 1] == 0 and S["summon_moved"][0, 0]
+    ok(S)
+
+
+def test_a_summon_passes_an_enemy_summon_but_never_ends_on_it() -> None:
+    # TT-A.11.2: a summon never blocks a summon. Hex 23 is the only hex between 22 and 24
+    S = battle()
+    summon(S, 0, 22, OURAN)  # move 2
+    summon(S, 1, 23, CTHON)
+    assert {int(y) for y in NB[22] if y >= 0} & {int(y) for y in NB[24] if y >= 0} == {23}
+    begin(S)
+    act(S, A_HEX + 22)
+    ends = {a - A_HEX for a in legal(S)}
+    assert 24 in ends and 23 not in ends
+    act(S, A_HEX + 24)
+    assert S["summon_hex"][0].tolist() == [24, 23]
     ok(S)
 
 

@@ -1,7 +1,7 @@
 """TACTICA Resolution, winning a battle and the war (envs/tactica/resolution.py) on hand-built
-states: TT-B.7.5 (played cards, discards, end of turn), TT-A.1.3, TT-A.2.6, TT-A.3.3, TT-A.4.6,
-TT-B.8.1-8.5, TT-B.9.1, readings R60-R61, and a seeded random Resolution loop that keeps every
-invariant."""
+states: TT-B.7.5 (played cards, discards, end of turn), TT-B.4.1, TT-A.1.3, TT-A.2.6, TT-A.3.3,
+TT-A.4.6, TT-A.5.3, TT-B.8.1-8.5, TT-B.9.1, readings R60-R61, and a seeded random Resolution
+loop that keeps every invariant."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from envs.tactica.actions import A_CARD, A_PASS, N_ACTIONS, STAGE_DISCARD
 from envs.tactica.tables import CARD_TACTICS, PHASE_RESOLUTION, load_tables
 
 CARD = load_tables().card_index
+DECREE = {name: d for d, name in enumerate(load_tables().decree_names)}
 
 
 def legal(S) -> list[int]:
@@ -98,6 +99,21 @@ def test_played_press_returns_to_the_barracks_and_saved_engineer_go_to_resupply(
     ok(S)
 
 
+def test_every_played_tactics_card_goes_where_its_text_says() -> None:
+    # TT-B.4.1: Press to its owner's BARRACKS, every other tactics card to its owner's RESUPPLY
+    S = fighting()
+    names = ("Press", "Saved", "Engineer", "Spy", "Negate", "Retreat", "Crown")
+    played = {(p, name): hand(S, p, name)[0] for p in (0, 1) for name in names}
+    for c in played.values():
+        to(S, c, st.PLACE_IN_PLAY)
+    resolution.return_played_cards(S, TB, B0)
+    for (p, name), c in played.items():
+        want = st.PLACE_BARRACKS if name == "Press" else st.PLACE_RESUPPLY
+        assert S["card_place"][0, c] == want, (p, name)
+        assert piles.card_owner(I(c)) == p
+    ok(S)
+
+
 # --- (2) discards (TT-B.7.5) -------------------------------------------------------------------
 
 
@@ -148,6 +164,30 @@ def test_a_pressed_card_back_in_the_barracks_counts_toward_seven() -> None:
     to(S, hand(S, 0, "Press")[0], st.PLACE_IN_PLAY)
     begin(S)
     assert barracks(S, 0) == 8 and A_PASS not in legal(S)
+
+
+def test_tactica_leaves_the_barred_player_their_discards() -> None:
+    # TT-A.5.3 (NOTE1): the opponent of a TACTICA! plays no card this turn, but discarding in
+    # RESOLUTION is no play: they discard freely and must still come down to seven
+    S = fighting(first=0)
+    S["decree_enacted"][0, 0] = DECREE["TACTICA!"]
+    S["no_cards"][0, 1] = True
+    hand(S, 0, "Foot")
+    cards = hand(S, 1, "Foot", "Foot", "Archer", "Press", "Saved", "Spy", "Negate", "Crown")
+    begin(S)
+    act(S, A_PASS)  # player 0 keeps their Foot
+    assert S["stage"][0] == STAGE_DISCARD and S["current"][0] == 1
+    assert A_PASS not in legal(S)  # eight cards: one must go
+    assert legal(S) == sorted(
+        A_CARD + CARD[n] for n in {"Foot", "Archer", "Press", "Saved", "Spy", "Negate", "Crown"}
+    )
+    act(S, A_CARD + CARD["Crown"])
+    assert S["card_place"][0, cards[-1]] == st.PLACE_RESUPPLY
+    assert A_PASS in legal(S)
+    act(S, A_CARD + CARD["Spy"])  # a free discard below seven too
+    act(S, A_PASS)
+    assert barracks(S, 1) == 6 and S["stage"][0] == st.STAGE_PHASE_DONE
+    ok(S)
 
 
 # --- (3) winning a battle (TT-B.8) -------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from envs.tactica import turn
 from envs.tactica.actions import A_SURRENDER, N_ACTIONS
 from envs.tactica.piles import conservation_error, feature_error, reset_war
-from envs.tactica.state import STAGE_GAME_OVER, allocate
+from envs.tactica.state import STAGE_GAME_OVER, SUMMON_ASIDE, allocate
 from envs.tactica.tables import PHASE_RESOLUTION, load_tables
 
 TABLES = load_tables()
@@ -69,6 +69,9 @@ def test_random_wars_end_with_a_winner_by_war_points_and_keep_every_card_in_one_
         else:
             assert (rewards == 0).all()
         assert int(S["decisions"][0]) == len(actions)
+        if not advanced:  # TT-A.0.1: no decree in the basic game, so no summon card ever stacked
+            assert (S["summon_card_place"][0, :, : TB.summon_cards] == SUMMON_ASIDE).all()
+            assert (S["spire_height"][0] == 0).all()
 
 
 def test_the_same_seed_and_actions_replay_the_same_war():

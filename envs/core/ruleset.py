@@ -203,6 +203,10 @@ class Ruleset:
     # (resolve_options); each set of options is its own Ruleset with its own fingerprint
     option_choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     options: Mapping[str, str] = field(default_factory=dict)
+    # random games the shared invariant test (tests/platform) fuzzes at the fewest players:
+    # rulesets with long games (TACTICA's wars, ~1,200 decisions) play fewer there, and
+    # record their full fuzz run with benchmarks/fuzz.py
+    fuzz_games: int = 100_000
     # step_info(S, b, seat) -> dict: what the AEC env adds to a seat's `infos` after every
     # step (TACTICA: the battle results and per-battle rewards of the war); None: nothing
     step_info: Callable[[np.ndarray, int, int], dict] | None = None

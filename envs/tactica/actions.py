@@ -30,6 +30,8 @@ stage. The numbers below are fixed here, once, so that phases can name each othe
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from envs.tactica.state import MAX_HEXES
 
 N_CARD_NAMES = 12  # draw-card names (tables.card_names)
@@ -127,15 +129,23 @@ STAGE_NAMES = {
 }
 
 
-def describe(a: int) -> str:
-    """One line naming action a in the layout above (its meaning in a stage: STAGE_NAMES)."""
+@lru_cache(maxsize=1)
+def _names():
+    """The embedded tables, for the names of cards, decrees and sacrifices (loaded once)."""
     from envs.tactica.tables import load_tables
 
+    return load_tables()
+
+
+def describe(a: int) -> str:
+    """One line naming action a in the layout above (its meaning in a stage: STAGE_NAMES);
+    an index outside the layout is named as such (error messages describe bad actions)."""
+    a = int(a)
     if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action {a} outside 0..{N_ACTIONS - 1}")
+        return f"action {a} (outside 0..{N_ACTIONS - 1})"
     if a < A_CARD:
         return f"hex {a - A_HEX} (row {(a - A_HEX) // 9}, column {(a - A_HEX) % 9})"
-    t = load_tables()
+    t = _names()
     if a < A_PILE:
         return f"card {t.card_names[a - A_CARD]}"
     if a < A_SIDE:

@@ -76,8 +76,9 @@ def lost_count(S, b):
 
 
 @njit
-def check_invariants(S, tb, b, buf):
-    """OK or the first broken invariant's code (module docstring) for game b."""
+def check_invariants(S, tb, b, n_legal):
+    """OK or the first broken invariant's code (module docstring) for game b, whose decision
+    has n_legal legal actions (kernels.legal; the fuzzer has them from kernels.apply)."""
     code = conservation_error(S, tb, b)
     if code != 0:
         return code
@@ -92,7 +93,7 @@ def check_invariants(S, tb, b, buf):
         return INV_FLOW
     if stage == STAGE_SETUP or stage == STAGE_PHASE_DONE:
         return INV_FLOW  # advance never leaves a game between decisions
-    if stage != STAGE_GAME_OVER and kernels.legal(S, tb, b, buf) == 0:
+    if stage != STAGE_GAME_OVER and n_legal == 0:
         return INV_FLOW
     points = np.zeros(N_PLAYERS, dtype=np.int64)
     for k in range(tb.battles_per_war):
@@ -125,14 +126,14 @@ def random_action(S, b, buf, n):
 
 
 @njit
-def _check_one(S, tb, i, seed, g, codes, at, buf, check_buf):
+def _check_one(S, tb, i, seed, g, codes, at, buf):
     n = kernels.start(S, tb, i, seed, g, buf)
     lost = lost_count(S, i)
-    code = check_invariants(S, tb, i, check_buf)
+    code = check_invariants(S, tb, i, n)
     while code == OK and S["stage"][i] != STAGE_GAME_OVER:
         n = kernels.apply(S, tb, i, random_action(S, i, buf, n), buf)
         now = lost_count(S, i)
-        code = INV_LOST_RETURNED if now < lost else check_invariants(S, tb, i, check_buf)
+        code = INV_LOST_RETURNED if now < lost else check_invariants(S, tb, i, n)
         lost = now
         if S["decisions"][i] > 1_000_000:
             code = INV_FLOW  # a runaway game
@@ -148,10 +149,7 @@ def random_games_check(S, tba, seed, first_game, codes, at):
     for ii in prange(B):
         i = np.int64(ii)
         buf = np.empty(N_ACTIONS, dtype=np.int16)
-        check_buf = np.empty(N_ACTIONS, dtype=np.int16)
-        _check_one(
-            S, tba[0], i, np.int64(seed), np.int64(first_game + i), codes, at, buf, check_buf
-        )
+        _check_one(S, tba[0], i, np.int64(seed), np.int64(first_game + i), codes, at, buf)
 
 
 def run_random_games(

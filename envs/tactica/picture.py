@@ -13,6 +13,7 @@ imported when a picture is drawn, not with this module.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -43,9 +44,11 @@ SIDE_FILL = ("#9cc48a", "#c9a36b")  # landmark high / low side up
 ATTACK_RING = "#e01b1b"
 
 
-def render_image(tables: Tables, S: np.ndarray, me: int, b: int, path: str | Path) -> Path:
-    """Draw game b as seat `me` sees it to the PNG `path` (WIDTH_IN x HEIGHT_IN inches at
-    DPI); returns the path."""
+def render_image(
+    tables: Tables, S: np.ndarray, me: int, b: int, path: str | Path | None = None
+) -> Path | bytes:
+    """Draw game b as seat `me` sees it (WIDTH_IN x HEIGHT_IN inches at DPI): the PNG's
+    bytes, or written to `path` (returned), as the contract's render_image."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
@@ -192,6 +195,10 @@ def render_image(tables: Tables, S: np.ndarray, me: int, b: int, path: str | Pat
         va="top",
         family="monospace",
     )
+    if path is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, dpi=DPI, format="png")
+        return buf.getvalue()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=DPI)

@@ -616,6 +616,16 @@ def reset_war(S, tb, b: int, seed: int, game_index: int) -> None:
     S["winner"][b] = -1
     S["decisions"][b] = 0
     S["battle"][b] = 0
+    # turn-scoped fields the phase kernels set before they read them: cleared here too, so
+    # a slot reused for a new war is the same bit for bit as a fresh one (the AEC env and
+    # BatchEnv's auto-reset reuse slots)
+    S["card_window"][b] = 0
+    S["combat_players_done"][b] = 0
+    for p in range(N_PLAYERS):
+        S["combat_sacrifice"][b, p] = -1
+        S["move_sacrifice"][b, p] = -1
+        S["hand_shown"][b, p] = False
+        S["shown_counts"][b, p, :] = 0
     start_battle(S, tb, b)
 
 

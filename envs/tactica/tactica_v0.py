@@ -26,7 +26,8 @@ Barracks and both piles' orders stay hidden.
 Rewards, at the end of the episode only: the war's winner +1, the loser -1, 0 each for a
 drawn war (TT-B.9.1). After every step `infos` holds the war so far: `battle`,
 `battle_results`, `battle_rewards` (this player's +1 / -1 / 0 per finished battle) and
-`war_points`; at the end also `score` (war points), `winner` and `decisions`.
+`war_points_by_seat`; at the end also `score` and `war_points` (this player's war points),
+`winner` and `decisions`.
 """
 
 from __future__ import annotations

@@ -28,10 +28,15 @@ def _view(env, S: np.ndarray, me: int) -> tuple[np.ndarray, str]:
     return _observe(env, S, me), env.ruleset.render_text(S, me, 0)
 
 
-def _decision_states(name: str, num_players: int, n_games: int, every: int):
-    """(env, state copy) at every `every`-th decision of n_games random games."""
+def _decision_states(name: str, num_players: int, n_games: int, every: int, at_least: int):
+    """(env, state copy) at every `every`-th decision of random games: n_games of them, more
+    while fewer than `at_least` states were given (some rulesets' random games are short:
+    a TACTICA random player often surrenders a battle at once)."""
     env = make_env(name, num_players=num_players).unwrapped
-    for g in range(n_games):
+    given = 0
+    for g in range(1000):
+        if g >= n_games and given >= at_least:
+            return
         env.reset(seed=SEED, options={"game_index": g})
         rng = game_rng(SEED, g)
         for i, _agent in enumerate(env.agent_iter()):
@@ -40,6 +45,7 @@ def _decision_states(name: str, num_players: int, n_games: int, every: int):
                 env.step(None)
                 continue
             if i % every == 0:
+                given += 1
                 yield env, env.state()
             env.step(pick(obs["action_mask"], rng))
 
@@ -52,7 +58,7 @@ def test_observation_and_render_unchanged_when_only_hidden_state_changes(
     rng = np.random.default_rng(num_players)
     checked = changed_state = other_sees_change = 0
     stages = set()
-    for env, S in _decision_states(name, num_players, n_games=3, every=4):
+    for env, S in _decision_states(name, num_players, n_games=3, every=4, at_least=80):
         stages.add(int(S["stage"][0]))
         for me in range(num_players):
             base = _view(env, S, me)
@@ -75,7 +81,10 @@ def test_observation_and_render_unchanged_when_only_hidden_state_changes(
                 )
     assert checked > 300
     assert changed_state == checked  # every resample really changed the hidden state
-    assert other_sees_change > 0.8 * checked  # ... and another player can see the change
+    # ... and another player can often see the change: not always, since some hidden things
+    # are hidden from everyone (TACTICA's pile orders) and some decisions come while hands
+    # are empty (TACTICA's deployment): TAC ~100 %, TACTICA ~36 %
+    assert other_sees_change > 0.3 * checked
     assert len(stages) >= 3  # several kinds of decision were sampled
 
 
@@ -85,7 +94,13 @@ def test_action_mask_unchanged_when_only_hidden_state_changes(name: str) -> None
     rng = np.random.default_rng(7)
     checked = 0
     for num_players in range(rs.min_players, rs.max_players + 1):
-        for env, S in _decision_states(name, num_players, n_games=2, every=3):
+        for env, S in _decision_states(
+            name,
+            num_players,
+            n_games=2,
+            every=3,
+            at_least=110 // (rs.max_players - rs.min_players + 1),
+        ):
             me = int(S["current"][0])
             base = np.zeros(rs.n_actions, dtype=np.int8)
             rs.legal_mask(S, 0, base)

@@ -1,6 +1,7 @@
 """Whole-game invariants of every playable ruleset (ARCHITECTURE.md section 8), through the
 contract: ``ruleset.fuzz(P, n, seed)`` plays n random games and checks ``check_state`` at every
-decision (100,000 games at the fewest players, thousands at each larger count), and
+decision (Ruleset.fuzz_games at the fewest players, 100,000 for most rulesets, thousands at
+each larger count), and
 ``ruleset.check_state`` is shown to fail on states corrupted in the fields every ruleset's
 state carries (seat to act, winner, rewards, scores). Corruptions that need a ruleset's own
 fields are that ruleset's tests (TAC: tests/tac/test_invariants.py)."""
@@ -15,7 +16,8 @@ from envs import get_ruleset, make_env
 
 
 def _games(name: str, num_players: int) -> int:
-    return 100_000 if num_players == get_ruleset(name).min_players else 5_000
+    rs = get_ruleset(name)
+    return rs.fuzz_games if num_players == rs.min_players else min(5_000, rs.fuzz_games)
 
 
 @pytest.mark.parametrize(("name", "num_players"), CASES)

@@ -120,13 +120,16 @@ def cmd_compare(args) -> int:
     seed = 0 if args.seed is None else args.seed
     games = balance.DEFAULT_GAMES if args.games is None else args.games
     params = [
-        make_params(args.ruleset, players, games, (a,) * players, seed, args.chunk) for a in agents
+        make_params(
+            args.ruleset, players, games, (a,) * players, seed, args.chunk, options=args.options
+        )
+        for a in agents
     ]  # every agent checked before anything is played
     check_threads(args.threads)
     out = Path(args.out)
     fits, folders = [], []
     for a, p in zip(agents, params, strict=True):
-        runs = balance.default_runs_dir(p.ruleset, p.players, p.seed, p.games, a)
+        runs = balance.default_runs_dir(p.ruleset, p.players, p.seed, p.games, a, p.options)
         print(f"agent {a}: {runs}", file=sys.stderr)
         outcome = run_selfplay(p, runs, threads=args.threads, progress=True)
         if not outcome.complete:

@@ -492,12 +492,6 @@ def plan_games(
 # --- the command --------------------------------------------------------------------------
 
 
-def options_tag(ruleset: str, options: Mapping[str, str] | None = None) -> str:
-    """`tactica-basic-battle-varied` (the ruleset and its option values, for folder names;
-    the ruleset alone when it has no options), so runs under other options never share one."""
-    return "-".join([ruleset, *(records.slug(v) for v in (options or {}).values())])
-
-
 def default_runs_dir(
     ruleset: str,
     players: int,
@@ -506,6 +500,8 @@ def default_runs_dir(
     agent: str = "random",
     options: Mapping[str, str] | None = None,
 ) -> Path:
+    from agents.selfplay import options_tag
+
     suffix = "" if agent == "random" else f"_{records.slug(agent)}"
     name = f"{options_tag(ruleset, options)}_p{players}_seed{seed}_n{games}{suffix}"
     return Path("runs/balance") / name

@@ -79,6 +79,13 @@ def describe_options(options: Mapping[str, str] | None) -> str:
     return ", ".join(f"{k}={v}" for k, v in (options or {}).items())
 
 
+def options_tag(ruleset: str, options: Mapping[str, str] | None = None) -> str:
+    """`tactica-standard-battle-basic` (the ruleset and its option values, for default folder
+    names; the ruleset alone when it has no options): runs under other options never share
+    a folder."""
+    return "-".join([ruleset, *(records.slug(v) for v in (options or {}).values())])
+
+
 def load_ruleset(
     name: str,
     config: str | Path | None = None,

@@ -185,7 +185,9 @@ class SingleAgentEnv(gym.Env):
             else:
                 seats = self._aec.possible_agents
                 field_name = self.ruleset.record.score_field
-                info[field_name] = [int(self._aec.infos[a][field_name]) for a in seats]
+                # "score", not infos[field_name]: a ruleset's step_info may reuse that key
+                # (TACTICA's war_points holds both seats' points there)
+                info[field_name] = [int(self._aec.infos[a]["score"]) for a in seats]
                 info["winner"] = int(final["winner"])
                 info["decisions"] = int(final["decisions"])
             # SB3 logs the mean of `is_success` at episode ends as rollout/success_rate

@@ -243,3 +243,27 @@ def test_a_training_run_records_its_options_and_command(tmp_path):
     assert "--option game=basic" in config.command()
     with pytest.raises(ValueError, match="option game must be one of"):
         TrainConfig(out=tmp_path, timesteps=10, ruleset="tactica", options={"game": "x"}).validate()
+
+
+def test_train_under_options_records_them_and_its_policy_refuses_others(tmp_path):
+    out = tmp_path / "ppo"
+    rc, stdout, err = run_cli(
+        "train", "--ruleset", "tactica", *BASIC_BATTLE, "--timesteps", "128", "--num-envs", "4",
+        "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1", "--eval-games", "1",
+        "--checkpoint-every", "0", "--no-progress", "--out", str(out),
+    )  # fmt: skip
+    assert rc == 0, err
+    config = json.loads((out / "config.json").read_text())
+    assert config["options"] == RESOLVED
+    assert config["fingerprint"] == get("tactica", None, RESOLVED).fingerprint()
+    assert "--option game=basic" in json.loads((out / "eval.json").read_text())["command"]
+    agents = f"random,ppo:{out}"
+    rc, _, err = run_cli(
+        *selfplay_args(tmp_path / "war", "--option", "game=basic"), "--agents", agents
+    )
+    assert rc == 2 and "was trained under tactica options" in err
+    assert not (tmp_path / "war").exists()
+    rc, _, err = run_cli(
+        *selfplay_args(tmp_path / "battle", *BASIC_BATTLE, games=4), "--agents", agents
+    )
+    assert rc == 0, err

@@ -267,3 +267,16 @@ def test_train_under_options_records_them_and_its_policy_refuses_others(tmp_path
         *selfplay_args(tmp_path / "battle", *BASIC_BATTLE, games=4), "--agents", agents
     )
     assert rc == 0, err
+
+
+def test_a_tac_run_written_before_options_existed_still_resumes(tmp_path):
+    out = tmp_path / "old"
+    argv = ["selfplay", "--ruleset", "tac", "--games", "40", "--chunk", "20", "--out", str(out)]
+    rc, _, err = run_cli(*argv, "--max-chunks", "1")
+    assert rc == 0, err
+    run = json.loads((out / "run.json").read_text())
+    del run["params"]["options"]  # as an earlier tacsim wrote it
+    (out / "run.json").write_text(json.dumps(run))
+    rc, _, err = run_cli(*argv)
+    assert rc == 0, err
+    assert records.read_games(out).num_rows == 40

@@ -10,15 +10,15 @@
                     [--backend local|ray [--address A] [--workers W]]
     tacsim play     --ruleset NAME --players P --seats human,heuristic ...
     tacsim replay   --run DIR --game K | --saved FILE
+    tacsim train ...   (registered by agents/training.py)
+    tacsim ladder --ruleset NAME --agents A,B,ppo:PATH --games N   (agents/ladder.py)
+    tacsim bench ...   (registered by benchmarks/harness.py)
 
 Every subcommand that plays takes the ruleset's options as a repeatable --option KEY=VALUE
 (e.g. --ruleset tactica --option game=basic --option episode=battle; `tacsim rulesets` lists
 them); a bad key or value is refused with one line naming it and the choices. Runs, reports,
 saved games and trained policies record the options; a resume, replay or policy under other
 options is refused.
-    tacsim train ...   (registered by agents/training.py)
-    tacsim ladder --ruleset NAME --agents A,B,ppo:PATH --games N   (agents/ladder.py)
-    tacsim bench ...   (registered by benchmarks/harness.py)
 
 Every subcommand takes --ruleset NAME and refuses an unknown or data-only ruleset with a
 one-line error (envs/registry.py).

@@ -4,9 +4,9 @@ PATH is the model file (OUT/model.zip, or a checkpoint OUT/checkpoints/model_N_s
 the training folder OUT (then OUT/model.zip). The model is loaded on the CPU and checked
 against the ruleset it is asked to play: its observation size and action count must be the
 ruleset's for that number of players, and when the training folder's config.json names a
-ruleset (and a player count, and the ruleset's options) they must match too. `Policy.act` maps a batch of observations
-and action masks to actions (deterministic by default: the most probable legal action) and
-raises if the model ever picks an action its mask forbids.
+ruleset (a player count, the ruleset's options) they must match too. `Policy.act` maps a
+batch of observations and action masks to actions (deterministic by default: the most
+probable legal action) and raises if the model ever picks an action its mask forbids.
 
 torch and sb3-contrib (the `train` extra) are imported only when a model is loaded, so the
 `tacsim` command and kernel-only self-play never pay for them.

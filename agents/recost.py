@@ -212,10 +212,6 @@ def _fmt_timing(t: dict | None) -> str:
     )
 
 
-def _fmt_options(options: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items())
-
-
 def _fmt_costs(names: list[str], costs) -> str:
     return ", ".join(f"{n} {int(c)}" for n, c in zip(names, costs, strict=True))
 
@@ -533,6 +529,8 @@ def write_convergence_plot(path: Path, res: Recost, cost_label: str) -> None:
 
 
 def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str) -> str:
+    from agents.selfplay import describe_options
+
     rows = [
         "| Round | Games | Decisive | 1 cost = log-odds | Mean abs(worth - cost) "
         "| Max abs(worth - cost) | Outside 95% CI | Self-play time |",
@@ -581,7 +579,7 @@ def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str)
             f"Command: `{command}`",
             "",
             f"Agent {p.agent} in every seat, {p.players} players, "
-            + (f"options {_fmt_options(p.options)}, " if p.options else "")
+            + (f"options {describe_options(p.options)}, " if p.options else "")
             + f"seed {p.seed} in every round "
             f"(the same deals and dice: common random numbers), {res.rounds[-1].games:,} games "
             f"per round, damping {p.damping:g}.",

@@ -7,9 +7,9 @@ that it ends as recorded.
 
 A self-play run folder (agents/selfplay.py) gives the seed, the ruleset's options and, per
 game, the agent of each seat; a saved play file (agents/session.py) gives the options, the
-seats and every action taken. Agents
-act through the ruleset's ``act_one`` (the game's own agent RNG, as in-kernel self-play);
-humans' actions come from the saved list, and every agent action is checked against it.
+seats and every action taken. Agents act through the ruleset's ``act_one`` (the game's own
+agent RNG, as in-kernel self-play); humans' actions come from the saved list, and every
+agent action is checked against it.
 
 Output: every decision as one line and the board at the end (default); the board before
 each decision, waiting for Enter (``--step``); only the check (``--quiet``). ``--frames DIR``

@@ -8,9 +8,9 @@ which position of the list played each seat, and the records name that agent.
 
 Resuming: DIR/run.json holds the parameters. Rerunning with the same DIR and parameters
 plays only the chunks not on disk; a finished chunk is never replayed, an unfinished one is
-replayed whole, so no game is duplicated or lost. Different parameters (or different rule
-tables, or other ruleset options) in the same DIR are refused. Ctrl-C stops between chunks' writes: every file with a
-final name is a complete chunk.
+replayed whole, so no game is duplicated or lost. Different parameters (different rule
+tables, other ruleset options) in the same DIR are refused. Ctrl-C stops between chunks'
+writes: every file with a final name is a complete chunk.
 """
 
 from __future__ import annotations

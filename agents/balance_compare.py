@@ -49,6 +49,10 @@ def compare_markdown(
         else:
             row += " |"
         lines.append(row)
+    rs_options = fits[0].ruleset.options
+    opts = (
+        f" (options {', '.join(f'{k}={v}' for k, v in rs_options.items())})" if rs_options else ""
+    )
     slopes = [
         "| Agent | Run | Decisive games | 1 listed point = log-odds | Units flagged |",
         "|---|---|---:|---|---:|",
@@ -63,7 +67,8 @@ def compare_markdown(
         [
             f"# Implied {label} by agent",
             "",
-            f"{fits[0].ruleset.env_name}, {games:,} games per agent, one agent in every seat. "
+            f"{fits[0].ruleset.env_name}{opts}, {games:,} games per agent, one agent in every "
+            "seat. "
             "Agents in the order given (weakest first). Method: agents/balance.py, per agent; "
             "`*`: the unit's 95% interval excludes its listed cost. Each agent's full report is "
             "in its folder here.",

@@ -39,6 +39,7 @@ at 1,000,000 games within 6%); --recost (agents/recost.py) re-costs to parity;
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -361,7 +362,7 @@ def fit_run(runs: Path, params) -> RunFit:
     the rule tables the run played under."""
     from agents.selfplay import load_ruleset
 
-    rs = load_ruleset(params.ruleset, params.config)
+    rs = load_ruleset(params.ruleset, params.config, params.options)
     units = ruleset_items(rs.record)
     stems = records.unit_columns(units.names)
     cols = ["game_index", "winner"] + [
@@ -492,10 +493,18 @@ def plan_games(
 
 
 def default_runs_dir(
-    ruleset: str, players: int, seed: int, games: int, agent: str = "random"
+    ruleset: str,
+    players: int,
+    seed: int,
+    games: int,
+    agent: str = "random",
+    options: Mapping[str, str] | None = None,
 ) -> Path:
+    from agents.selfplay import options_tag
+
     suffix = "" if agent == "random" else f"_{records.slug(agent)}"
-    return Path("runs/balance") / f"{ruleset}_p{players}_seed{seed}_n{games}{suffix}"
+    name = f"{options_tag(ruleset, options)}_p{players}_seed{seed}_n{games}{suffix}"
+    return Path("runs/balance") / name
 
 
 def check_balance_flags(args) -> None:
@@ -528,7 +537,7 @@ def check_balance_flags(args) -> None:
 def balance_params(args):
     """Self-play parameters: those of an existing --runs folder, or --agent (default random)
     in every seat."""
-    from agents.selfplay import make_params
+    from agents.selfplay import describe_options, load_ruleset, make_params
 
     runs = args.runs
     existing = records.read_run_file(runs) if runs is not None and runs.is_dir() else None
@@ -555,14 +564,29 @@ def balance_params(args):
             old["seed"],
             old["chunk"],
             old.get("config"),
+            old.get("options") or None,
         )
+        if args.options:
+            asked = dict(load_ruleset(args.ruleset, old.get("config"), args.options).options)
+            if asked != params.options:
+                raise UsageError(
+                    f"--option {describe_options(asked)} but {runs} holds a run with options "
+                    f"{describe_options(params.options)}: drop --option to reuse it, or "
+                    "choose another --runs"
+                )
     else:
         players = 2 if args.players is None else args.players
         seed = 0 if args.seed is None else args.seed
         games = DEFAULT_GAMES if args.games is None else args.games
         agent = "random" if args.agent is None else args.agent
         params = make_params(
-            args.ruleset, players, games, (agent,) * max(players, 1), seed, args.chunk
+            args.ruleset,
+            players,
+            games,
+            (agent,) * max(players, 1),
+            seed,
+            args.chunk,
+            options=args.options,
         )
     if len(set(params.agents)) != 1:
         raise UsageError(
@@ -573,12 +597,16 @@ def balance_params(args):
 
 
 def run_line_of(rf: RunFit, runs: Path, params) -> str:
+    from agents.selfplay import describe_options
+
     config = ""
     if params.config is not None:  # shown relative to the working folder when inside it
         path = Path(params.config)
         if path.is_relative_to(Path.cwd()):
             path = path.relative_to(Path.cwd())
         config = f", rule tables `{path}`"
+    if params.options:
+        config += f", options {describe_options(params.options)}"
     return (
         f"Self-play records: `{runs}` ({rf.ruleset.env_name}, {params.players} players, agent "
         f"{params.agents[0]} in every seat, seed {params.seed}, {params.games:,} games{config})."
@@ -605,7 +633,9 @@ def cmd_balance(args) -> int:
     def runs_for(games: int) -> Path:
         if runs is not None:
             return runs
-        return default_runs_dir(params.ruleset, params.players, params.seed, games, agent)
+        return default_runs_dir(
+            params.ruleset, params.players, params.seed, games, agent, params.options
+        )
 
     if args.precision is not None:
         given = args.games is not None or (runs is not None and runs.is_dir())
@@ -613,7 +643,9 @@ def cmd_balance(args) -> int:
         def pilot_runs_for(games: int) -> Path:
             if runs is not None:
                 return runs.with_name(runs.name + "_pilot")
-            return default_runs_dir(params.ruleset, params.players, params.seed, games, agent)
+            return default_runs_dir(
+                params.ruleset, params.players, params.seed, games, agent, params.options
+            )
 
         planned = plan_games(
             params,

@@ -49,6 +49,10 @@ def compare_markdown(
         else:
             row += " |"
         lines.append(row)
+    rs_options = fits[0].ruleset.options
+    opts = (
+        f" (options {', '.join(f'{k}={v}' for k, v in rs_options.items())})" if rs_options else ""
+    )
     slopes = [
         "| Agent | Run | Decisive games | 1 listed point = log-odds | Units flagged |",
         "|---|---|---:|---|---:|",
@@ -63,7 +67,8 @@ def compare_markdown(
         [
             f"# Implied {label} by agent",
             "",
-            f"{fits[0].ruleset.env_name}, {games:,} games per agent, one agent in every seat. "
+            f"{fits[0].ruleset.env_name}{opts}, {games:,} games per agent, one agent in every "
+            "seat. "
             "Agents in the order given (weakest first). Method: agents/balance.py, per agent; "
             "`*`: the unit's 95% interval excludes its listed cost. Each agent's full report is "
             "in its folder here.",
@@ -120,13 +125,16 @@ def cmd_compare(args) -> int:
     seed = 0 if args.seed is None else args.seed
     games = balance.DEFAULT_GAMES if args.games is None else args.games
     params = [
-        make_params(args.ruleset, players, games, (a,) * players, seed, args.chunk) for a in agents
+        make_params(
+            args.ruleset, players, games, (a,) * players, seed, args.chunk, options=args.options
+        )
+        for a in agents
     ]  # every agent checked before anything is played
     check_threads(args.threads)
     out = Path(args.out)
     fits, folders = [], []
     for a, p in zip(agents, params, strict=True):
-        runs = balance.default_runs_dir(p.ruleset, p.players, p.seed, p.games, a)
+        runs = balance.default_runs_dir(p.ruleset, p.players, p.seed, p.games, a, p.options)
         print(f"agent {a}: {runs}", file=sys.stderr)
         outcome = run_selfplay(p, runs, threads=args.threads, progress=True)
         if not outcome.complete:

@@ -14,6 +14,12 @@
     tacsim ladder --ruleset NAME --agents A,B,ppo:PATH --games N   (agents/ladder.py)
     tacsim bench ...   (registered by benchmarks/harness.py)
 
+Every subcommand that plays takes the ruleset's options as a repeatable --option KEY=VALUE
+(e.g. --ruleset tactica --option game=basic --option episode=battle; `tacsim rulesets` lists
+them); a bad key or value is refused with one line naming it and the choices. Runs, reports,
+saved games and trained policies record the options; a resume, replay or policy under other
+options is refused.
+
 Every subcommand takes --ruleset NAME and refuses an unknown or data-only ruleset with a
 one-line error (envs/registry.py).
 
@@ -83,24 +89,88 @@ def add_ruleset_argument(p: argparse.ArgumentParser, default: str = "tac") -> No
     )
 
 
-def check_ruleset(name: str):
-    """The playable ruleset `name`, or UsageError: one line naming the problem."""
-    from envs.registry import UnknownRuleset, get
+def add_option_argument(p: argparse.ArgumentParser) -> None:
+    """The repeatable --option KEY=VALUE (the ruleset's options; `tacsim rulesets` lists them)."""
+    p.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="a ruleset option, repeatable (e.g. TACTICA's game=basic, episode=battle, "
+        "armies=varied; `tacsim rulesets` lists each ruleset's options; default: each "
+        "option's first choice)",
+    )
 
+
+def parse_option_args(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """The --option KEY=VALUE strings as a dict, or UsageError (a malformed one or a key
+    given twice)."""
+    from envs.core.ruleset import parse_options
+
+    seen: set[str] = set()
+    for item in items or ():
+        key = item.partition("=")[0].strip()
+        if key in seen:
+            raise UsageError(f"option {key} given twice")
+        seen.add(key)
     try:
-        return get(name)
-    except UnknownRuleset as e:
+        return parse_options(items)
+    except ValueError as e:
         raise UsageError(str(e)) from None
 
 
+def describe_options(choices) -> str:
+    """`game=advanced|basic, episode=war|battle` (default first), or `none`."""
+    return ", ".join(f"{k}={'|'.join(v)}" for k, v in choices.items()) or "none"
+
+
+def check_ruleset(name: str, options=None, config_dir=None):
+    """The playable ruleset `name` with `options` (a dict or KEY=VALUE strings) and the
+    rule tables of `config_dir` (None: the embedded ones), or UsageError: one line naming
+    the problem (an unknown or data-only ruleset, an unknown option or value with the
+    ruleset's options and their choices)."""
+    from envs.core.ruleset import resolve_options
+    from envs.registry import UnknownRuleset, get
+
+    if isinstance(options, (list, tuple)):
+        options = parse_option_args(options)
+    try:
+        rs = get(name, config_dir)
+    except UnknownRuleset as e:
+        raise UsageError(str(e)) from None
+    if not options:
+        return rs
+    if not rs.option_choices:
+        given = ", ".join(f"{k}={v}" for k, v in options.items())
+        raise UsageError(f"{rs.name} has no options, got --option {given}")
+    unknown = [k for k in options if k not in rs.option_choices]
+    if unknown:
+        raise UsageError(
+            f"{rs.name}: unknown option {unknown[0]!r} "
+            f"({rs.name} options: {describe_options(rs.option_choices)})"
+        )
+    try:
+        resolve_options(rs.name, rs.option_choices, options)  # a bad value: names its choices
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return get(name, config_dir, options)
+
+
 def cmd_rulesets(args) -> int:
-    from envs.registry import ENTRIES
+    from envs.registry import ENTRIES, get
 
     width = max(len(n) for n in ENTRIES)
-    print(f"{'name':<{width}}  {'state':<10}  {'env':<8}  title (seed)")
+    print(f"{'name':<{width}}  {'state':<10}  {'env':<11}  title (seed)")
+    options = {}
     for n, e in ENTRIES.items():
         env = e.env_module.rsplit(".", 1)[-1] if e.env_module else "-"
-        print(f"{n:<{width}}  {e.status:<10}  {env:<8}  {e.title} ({e.seed_file})")
+        print(f"{n:<{width}}  {e.status:<10}  {env:<11}  {e.title} ({e.seed_file})")
+        if e.playable:  # builds the tables (no kernel compile): the options live there
+            options[n] = get(n).option_choices
+    print("\noptions (--option KEY=VALUE; the first choice is the default):")
+    for n, choices in options.items():
+        print(f"  {n:<{width}}  {describe_options(choices)}")
     return 0
 
 
@@ -109,7 +179,8 @@ def _add_rulesets(sub) -> None:
         "rulesets",
         help="list the registered rulesets and their state",
         description="Every registered ruleset: playable (an engine: every command works) "
-        "or data only (rules doc, data and loaders; commands refuse it).",
+        "or data only (rules doc, data and loaders; commands refuse it); then each playable "
+        "ruleset's options (--option KEY=VALUE) and their choices.",
     )
     p.set_defaults(func=cmd_rulesets)
 
@@ -166,6 +237,7 @@ def _add_selfplay(sub) -> None:
         default=None,
         help="rule-table folder to play under (default: the embedded configs/<ruleset>)",
     )
+    add_option_argument(p)
     # test hook: stop after this many chunks, as if interrupted (not a user option)
     p.add_argument("--max-chunks", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_lazy("agents.selfplay", "cmd_selfplay"))
@@ -181,6 +253,7 @@ def _add_balance(sub) -> None:
         "fits one run per agent (agents/balance_compare.py).",
     )
     add_ruleset_argument(p)
+    add_option_argument(p)
     p.add_argument(
         "--games",
         type=int,

@@ -32,7 +32,7 @@ import json
 import math
 import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,7 @@ class LadderPlan:
     seed: int
     chunk: int
     out: Path
+    options: dict[str, str] = field(default_factory=dict)  # the ruleset's, resolved
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -88,6 +89,15 @@ class LadderPlan:
         return (
             f"tacsim ladder --ruleset {self.ruleset} --agents {','.join(self.agents)} "
             f"--games {self.games} --seed {self.seed} --chunk {self.chunk} --out {self.out}"
+            + "".join(f" --option {k}={v}" for k, v in self.options.items())
+        )
+
+    def params(self, a: str, b: str):
+        """The self-play run parameters of the pair a, b (agents/selfplay.py)."""
+        from agents import selfplay
+
+        return selfplay.make_params(
+            self.ruleset, PLAYERS, self.games, [a, b], self.seed, self.chunk, None, self.options
         )
 
 
@@ -99,12 +109,14 @@ def make_plan(
     chunk: int | None = None,
     out: Path | str | None = None,
     players: int = PLAYERS,
+    options: dict[str, str] | list[str] | None = None,
 ) -> LadderPlan:
-    """Check everything before anything is written; UsageError (one line) otherwise."""
+    """Check everything before anything is written; UsageError (one line) otherwise.
+    `options`: the ruleset's options (a dict or --option KEY=VALUE strings)."""
     from agents import policy, selfplay
     from agents.cli import UsageError
 
-    rs = selfplay.load_ruleset(ruleset)
+    rs = selfplay.load_ruleset(ruleset, options=options)
     if players != PLAYERS:
         raise UsageError(
             f"the ladder plays two-player games only (win-rate matrix of pairs), got --players "
@@ -138,13 +150,16 @@ def make_plan(
     if games < 1:
         raise UsageError(f"games must be at least 1, got {games}")
     chunk = DEFAULT_CHUNK if chunk is None else chunk
-    out = Path("reports/ladder") / ruleset if out is None else Path(out)
+    tag = selfplay.options_tag(ruleset, rs.options)
+    out = Path("reports/ladder") / tag if out is None else Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
-    plan = LadderPlan(ruleset, names, games, seed, min(max(chunk, 1), games), out)
+    plan = LadderPlan(ruleset, names, games, seed, min(max(chunk, 1), games), out, dict(rs.options))
     # every pair's run parameters (and each policy's fit to the ruleset) before any game
     for i, j in plan.pairs:
-        params = selfplay.make_params(ruleset, players, games, [names[i], names[j]], seed, chunk)
+        params = selfplay.make_params(
+            ruleset, players, games, [names[i], names[j]], seed, chunk, None, plan.options
+        )
         check_run_folder(plan.run_dir(i, j), params)
     return plan
 
@@ -161,7 +176,9 @@ def check_run_folder(run_dir: Path, params) -> None:
     if on_disk is None:
         return  # prepare_run_dir refuses a non-empty folder without run.json
     wanted = {**asdict(params), "agents": list(params.agents)}
-    diffs = [k for k in wanted if on_disk.get("params", {}).get(k) != wanted[k]]
+    old = on_disk.get("params", {})
+    # a run written before options existed played its ruleset without any
+    diffs = [k for k in wanted if old.get(k, {} if k == "options" else None) != wanted[k]]
     if diffs:
         raise UsageError(
             f"{run_dir} holds a run with other {', '.join(diffs)}: rerun the ladder with the "
@@ -186,9 +203,7 @@ def play(plan: LadderPlan, threads: int | None = None, progress: bool = True) ->
     try:
         for i, j in plan.pairs:
             a, b = plan.agents[i], plan.agents[j]
-            params = selfplay.make_params(
-                plan.ruleset, PLAYERS, plan.games, [a, b], plan.seed, plan.chunk
-            )
+            params = plan.params(a, b)
             bar.set_postfix_str(f"{a} vs {b}")
             outcome = selfplay.run_selfplay(params, plan.run_dir(i, j), threads, progress=progress)
             if outcome.interrupted:
@@ -476,6 +491,7 @@ def _nan_to_none(a: np.ndarray) -> list:
 def to_json(plan: LadderPlan, r: LadderResult) -> dict[str, Any]:
     return {
         "ruleset": plan.ruleset,
+        "options": dict(plan.options),
         "players": PLAYERS,
         "agents": list(r.agents),
         "games_per_pair": plan.games,
@@ -571,15 +587,18 @@ def to_markdown(plan: LadderPlan, r: LadderResult) -> str:
             f"| `{r.agents[i]}` vs `{r.agents[j]}` | {r.games[i, j]} | {r.wins[i, j]} | "
             f"{r.wins[j, i]} | {r.draws[i, j]} | `{plan.run_dir(i, j)}` |"
         )
-        params = selfplay.make_params(
-            plan.ruleset, PLAYERS, plan.games, [r.agents[i], r.agents[j]], plan.seed, plan.chunk
-        )
+        params = plan.params(r.agents[i], r.agents[j])
         commands.append(params.command(plan.run_dir(i, j)))
     support = [f"`{a}`" for a, s in zip(r.agents, r.nash.support, strict=True) if s]
     total = int(np.triu(r.games, 1).sum())
     lines = [
         f"# Ladder: {plan.ruleset}, {n} agents",
         "",
+        *(
+            [f"Ruleset options: {selfplay.describe_options(plan.options)}.", ""]
+            if plan.options
+            else []
+        ),
         f"{len(plan.pairs)} pairs x {plan.games} games = {total} two-player games (seed "
         f"{plan.seed}; every pair plays the same game indices 0..{plan.games - 1}, so the same "
         "deals; seat s of game g is played by the pair's agent (s + g) % 2, so each agent "
@@ -725,7 +744,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from agents import selfplay
 
     plan = make_plan(
-        args.ruleset, args.agents, args.games, args.seed, args.chunk, args.out, args.players
+        args.ruleset,
+        args.agents,
+        args.games,
+        args.seed,
+        args.chunk,
+        args.out,
+        args.players,
+        args.options,
     )
     selfplay.check_threads(args.threads)
     total = len(plan.pairs) * plan.games
@@ -758,7 +784,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register `ladder` on the `tacsim` command's subparsers (agents/cli.py PLUGINS)."""
-    from agents.cli import add_ruleset_argument
+    from agents.cli import add_option_argument, add_ruleset_argument
 
     p = subparsers.add_parser(
         "ladder",
@@ -768,6 +794,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "win-rate matrix, openskill ratings and the Nash-averaged skill. Rerun to resume.",
     )
     add_ruleset_argument(p)
+    add_option_argument(p)
     p.add_argument(
         "--agents",
         required=True,
@@ -780,7 +807,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=PLAYERS, help="players per game (only 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of every pair's games (default 0)")
     p.add_argument(
-        "--out", type=Path, default=None, help="report folder (default reports/ladder/<ruleset>)"
+        "--out",
+        type=Path,
+        default=None,
+        help="report folder (default reports/ladder/<ruleset>[-<option values>])",
     )
     p.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
     p.add_argument(

@@ -1,7 +1,7 @@
 """`tacsim play`: a person plays a ruleset in the terminal against its in-kernel agents.
 
     tacsim play --ruleset tac --players 2 --seats human,heuristic [--seed S]
-                [--game-index K] [--save FILE]
+                [--game-index K] [--save FILE] [--option KEY=VALUE ...]
 
 Each decision of a human seat shows the board as that seat sees it (the ruleset's
 render_text for that seat: never another seat's view), the decision and the legal actions
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.cli import UsageError, add_ruleset_argument
+from agents.cli import UsageError, add_option_argument, add_ruleset_argument
 
 DEFAULT_DIR = Path("runs/play")
 STOPPED = 130  # exit status of a game stopped before its end (Ctrl-C, end of input)
@@ -68,12 +68,14 @@ def check_setup(
     seed: int | None = None,
     game_index: int = 0,
     save: Path | str | None = None,
+    options: dict[str, str] | list[str] | None = None,
 ) -> PlaySetup:
-    """Validate everything before the game starts; UsageError (one line) otherwise."""
+    """Validate everything before the game starts; UsageError (one line) otherwise.
+    `options`: the ruleset's options (a dict or --option KEY=VALUE strings)."""
     from agents.cli import check_ruleset
     from agents.session import HUMAN, MAX_SEED
 
-    rs = check_ruleset(ruleset)
+    rs = check_ruleset(ruleset, options)
     if not rs.min_players <= players <= rs.max_players:
         raise UsageError(
             f"{rs.name}: players must be {rs.min_players} to {rs.max_players}, got {players}"
@@ -168,8 +170,10 @@ def play_game(
     rs = setup.ruleset
     table = Table(rs, setup.seats, setup.seed, setup.game_index)
     humans = [s for s, name in enumerate(setup.seats) if name == "human"]
+    opts = "".join(f", {k}={v}" for k, v in rs.options.items())
     console.print(
-        f"{rs.title}: {len(setup.seats)} players, seed {setup.seed}, game {setup.game_index}; "
+        f"{rs.title}{opts}: {len(setup.seats)} players, seed {setup.seed}, "
+        f"game {setup.game_index}; "
         + ", ".join(f"{seat_label(s)} {n}" for s, n in enumerate(setup.seats))
     )
     last_human = None
@@ -220,7 +224,7 @@ def play_game(
 
 def cmd_play(args: argparse.Namespace) -> int:
     setup = check_setup(
-        args.ruleset, args.players, args.seats, args.seed, args.game_index, args.save
+        args.ruleset, args.players, args.seats, args.seed, args.game_index, args.save, args.options
     )
     from envs.core.jit import cache_is_warm
 
@@ -245,6 +249,7 @@ def add_parser(subparsers) -> None:
         "action) or a registered agent. The game is saved as JSON for `tacsim replay`.",
     )
     add_ruleset_argument(p)
+    add_option_argument(p)
     p.add_argument("--players", type=int, default=2, help="players (default 2)")
     p.add_argument(
         "--seats",

@@ -4,9 +4,9 @@ PATH is the model file (OUT/model.zip, or a checkpoint OUT/checkpoints/model_N_s
 the training folder OUT (then OUT/model.zip). The model is loaded on the CPU and checked
 against the ruleset it is asked to play: its observation size and action count must be the
 ruleset's for that number of players, and when the training folder's config.json names a
-ruleset (and a player count) they must match too. `Policy.act` maps a batch of observations
-and action masks to actions (deterministic by default: the most probable legal action) and
-raises if the model ever picks an action its mask forbids.
+ruleset (a player count, the ruleset's options) they must match too. `Policy.act` maps a
+batch of observations and action masks to actions (deterministic by default: the most
+probable legal action) and raises if the model ever picks an action its mask forbids.
 
 torch and sb3-contrib (the `train` extra) are imported only when a model is loaded, so the
 `tacsim` command and kernel-only self-play never pay for them.
@@ -67,6 +67,10 @@ def training_config(path: Path) -> dict[str, Any] | None:
                 return None
             return data if isinstance(data, dict) else None
     return None
+
+
+def _options_text(options: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
 
 
 def _import_maskable_ppo():
@@ -174,6 +178,7 @@ def load(name: str, ruleset: Any, num_players: int) -> Policy:
         int(num_players),
         want,
         int(ruleset.n_actions),
+        tuple(dict(getattr(ruleset, "options", {}) or {}).items()),
     )
     # one model object per file, whichever spelling of PATH named it
     return Policy(
@@ -196,6 +201,7 @@ def _load_cached(
     num_players: int,
     want: int,
     n_actions: int,
+    options: tuple[tuple[str, str], ...] = (),
 ) -> Policy:
     """Load and check one model file against a ruleset's name, observation size `want` and
     action count (cached on the file's path, time and size: a rewritten file is loaded
@@ -213,6 +219,13 @@ def _load_cached(
             raise ValueError(
                 f"{path} was trained for {trained_players} players, not {num_players} "
                 f"(its {CONFIG_FILE})"
+            )
+        trained_options = config.get("options")
+        # a config.json written before options existed names none: nothing to compare
+        if trained_options is not None and dict(trained_options) != dict(options):
+            raise ValueError(
+                f"{path} was trained under {ruleset} options {_options_text(trained_options)}, "
+                f"not {_options_text(dict(options))} (its {CONFIG_FILE})"
             )
     MaskablePPO = _import_maskable_ppo()
     # one torch thread, as training does (agents.training.configure_torch): a 100-game

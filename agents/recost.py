@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -216,10 +216,10 @@ def _fmt_costs(names: list[str], costs) -> str:
     return ", ".join(f"{n} {int(c)}" for n, c in zip(names, costs, strict=True))
 
 
-def _config_costs(ruleset: str, config: Path) -> np.ndarray:
+def _config_costs(ruleset: str, config: Path, options: dict | None = None) -> np.ndarray:
     from agents.selfplay import load_ruleset
 
-    return load_ruleset(ruleset, config).record.costs.astype(np.int64)
+    return load_ruleset(ruleset, config, options).record.costs.astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -232,6 +232,8 @@ class RecostParams:
     chunk: int | None
     damping: float
     source: str | None  # the rule folder re-costed (None: embedded)
+    # the ruleset's options, resolved (every round plays under them)
+    options: dict[str, str] = field(default_factory=dict)
 
     def record(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -252,7 +254,12 @@ def check_out_dir(out: Path, p: RecostParams) -> None:
     f = out / RECOST_FILE
     if f.is_file():
         old = json.loads(f.read_text())
-        diffs = [f"{k}: {old.get(k)!r} vs {v!r}" for k, v in p.record().items() if old.get(k) != v]
+        # a recost.json written before options existed: its ruleset had none
+        diffs = [
+            f"{k}: {old.get(k, {} if k == 'options' else None)!r} vs {v!r}"
+            for k, v in p.record().items()
+            if old.get(k, {} if k == "options" else None) != v
+        ]
         if diffs:
             raise UsageError(
                 f"{out} holds a re-costing with other parameters ({'; '.join(diffs)}): "
@@ -274,7 +281,7 @@ def run_recost(
     """The re-costing loop (module docstring). None when interrupted (finished work kept)."""
     from agents.selfplay import load_ruleset, make_params, run_selfplay
 
-    rs = load_ruleset(p.ruleset, p.source)
+    rs = load_ruleset(p.ruleset, p.source, p.options)
     if rs.write_costs is None:
         raise UsageError(f"{p.ruleset}: the ruleset cannot write re-costed rule tables yet")
     spec = rs.record
@@ -287,7 +294,7 @@ def run_recost(
     # validate the self-play parameters (agent, players, seed, chunk) before writing anything
     make_params(
         p.ruleset, p.players, 1 if p.games is None else p.games, (p.agent,) * p.players,
-        p.seed, p.chunk,
+        p.seed, p.chunk, options=p.options,
     )  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     (out / RECOST_FILE).write_text(json.dumps(p.record(), indent=2) + "\n")
@@ -300,7 +307,7 @@ def run_recost(
     for r in range(rounds):
         config = out / f"round_{r}" / "config"
         if config.is_dir():
-            on_disk = _config_costs(p.ruleset, config)
+            on_disk = _config_costs(p.ruleset, config, p.options)
             if not np.array_equal(on_disk, costs):
                 raise UsageError(
                     f"{config} has costs {on_disk.tolist()}, this run proposes {costs.tolist()}: "
@@ -311,7 +318,14 @@ def run_recost(
         if games is None:  # round 0 with --precision: a pilot sets the games of every round
             assert precision is not None
             base = make_params(
-                p.ruleset, p.players, max_games, (p.agent,) * p.players, p.seed, p.chunk, config
+                p.ruleset,
+                p.players,
+                max_games,
+                (p.agent,) * p.players,
+                p.seed,
+                p.chunk,
+                config,
+                p.options,
             )
             planned = balance.plan_games(
                 base,
@@ -327,7 +341,7 @@ def run_recost(
                 return None
             games, chunk = planned[0].games, planned[0].chunk
         params = make_params(
-            p.ruleset, p.players, games, (p.agent,) * p.players, p.seed, chunk, config
+            p.ruleset, p.players, games, (p.agent,) * p.players, p.seed, chunk, config, p.options
         )
         if precision is not None and p.games is not None and r == 0:
             if balance.plan_games(
@@ -430,6 +444,7 @@ def balance_json(res: Recost, p: RecostParams, cost_label: str) -> dict:
 
     return {
         "ruleset": p.ruleset,
+        "options": dict(p.options),
         "agent": p.agent,
         "players": p.players,
         "seed": p.seed,
@@ -514,6 +529,8 @@ def write_convergence_plot(path: Path, res: Recost, cost_label: str) -> None:
 
 
 def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str) -> str:
+    from agents.selfplay import describe_options
+
     rows = [
         "| Round | Games | Decisive | 1 cost = log-odds | Mean abs(worth - cost) "
         "| Max abs(worth - cost) | Outside 95% CI | Self-play time |",
@@ -561,7 +578,9 @@ def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str)
             "",
             f"Command: `{command}`",
             "",
-            f"Agent {p.agent} in every seat, {p.players} players, seed {p.seed} in every round "
+            f"Agent {p.agent} in every seat, {p.players} players, "
+            + (f"options {describe_options(p.options)}, " if p.options else "")
+            + f"seed {p.seed} in every round "
             f"(the same deals and dice: common random numbers), {res.rounds[-1].games:,} games "
             f"per round, damping {p.damping:g}.",
             "",
@@ -609,7 +628,7 @@ def recost_markdown(res: Recost, p: RecostParams, command: str, cost_label: str)
 def write_outputs(res: Recost, p: RecostParams, out: Path, command: str) -> None:
     from agents.selfplay import load_ruleset
 
-    rs = load_ruleset(p.ruleset, p.source)
+    rs = load_ruleset(p.ruleset, p.source, p.options)
     label = rs.record.cost_label
     sug = out / "suggested"
     if sug.exists():  # an earlier (shorter) run's suggestion: ours to replace
@@ -630,6 +649,10 @@ def cmd_recost(args) -> int:
             "that holds one run per round"
         )
     check_threads(args.threads)
+    from agents.selfplay import load_ruleset, option_flags
+
+    # a bad option: UsageError naming it, before anything is written
+    options = dict(load_ruleset(args.ruleset, None, args.options).options)
     p = RecostParams(
         ruleset=args.ruleset,
         players=2 if args.players is None else args.players,
@@ -641,6 +664,7 @@ def cmd_recost(args) -> int:
         chunk=args.chunk,
         damping=1.0 if args.damping is None else args.damping,
         source=None,
+        options=options,
     )
     rounds = DEFAULT_ROUNDS if args.rounds is None else args.rounds
     runs_root = args.runs if args.runs is not None else default_runs_root(p, Path(args.out))
@@ -649,6 +673,7 @@ def cmd_recost(args) -> int:
         f"--agent {p.agent} --seed {p.seed} --rounds {rounds} --damping {p.damping:g} "
         + (f"--games {p.games} " if p.games is not None else f"--precision {args.precision:g} ")
         + f"--out {args.out}"
+        + option_flags(p.options)
     )
     res = run_recost(
         p,

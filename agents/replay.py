@@ -5,10 +5,11 @@ that it ends as recorded.
     tacsim replay --run DIR --all [--quiet]
     tacsim replay --saved FILE       [--step | --quiet] [--seat S] [--frames DIR] [--gif FILE]
 
-A self-play run folder (agents/selfplay.py) gives the seed and, per game, the agent of each
-seat; a saved play file (agents/session.py) gives the seats and every action taken. Agents
-act through the ruleset's ``act_one`` (the game's own agent RNG, as in-kernel self-play);
-humans' actions come from the saved list, and every agent action is checked against it.
+A self-play run folder (agents/selfplay.py) gives the seed, the ruleset's options and, per
+game, the agent of each seat; a saved play file (agents/session.py) gives the options, the
+seats and every action taken. Agents act through the ruleset's ``act_one`` (the game's own
+agent RNG, as in-kernel self-play); humans' actions come from the saved list, and every
+agent action is checked against it.
 
 Output: every decision as one line and the board at the end (default); the board before
 each decision, waiting for Enter (``--step``); only the check (``--quiet``). ``--frames DIR``
@@ -108,10 +109,11 @@ def _run_ruleset(run_dir: Path) -> tuple[object, dict]:
             f"{run_dir}: record format {run.get('format')!r}, this tacsim reads {RUN_FORMAT}"
         )
     rs = check_ruleset(str(params["ruleset"]))
-    if params.get("config") is not None:  # played under another rule folder (re-costing)
+    # played under another rule folder (re-costing) or under ruleset options: the same here
+    if params.get("config") is not None or params.get("options"):
         from agents.selfplay import load_ruleset
 
-        rs = load_ruleset(str(params["ruleset"]), params["config"])
+        rs = load_ruleset(str(params["ruleset"]), params.get("config"), params.get("options"))
     if run.get("env") != rs.env_name:
         raise UsageError(
             f"{run_dir} holds {run.get('env')} games, not {rs.env_name}: cannot replay them"
@@ -187,7 +189,10 @@ def load_saved(path: Path | str) -> Recorded:
         raise UsageError(f"--saved {path}: not a saved `tacsim play` game")
     if data.get("format") != SAVE_FORMAT:
         raise UsageError(f"--saved {path}: format {data.get('format')!r}, expected {SAVE_FORMAT}")
-    rs = check_ruleset(str(data.get("ruleset")))
+    options = data.get("options") or None  # saved before options existed: none
+    if options is not None and not isinstance(options, dict):
+        raise UsageError(f"--saved {path}: malformed options {options!r}")
+    rs = check_ruleset(str(data.get("ruleset")), options)
     if data.get("env_name") != rs.env_name:
         raise UsageError(
             f"--saved {path} is a {data.get('env_name')} game, not {rs.env_name}: cannot replay it"

@@ -8,9 +8,9 @@ which position of the list played each seat, and the records name that agent.
 
 Resuming: DIR/run.json holds the parameters. Rerunning with the same DIR and parameters
 plays only the chunks not on disk; a finished chunk is never replayed, an unfinished one is
-replayed whole, so no game is duplicated or lost. Different parameters (or different rule
-tables) in the same DIR are refused. Ctrl-C stops between chunks' writes: every file with a
-final name is a complete chunk.
+replayed whole, so no game is duplicated or lost. Different parameters (different rule
+tables, other ruleset options) in the same DIR are refused. Ctrl-C stops between chunks'
+writes: every file with a final name is a complete chunk.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,8 @@ class SelfplayParams:
     seed: int
     chunk: int
     config: str | None = None  # rule-table folder (absolute path); None = the embedded one
+    # the ruleset's options, resolved: every option with its value (TAC: none)
+    options: dict[str, str] = field(default_factory=dict)
 
     @property
     def n_chunks(self) -> int:
@@ -62,24 +65,44 @@ class SelfplayParams:
             f"--games {self.games} --agents {','.join(self.agents)} --seed {self.seed} "
             f"--out {out_dir} --chunk {self.chunk}"
             + (f" --config {self.config}" if self.config is not None else "")
+            + option_flags(self.options)
         )
 
 
-def load_ruleset(name: str, config: str | Path | None = None):
-    """The playable ruleset `name` (tables from `config`, default the embedded ones), or a
-    one-line UsageError (unknown or data only); a broken config folder raises ConfigError."""
-    from envs.registry import UnknownRuleset, get
+def option_flags(options: Mapping[str, str] | None) -> str:
+    """` --option k=v ...` for a command line (empty without options)."""
+    return "".join(f" --option {k}={v}" for k, v in (options or {}).items())
+
+
+def describe_options(options: Mapping[str, str] | None) -> str:
+    """`game=basic, episode=battle, armies=standard` for reports and summaries ('' if none)."""
+    return ", ".join(f"{k}={v}" for k, v in (options or {}).items())
+
+
+def options_tag(ruleset: str, options: Mapping[str, str] | None = None) -> str:
+    """`tactica-standard-battle-basic` (the ruleset and its option values, for default folder
+    names; the ruleset alone when it has no options): runs under other options never share
+    a folder."""
+    return "-".join([ruleset, *(records.slug(v) for v in (options or {}).values())])
+
+
+def load_ruleset(
+    name: str,
+    config: str | Path | None = None,
+    options: Mapping[str, str] | list[str] | tuple[str, ...] | None = None,
+):
+    """The playable ruleset `name` (tables from `config`, default the embedded ones) with
+    `options` (a dict, or --option KEY=VALUE strings), or a one-line UsageError (unknown or
+    data only, a bad option); a broken config folder raises ConfigError."""
+    from agents.cli import check_ruleset
 
     if config is not None and not Path(config).is_dir():
         raise UsageError(f"config folder {config} does not exist")
-    try:
-        return get(name, config)
-    except UnknownRuleset as e:
-        raise UsageError(str(e)) from None
+    return check_ruleset(name, options, config)
 
 
-def known_agents(ruleset: str) -> dict[str, int]:
-    return dict(load_ruleset(ruleset).agents)
+def known_agents(ruleset: str, options: Mapping[str, str] | None = None) -> dict[str, int]:
+    return dict(load_ruleset(ruleset, options=options).agents)
 
 
 def make_params(
@@ -90,10 +113,13 @@ def make_params(
     seed: int,
     chunk: int | None = None,
     config: str | Path | None = None,
+    options: Mapping[str, str] | list[str] | tuple[str, ...] | None = None,
 ) -> SelfplayParams:
-    """Validated run parameters; UsageError (one line, naming the bad value) otherwise."""
+    """Validated run parameters; UsageError (one line, naming the bad value) otherwise.
+    `options`: the ruleset's options (a dict or KEY=VALUE strings); the params hold them
+    resolved (every option with its value)."""
     config = None if config is None else str(Path(config).resolve())
-    rs = load_ruleset(ruleset, config)
+    rs = load_ruleset(ruleset, config, options)
     if not rs.min_players <= players <= rs.max_players:
         raise UsageError(
             f"{ruleset}: players must be {rs.min_players} to {rs.max_players}, got {players}"
@@ -116,7 +142,9 @@ def make_params(
     chunk = DEFAULT_CHUNK if chunk is None else chunk
     if chunk < 1:
         raise UsageError(f"chunk must be at least 1, got {chunk}")
-    return SelfplayParams(ruleset, players, games, names, seed, min(chunk, games), config)
+    return SelfplayParams(
+        ruleset, players, games, names, seed, min(chunk, games), config, dict(rs.options)
+    )
 
 
 def check_policy(name: str, ruleset, players: int) -> None:
@@ -147,7 +175,7 @@ class RunContext:
 
     def __init__(self, params: SelfplayParams):
         self.params = params
-        self.ruleset = load_ruleset(params.ruleset, params.config)
+        self.ruleset = load_ruleset(params.ruleset, params.config, params.options)
         # -1 for a ppo:PATH agent (played by the arena, never by a kernel)
         self.agent_ids = np.array(
             [-1 if policy.is_policy_name(a) else self.ruleset.agent_id(a) for a in params.agents],
@@ -212,9 +240,11 @@ def _differences(on_disk: dict, wanted: dict) -> list[str]:
         diffs.append(f"record format {on_disk.get('format')} vs {wanted['format']}")
     old, new = on_disk.get("params", {}), wanted["params"]
     for key in new:
-        if old.get(key) != new[key]:
+        # a run written before options existed played its ruleset's only rules: no options
+        if old.get(key, {} if key == "options" else None) != new[key]:
             diffs.append(f"{key}: {old.get(key)!r} on disk vs {new[key]!r} asked")
-    if on_disk.get("tables") != wanted["tables"]:
+    options_differ = old.get("options", {}) != new.get("options", {})
+    if on_disk.get("tables") != wanted["tables"] and not options_differ:
         diffs.append("the rule tables (configs/) changed since the run started")
     return diffs
 
@@ -449,8 +479,9 @@ def summarize(out_dir: Path | str, players: int) -> Summary:
 
 def format_summary(outcome: Outcome, summary: Summary) -> str:
     p = outcome.params
+    opts = f", options {describe_options(p.options)}" if p.options else ""
     lines = [
-        f"run: {outcome.out_dir}  ({p.ruleset}, {p.players} players, agents "
+        f"run: {outcome.out_dir}  ({p.ruleset}{opts}, {p.players} players, agents "
         f"{','.join(p.agents)}, seed {p.seed})",
         f"games: {summary.games:,} on disk of {p.games:,}"
         + (
@@ -479,7 +510,14 @@ def cmd_selfplay(args) -> int:
     from agents import ray_backend
 
     params = make_params(
-        args.ruleset, args.players, args.games, args.agents, args.seed, args.chunk, args.config
+        args.ruleset,
+        args.players,
+        args.games,
+        args.agents,
+        args.seed,
+        args.chunk,
+        args.config,
+        args.options,
     )
     check_threads(args.threads)
     outcome = run_selfplay(

@@ -14,7 +14,8 @@ came out differently that way; 0 of 7,800 through act_one).
 The saved-game file (``tacsim play`` writes it, ``tacsim replay --saved`` reads it)::
 
     {"format": 1, "kind": "tacsim play",
-     "ruleset": "tac", "env_name": "tac_v1", "fingerprint": "<ruleset.fingerprint()>",
+     "ruleset": "tac", "options": {},     # the ruleset's options, e.g. {"game": "basic"}
+     "env_name": "tac_v1", "fingerprint": "<ruleset.fingerprint()>",
      "players": 2, "seed": 123, "game_index": 0, "seats": ["human", "heuristic"],
      "complete": true,            # false: stopped before the end (the actions so far)
      "actions": [{"decision": 1, "seat": 0, "agent": "human", "action": 17,
@@ -88,6 +89,8 @@ class Table:
         kwargs: dict[str, Any] = {"num_players": self.players}
         if ruleset.config_dir is not None:
             kwargs["config_dir"] = ruleset.config_dir
+        if ruleset.options:  # the env builds the same Ruleset (same fingerprint) from them
+            kwargs["options"] = dict(ruleset.options)
         self.env = make_env(ruleset.name, **kwargs)
         self.raw = self.env.unwrapped
         self.env.reset(seed=self.seed, options={"game_index": self.game_index})
@@ -169,6 +172,7 @@ class Table:
             "format": SAVE_FORMAT,
             "kind": SAVE_KIND,
             "ruleset": rs.name,
+            "options": dict(rs.options),
             "env_name": rs.env_name,
             "fingerprint": rs.fingerprint(),
             "players": self.players,

@@ -44,14 +44,17 @@ VEC_KINDS = ("auto", "batch", "aec")  # auto: batch for more than one env, else 
 SELF = "self"  # --opponent self: earlier checkpoints of the learner (agents/snapshots.py)
 
 
-def _ruleset(ruleset: Any, config_dir: str | Path | None = None):
-    """A Ruleset from a Ruleset or a registry name (UnknownRuleset, a ValueError, if none)."""
+def _ruleset(
+    ruleset: Any, config_dir: str | Path | None = None, options: dict[str, str] | None = None
+):
+    """A Ruleset from a Ruleset (as it is: it carries its options) or a registry name with
+    `options` (UnknownRuleset or a bad option: a ValueError)."""
     from envs.core.ruleset import Ruleset
     from envs.registry import get
 
     if isinstance(ruleset, Ruleset):
         return ruleset
-    return get(str(ruleset), config_dir)
+    return get(str(ruleset), config_dir, options)
 
 
 # --------------------------------------------------------------------------------------------
@@ -60,7 +63,7 @@ def _ruleset(ruleset: Any, config_dir: str | Path | None = None):
 class SingleAgentEnv(gym.Env):
     """A ruleset as a single-agent gymnasium env: the learner against an in-kernel agent.
 
-    `ruleset`: a Ruleset or a registry name. Games: `seed` picks the game family and game k
+    `ruleset`: a Ruleset or a registry name (with `options`). Games: `seed` picks the game family and game k
     of it is the AEC env's `reset(seed, options={"game_index": k})`. The game index starts at
     0 and advances by one at every reset; `reset(seed=s)` restarts the family s at game 0,
     `reset(options={"game_index": k})` jumps to game k. With `learner_seat="alternate"` the
@@ -83,12 +86,13 @@ class SingleAgentEnv(gym.Env):
         render_mode: str | None = None,
         config_dir: str | Path | None = None,
         num_players: int = 2,
+        options: dict[str, str] | None = None,
     ):
         super().__init__()
         from agents.kernel_agents import KernelAgent
         from envs.core.aec import AECEnvBase
 
-        rs = _ruleset(ruleset, config_dir)
+        rs = _ruleset(ruleset, config_dir, options)
         rs.check_players(num_players)
         if opponent not in rs.agents:
             raise ValueError(
@@ -181,7 +185,9 @@ class SingleAgentEnv(gym.Env):
             else:
                 seats = self._aec.possible_agents
                 field_name = self.ruleset.record.score_field
-                info[field_name] = [int(self._aec.infos[a][field_name]) for a in seats]
+                # "score", not infos[field_name]: a ruleset's step_info may reuse that key
+                # (TACTICA's war_points holds both seats' points there)
+                info[field_name] = [int(self._aec.infos[a]["score"]) for a in seats]
                 info["winner"] = int(final["winner"])
                 info["decisions"] = int(final["decisions"])
             # SB3 logs the mean of `is_success` at episode ends as rollout/success_rate
@@ -250,6 +256,8 @@ class TrainConfig:
     out: Path
     timesteps: int
     ruleset: str = "tac"
+    # the ruleset's options (e.g. TACTICA's game=basic); resolved by `tacsim train`
+    options: dict[str, str] = field(default_factory=dict)
     opponent: str = "random"  # an in-kernel agent, or SELF
     seed: int = 0
     # 64 games per kernel call on the batched path (the default since issue 10): one env
@@ -286,6 +294,7 @@ class TrainConfig:
         """The `tacsim train` command line that reproduces this run (default options omitted)."""
         d = TrainConfig(out=self.out, timesteps=self.timesteps)
         parts = ["tacsim train", f"--ruleset {self.ruleset}", f"--opponent {self.opponent}"]
+        parts += [f"--option {k}={v}" for k, v in self.options.items()]
         parts += [f"--timesteps {self.timesteps}", f"--seed {self.seed}", f"--out {self.out}"]
         for name, flag in (
             ("n_envs", "--num-envs"),
@@ -324,8 +333,12 @@ class TrainConfig:
             return "batch" if self.n_envs > 1 else "aec"
         return self.vec
 
+    def rules(self):
+        """The Ruleset this run trains on: the named ruleset with the run's options."""
+        return _ruleset(self.ruleset, options=self.options)
+
     def validate(self) -> None:
-        rs = _ruleset(self.ruleset)  # unknown or data-only: UnknownRuleset (a ValueError)
+        rs = self.rules()  # unknown or data-only, a bad option: a ValueError
         if self.opponent not in rs.agents and self.opponent != SELF:
             known = ", ".join([*sorted(rs.agents), SELF])
             raise ValueError(f"unknown opponent {self.opponent!r}; known: {known}")
@@ -378,10 +391,11 @@ class TrainConfig:
 
     def trained_on(self) -> dict[str, Any]:
         """What a saved model of this run expects: a loader checks these before playing it."""
-        rs = _ruleset(self.ruleset)
+        rs = self.rules()
         num_players = 2
         return {
             "ruleset": rs.name,
+            "options": dict(rs.options),
             "env_name": rs.env_name,
             "num_players": num_players,
             "observation_size": int(rs.observation_size(num_players)),
@@ -422,12 +436,13 @@ def configure_torch(threads: int = 0) -> int:
     return n
 
 
-def _make_env(ruleset: str, opponent: str, seed: int):
+def _make_env(ruleset: str, opponent: str, seed: int, options: dict[str, str] | None = None):
+    # by name and options, not a Ruleset: SubprocVecEnv pickles the thunk to its workers
     def thunk() -> gym.Env:
         from sb3_contrib.common.wrappers import ActionMasker
         from stable_baselines3.common.monitor import Monitor
 
-        env = SingleAgentEnv(ruleset, opponent=opponent, seed=seed)
+        env = SingleAgentEnv(ruleset, opponent=opponent, seed=seed, options=options)
         return ActionMasker(Monitor(env), mask_fn)
 
     return thunk
@@ -438,10 +453,11 @@ def make_vec_env(
     n_envs: int,
     seed: int,
     kind: str = "auto",
-    ruleset: str = "tac",
+    ruleset: Any = "tac",
     vec: str = "aec",
     learner_seat: str | int = "alternate",
     pool_start: str = "random",
+    options: dict[str, str] | None = None,
 ):
     """n_envs masked games of `ruleset` against `opponent`.
 
@@ -449,13 +465,13 @@ def make_vec_env(
     family seed + i (SB3 seeds them that way too). vec="batch": one BatchVecEnv (family
     `seed`, slot b starts game b) under VecMonitor, which logs episode rewards and lengths;
     with opponent SELF a PoolVecEnv whose pool starts as [pool_start] (the self-play
-    callback fills it with snapshots)."""
+    callback fills it with snapshots). `ruleset`: a name (with `options`) or a Ruleset."""
     if vec == "batch":
         from stable_baselines3.common.vec_env import VecMonitor
 
         from agents.vec_env import BatchVecEnv, PoolVecEnv
 
-        rs = _ruleset(ruleset)
+        rs = _ruleset(ruleset, options=options)
         if opponent == SELF:
             env = PoolVecEnv(rs, n_envs, pool=[pool_start], seed=seed, learner_seat=learner_seat)
         else:
@@ -465,7 +481,8 @@ def make_vec_env(
         raise ValueError("--opponent self needs the batched path (vec='batch')")
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    thunks = [_make_env(ruleset, opponent, seed + i) for i in range(n_envs)]
+    rs = _ruleset(ruleset, options=options)
+    thunks = [_make_env(rs.name, opponent, seed + i, dict(rs.options)) for i in range(n_envs)]
     if kind == "subproc" or (kind == "auto" and n_envs > 1):
         return SubprocVecEnv(thunks)
     return DummyVecEnv(thunks)
@@ -606,7 +623,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         config.n_envs,
         config.seed,
         config.vec_env,
-        ruleset=config.ruleset,
+        ruleset=config.rules(),
         vec=config.vec_kind(),
         learner_seat=config.learner_seat,
         pool_start=config.pool_start,
@@ -651,7 +668,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     eval_seed = derive_seed(config.seed, 2)  # a family no training env played
     start = time.perf_counter()
     results = evaluate_both(
-        model, config.eval_games, eval_seed, config.eval_deterministic, config.ruleset
+        model, config.eval_games, eval_seed, config.eval_deterministic, config.rules()
     )
     eval_s = time.perf_counter() - start
     summary = {
@@ -713,9 +730,10 @@ def _seat(text: str) -> str | int:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     d = TrainConfig(out=Path("."), timesteps=1)
-    from agents.cli import add_ruleset_argument
+    from agents.cli import add_option_argument, add_ruleset_argument
 
     add_ruleset_argument(p)
+    add_option_argument(p)
     p.add_argument(
         "--opponent",
         default=d.opponent,
@@ -794,7 +812,8 @@ def run(args: argparse.Namespace) -> int:
     anything is written; 1 when the training extra is missing."""
     from agents.cli import UsageError, check_ruleset
 
-    check_ruleset(args.ruleset)  # unknown or data-only: UsageError
+    # unknown or data-only ruleset, a bad option: UsageError
+    rs = check_ruleset(args.ruleset, args.options)
     d = TrainConfig(out=args.out, timesteps=args.timesteps)
     self_play_flags = {
         "--snapshot-every": args.snapshot_every,
@@ -808,6 +827,7 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         timesteps=args.timesteps,
         ruleset=args.ruleset,
+        options=dict(rs.options),
         opponent=args.opponent,
         seed=args.seed,
         n_envs=args.n_envs,

@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/harness.py                    # every playable ruleset, full run
     python benchmarks/harness.py --ruleset tac      # one ruleset
     python benchmarks/harness.py --quick            # tiny sizes: proves the harness works
+    python benchmarks/harness.py --ruleset tactica --option game=basic   # under options
     tacsim bench [--ruleset NAME] [--quick] ...     # the same, through the CLI
 
 The harness takes a :class:`~envs.core.ruleset.Ruleset` from the registry and measures, in
@@ -43,6 +44,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+Options = dict[str, str] | None  # a ruleset's options (None: its defaults)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "benchmarks" / "results"
@@ -389,11 +392,13 @@ def import_connect_four() -> tuple[Any, str | None]:
     return connect_four_v3, "pygame is not installed: a stub module was used (render only)"
 
 
-def bench_aec(name: str, players: int, seconds: float, seed: int, rounds: int) -> dict:
+def bench_aec(
+    name: str, players: int, seconds: float, seed: int, rounds: int, options: Options = None
+) -> dict:
     import envs
 
     c4, c4_note = import_connect_four()
-    ours = AecRandomLoop(lambda: envs.make_env(name, num_players=players), seed)
+    ours = AecRandomLoop(lambda: envs.make_env(name, num_players=players, options=options), seed)
     ref = AecRandomLoop(lambda: c4.env(), seed)
     env_name = ours.env.unwrapped.ruleset.env_name
     # interleaved rounds, so both envs see the same (shared-machine) load
@@ -431,6 +436,7 @@ def bench_batch_one(
     chooser: str = "numpy",
     agent: str = "random",
     max_seconds: float = float("inf"),
+    options: Options = None,
 ) -> dict:
     """chooser: "numpy" (the vectorised random agent, ACTION_CHOICE_DOC) or "kernel" (the
     ruleset's act_batch over the whole batch in one call). Timed steps run until `seconds`
@@ -438,7 +444,7 @@ def bench_batch_one(
     machine a 2-thread row can be 100x slower than usual, and the run must still end."""
     import envs
 
-    env = envs.make_batch(name, num_envs, players, seed, observations=observations)
+    env = envs.make_batch(name, num_envs, players, seed, observations=observations, options=options)
     used_threads = _set_threads(threads)
     if chooser == "kernel":
         choose = kernel_actions_factory(env, agent)
@@ -484,14 +490,22 @@ def bench_batch_one(
     }
 
 
-def play_games(name: str, players: int, agent: str, seed: int, first_game: int, games: int):
+def play_games(
+    name: str,
+    players: int,
+    agent: str,
+    seed: int,
+    first_game: int,
+    games: int,
+    options: Options = None,
+):
     """Games first_game.. of `seed` in one play_chunk call (the agent in every seat) and
     the seconds the call took (allocation outside the timing)."""
     import numpy as np
 
     import envs
 
-    rs = envs.get_ruleset(name)
+    rs = envs.get_ruleset(name, None, options)
     S = rs.allocate(games, players)
     idx = np.arange(first_game, first_game + games, dtype=np.int64)
     agent_ids = np.full(players, rs.agent_id(agent), dtype=np.int8)
@@ -500,10 +514,18 @@ def play_games(name: str, players: int, agent: str, seed: int, first_game: int, 
     return res, time.perf_counter() - t0
 
 
-def bench_selfplay_one(name: str, players: int, agent: str, threads: int, games: int, seed: int):
+def bench_selfplay_one(
+    name: str,
+    players: int,
+    agent: str,
+    threads: int,
+    games: int,
+    seed: int,
+    options: Options = None,
+):
     used = _set_threads(threads)
-    play_games(name, players, agent, seed, 10_000_000, 4)  # warm-up (threads started)
-    res, elapsed = play_games(name, players, agent, seed, 0, games)
+    play_games(name, players, agent, seed, 10_000_000, 4, options)  # warm-up (threads started)
+    res, elapsed = play_games(name, players, agent, seed, 0, games, options)
     decisions = int(res.length.sum())
     return {
         "threads": used,
@@ -517,7 +539,7 @@ def bench_selfplay_one(name: str, players: int, agent: str, threads: int, games:
     }
 
 
-def warm_kernels(name: str, players: int, agent: str, seed: int) -> float:
+def warm_kernels(name: str, players: int, agent: str, seed: int, options: Options = None) -> float:
     """Load (or compile) every kernel the timed loops call, outside any timing: BatchEnv
     with and without observations until a game ends (auto-reset), act_batch, play_chunk
     and one AEC game."""
@@ -525,19 +547,21 @@ def warm_kernels(name: str, players: int, agent: str, seed: int) -> float:
 
     t0 = time.perf_counter()
     for obs in (True, False):
-        env = envs.make_batch(name, 4, players, seed, observations=obs)
+        env = envs.make_batch(name, 4, players, seed, observations=obs, options=options)
         choose = kernel_actions_factory(env, agent)
         st = env.reset()
         for _ in range(100_000):
             st = env.step(choose(st.action_mask))
             if st.terminated.any():
                 break
-    play_games(name, players, agent, seed, 0, 2)
-    AecRandomLoop(lambda: envs.make_env(name, num_players=players), seed)
+    play_games(name, players, agent, seed, 0, 2, options)
+    AecRandomLoop(lambda: envs.make_env(name, num_players=players, options=options), seed)
     return time.perf_counter() - t0
 
 
-def bench_million(name: str, players: int, agent: str, games: int, seed: int) -> dict:
+def bench_million(
+    name: str, players: int, agent: str, games: int, seed: int, options: Options = None
+) -> dict:
     """`tacsim selfplay` end to end in a fresh process (start-up, cached kernels, play on
     all threads, Parquet written, summary printed); a 100-game run first, so kernels only
     the CLI uses are in the cache."""
@@ -545,6 +569,7 @@ def bench_million(name: str, players: int, agent: str, games: int, seed: int) ->
 
     def cli(n: int, folder: Path) -> tuple[list[str], float]:
         args = ["selfplay", "--ruleset", name, "--players", str(players), "--games", str(n)]
+        args += [x for k, v in (options or {}).items() for x in ("--option", f"{k}={v}")]
         args += ["--agents", f"{agent},{agent}", "--seed", str(seed), "--out", str(folder)]
         t0 = time.perf_counter()
         proc = subprocess.run(
@@ -596,12 +621,16 @@ def worker_nojit(p: dict) -> dict:
     assert numba.config.DISABLE_JIT, "NUMBA_DISABLE_JIT=1 was not set"
     import envs
 
-    envs.get_ruleset(p["ruleset"])  # imports outside the timing
-    res, sp_s = play_games(p["ruleset"], p["players"], p["agent"], p["seed"], 0, p["games"])
+    options = p.get("options")
+    envs.get_ruleset(p["ruleset"], None, options)  # imports outside the timing
+    res, sp_s = play_games(
+        p["ruleset"], p["players"], p["agent"], p["seed"], 0, p["games"], options
+    )
     lengths = [int(x) for x in res.length]
     b = bench_batch_one(
-        p["ruleset"], p["players"], p["num_envs"], 1, True, 0.0, p["steps"], 1, p["seed"]
-    )
+        p["ruleset"], p["players"], p["num_envs"], 1, True, 0.0, p["steps"], 1, p["seed"],
+        options=options,
+    )  # fmt: skip
     return {
         "disable_jit": True,
         "selfplay": {
@@ -630,12 +659,13 @@ def worker_start(p: dict) -> dict:
     import envs
 
     name, players, agent, path = p["ruleset"], p["players"], p["agent"], p["path"]
+    options = p.get("options")
     t_import = time.perf_counter()
     out: dict[str, Any] = {"path": path, "import_s": t_import - t0}
 
     def aec_once() -> tuple[float, float, float]:
         ta = time.perf_counter()
-        env = envs.make_env(name, num_players=players)
+        env = envs.make_env(name, num_players=players, options=options)
         env.reset(seed=0)
         tb = time.perf_counter()
         mask = env.observe(env.agent_selection)["action_mask"]
@@ -654,7 +684,7 @@ def worker_start(p: dict) -> dict:
 
     def batch_once() -> tuple[float, float]:
         ta = time.perf_counter()
-        env = envs.make_batch(name, 64, players, 0)
+        env = envs.make_batch(name, 64, players, 0, options=options)
         choose = kernel_actions_factory(env, agent)
         st = env.reset()
         tb = time.perf_counter()
@@ -664,7 +694,7 @@ def worker_start(p: dict) -> dict:
 
     def selfplay_once() -> tuple[float, float]:
         ta = time.perf_counter()
-        rs = envs.get_ruleset(name)
+        rs = envs.get_ruleset(name, None, options)
         S = rs.allocate(1, players)
         ids = np.full(players, rs.agent_id(agent), dtype=np.int8)
         tb = time.perf_counter()
@@ -713,9 +743,9 @@ def worker_memory(p: dict) -> dict:
             pass
         return None
 
-    name, players = p["ruleset"], p["players"]
+    name, players, options = p["ruleset"], p["players"], p.get("options")
     # warm the kernels on a tiny batch so the baseline includes the compiled code
-    small = envs.make_batch(name, 2, players, 0, observations=p["observations"])
+    small = envs.make_batch(name, 2, players, 0, observations=p["observations"], options=options)
     st = small.reset()
     small.step(random_actions_factory(2, small.ruleset.n_actions, 0)(st.action_mask))
     peak_life_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -728,7 +758,9 @@ def worker_memory(p: dict) -> dict:
         reset_ok = False
     base = status("VmRSS")
     n = p["num_envs"]
-    env = envs.make_batch(name, n, players, p["seed"], observations=p["observations"])
+    env = envs.make_batch(
+        name, n, players, p["seed"], observations=p["observations"], options=options
+    )
     st = env.reset()
     st = env.step(random_actions_factory(n, env.ruleset.n_actions, p["seed"])(st.action_mask))
     arrays = env.state.nbytes + env.masks.nbytes
@@ -780,12 +812,16 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
 
     import envs
 
-    rs = envs.get_ruleset(name)
+    options = getattr(args, "resolved_options", None) or None
+    rs = envs.get_ruleset(name, None, options)
+    opts = ", ".join(f"{k}={v}" for k, v in rs.options.items())
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "ruleset": name,
+        "options": dict(rs.options),
         "env_name": rs.env_name,
-        "benchmark": f"{rs.env_name}, {P} players, agent {agent!r} in every seat",
+        "benchmark": f"{rs.env_name}{f' ({opts})' if opts else ''}, {P} players, "
+        f"agent {agent!r} in every seat",
         "spec_file": spec.file,
         "quick": quick,
         "command": args.command_line,
@@ -816,7 +852,7 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
         "n_actions": int(rs.n_actions),
     }
     _log(f"{name}: warm-up (kernel cache load, or compile if the cache is cold)")
-    report["warmup_s"] = warm_kernels(name, P, agent, seed)
+    report["warmup_s"] = warm_kernels(name, P, agent, seed, options)
     import numba
 
     report["machine"]["numba_threading_layer"] = numba.threading_layer()
@@ -824,7 +860,7 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
     # 1. in-kernel self-play first: it also gives the mean game length for games/s below
     _log(f"{name}: self-play (play_chunk)", report, "selfplay")
     sp_rows = [
-        bench_selfplay_one(name, P, agent, t, spec.selfplay_games.get(t, 128), seed)
+        bench_selfplay_one(name, P, agent, t, spec.selfplay_games.get(t, 128), seed, options)
         for t in threads_list
     ]
     mean_len = sum(r["decisions"] for r in sp_rows) / sum(r["games"] for r in sp_rows)
@@ -855,6 +891,7 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
                     chooser,
                     agent,
                     max_seconds=max(4 * seconds, 1.0),
+                    options=options,
                 )
                 r["games_per_s"] = r["decisions_per_s"] / mean_len
                 rows.append(r)
@@ -881,18 +918,19 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
         seconds=0.2 if quick else max(seconds * 4, 1.0),
         seed=seed,
         rounds=1 if quick else 8,
+        options=options,
     )
 
     # 4. JIT disabled
     _log(f"{name}: NUMBA_DISABLE_JIT=1 subprocess", report, "nojit")
-    base = {"ruleset": name, "players": P, "agent": agent, "seed": seed}
+    base = {"ruleset": name, "players": P, "agent": agent, "seed": seed, "options": options}
     nojit = run_worker(
         "nojit",
         {**base, "games": spec.nojit_games, "num_envs": 64, "steps": 2 if quick else 20},
         {"NUMBA_DISABLE_JIT": "1"},
     )
     _set_threads(1)
-    res, _ = play_games(name, P, agent, seed, 0, spec.nojit_games)
+    res, _ = play_games(name, P, agent, seed, 0, spec.nojit_games, options)
     jit_lengths = [int(x) for x in res.length]
     sp1 = next((r for r in sp_rows if r["threads"] == 1), sp_rows[0])
     sp_best = max(sp_rows, key=lambda r: r["decisions_per_s"])
@@ -959,7 +997,7 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
         report["million"] = {"skipped": "--quick" if quick else "--skip-million"}
     else:
         _log(f"{name}: {spec.million_games:,} games end to end", report, "million")
-        report["million"] = bench_million(name, P, agent, spec.million_games, seed)
+        report["million"] = bench_million(name, P, agent, spec.million_games, seed, options)
 
     report["load_average_end"] = load_average()
     report["finished_utc"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -1158,6 +1196,11 @@ def to_markdown(r: dict) -> str:
         "",
         "| | |",
         "|---|---|",
+        *(
+            [f"| ruleset options | {', '.join(f'{k}={v}' for k, v in r['options'].items())} |"]
+            if r.get("options")
+            else []
+        ),
         f"| commit | `{g['commit']}` ({g.get('branch')})"
         f"{' (working tree has uncommitted changes)' if g['dirty'] else ''} |",
         f"| ruleset file | {r['spec_file'] or '— (harness defaults, generic targets only)'} |",
@@ -1368,7 +1411,9 @@ def write_results(reports: list[dict], out_dir: Path, update_latest: bool) -> li
     mds = []
     for report in reports:
         date = report["started_utc"][:10]
-        stem = f"{report['ruleset']}_{date}_{report['git']['short']}"
+        # options in the name: a run under other options never overwrites the default's
+        tag = "-".join([report["ruleset"], *report.get("options", {}).values()])
+        stem = f"{tag}_{date}_{report['git']['short']}"
         stem += "_quick" if report["quick"] else ""
         md = to_markdown(report)
         mds.append(md)
@@ -1395,6 +1440,15 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         "--ruleset",
         default=None,
         help="ruleset to measure (default: every playable ruleset; `tacsim rulesets` lists them)",
+    )
+    p.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="an option of the --ruleset measured, repeatable (e.g. tactica's game=basic; "
+        "`tacsim rulesets` lists them)",
     )
     p.add_argument("--quick", action="store_true", help="tiny sizes: proves the harness works")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results folder")
@@ -1436,7 +1490,24 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f"--seed must be non-negative, got {args.seed}"
     if args.seconds is not None and args.seconds < 0:
         return f"--seconds must be non-negative, got {args.seconds}"
-    return ruleset_error(args.ruleset)
+    return ruleset_error(args.ruleset) or options_error(args)
+
+
+def options_error(args: argparse.Namespace) -> str | None:
+    """Why the --option flags cannot be used (no --ruleset, a bad key or value), or None;
+    sets args.resolved_options (every option of the ruleset with its value)."""
+    args.resolved_options = {}
+    if not getattr(args, "options", None):
+        return None
+    if args.ruleset is None:
+        return "--option needs --ruleset (each ruleset has its own options)"
+    from agents.cli import UsageError, check_ruleset
+
+    try:
+        args.resolved_options = dict(check_ruleset(args.ruleset, args.options).options)
+    except UsageError as e:
+        return str(e)
+    return None
 
 
 def ruleset_error(name: str | None) -> str | None:
@@ -1478,6 +1549,7 @@ def _measure_and_write(args: argparse.Namespace) -> int:
 def _argv_of(args: argparse.Namespace) -> list[str]:
     """The options of a parsed `tacsim bench`, for the command recorded in the results."""
     out = ["--ruleset", args.ruleset] if args.ruleset else []
+    out += [x for o in getattr(args, "options", None) or () for x in ("--option", o)]
     out += ["--quick"] if args.quick else []
     if Path(args.out).resolve() != DEFAULT_OUT:
         out += ["--out", str(args.out)]

@@ -246,7 +246,9 @@ def test_bad_option_exits_non_zero_and_writes_nothing(tmp_path, option):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(("name", "words"), [("nope", "unknown ruleset"), ("tactica", "data only")])
+@pytest.mark.parametrize(
+    ("name", "words"), [("nope", "unknown ruleset"), ("tactics_david", "data only")]
+)
 def test_unknown_or_data_only_ruleset_is_one_line_exit_2(tmp_path, name, words):
     proc = _run("--ruleset", name, "--quick", "--out", str(tmp_path / "out"))
     assert proc.returncode == 2
@@ -257,7 +259,36 @@ def test_unknown_or_data_only_ruleset_is_one_line_exit_2(tmp_path, name, words):
 def test_tacsim_bench_refuses_a_data_only_ruleset(capsys):
     from agents.cli import main
 
-    assert main(["bench", "--ruleset", "tactica", "--quick"]) == 2
+    assert main(["bench", "--ruleset", "tactics_david", "--quick"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tacsim bench: error:") and "data only" in err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--option", "game=basic"], "--option needs --ruleset"),
+        (["--ruleset", "tac", "--option", "game=basic"], "tac has no options"),
+        (["--ruleset", "tactica", "--option", "game=easy"], "must be one of advanced, basic"),
+    ],
+)
+def test_bad_ruleset_options_are_one_line_exit_2(capsys, tmp_path, args, words):
+    from agents.cli import main
+
+    assert main(["bench", *args, "--quick", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_recorded_command_and_file_names_carry_the_options():
+    harness = _load_harness()
+    args = argparse.Namespace(
+        ruleset="tactica", options=["game=basic"], quick=True, out=harness.DEFAULT_OUT,
+        seed=0, seconds=None, batch_sizes=None, threads="1,2", million_games=None,
+        numba_cache="auto", skip_million=False, skip_cold=False,
+    )  # fmt: skip
+    assert harness.check_args(args) is None
+    assert args.resolved_options == {"game": "basic", "episode": "war", "armies": "standard"}
+    assert harness._argv_of(args)[:4] == ["--ruleset", "tactica", "--option", "game=basic"]

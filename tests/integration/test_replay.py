@@ -283,8 +283,11 @@ def test_bad_input_is_one_line_exit_2(runs, tmp_path):
         (["--saved", str(saved), "--frames", str(saved)], "not an empty folder"),
         (["--saved", str(saved), "--seat", "7"], "--seat must be 0 to 1"),
         (["--ruleset", "nope", "--saved", str(saved)], "unknown ruleset 'nope'"),
-        (["--ruleset", "tactica", "--saved", str(saved)], "ruleset 'tactica' is data only"),
-        (["--ruleset", "tactica", "--run", str(runs["hr"]), "--all"], "is data only"),
+        (
+            ["--ruleset", "tactics_david", "--saved", str(saved)],
+            "ruleset 'tactics_david' is data only",
+        ),
+        (["--ruleset", "tactics_david", "--run", str(runs["hr"]), "--all"], "is data only"),
     ]
     for argv, needle in cases:
         before = sorted(p.name for p in tmp_path.iterdir())

@@ -90,6 +90,7 @@ def test_selfplay_columns_name_seats_and_unit_types(full_run):
         "seed": SEED,
         "chunk": CHUNK,
         "config": None,  # the embedded rule tables
+        "options": {},  # TAC has none
     }
     assert run["format"] == selfplay.RUN_FORMAT == 2
     assert run["env"] == "tac_v1"
@@ -221,7 +222,9 @@ def test_a_chunk_file_with_the_wrong_row_count_is_refused(tmp_path, full_run):
     "flag, value, message",
     [
         ("--ruleset", "chess", "unknown ruleset 'chess' (known: tac, fantasy_cards"),
-        ("--ruleset", "tactica", "ruleset 'tactica' is data only"),
+        ("--ruleset", "tactics_david", "ruleset 'tactics_david' is data only"),
+        ("--option", "game=basic", "tac has no options, got --option game=basic"),
+        ("--option", "game", "an option is KEY=VALUE, got 'game'"),
         ("--agents", "random,alphazero", "unknown agent 'alphazero'"),
         ("--agents", "random,", "unknown agent ''"),
         ("--players", "1", "players must be 2 to 5, got 1"),

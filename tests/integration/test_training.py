@@ -145,7 +145,9 @@ def _tacsim_train(argv: list[str]) -> int:
     "argv, message",
     [
         (["--ruleset", "chess"], "unknown ruleset 'chess'"),
-        (["--ruleset", "tactica"], "ruleset 'tactica' is data only"),
+        (["--ruleset", "tactics_david"], "ruleset 'tactics_david' is data only"),
+        (["--option", "game=basic"], "tac has no options"),
+        (["--ruleset", "tactica", "--option", "armies=mixed"], "standard, varied"),
         (["--vec", "batch", "--learner-seat", "2"], "learner_seat"),
         (["--opponent", "grandmaster"], "unknown opponent 'grandmaster'"),
         (["--timesteps", "0"], "--timesteps: must be >= 1"),

@@ -220,6 +220,10 @@ class UnitInfo:
     categories: np.ndarray  # [U] category id
     category_names: list[str]
     listed_vp: np.ndarray  # [U]
+    # the report's words (RecordSpec.headers): item column, group column, short cost unit
+    headers: tuple[str, str, str] = ("Unit", "Category", "VP")
+    notes: tuple[str, ...] = ()  # one per item, in a column of its own when given
+    notes_header: str = ""
 
 
 def ruleset_items(spec) -> UnitInfo:
@@ -229,15 +233,20 @@ def ruleset_items(spec) -> UnitInfo:
         np.asarray(spec.groups),
         list(spec.group_names),
         np.asarray(spec.costs, dtype=float),
+        tuple(spec.headers),
+        tuple(spec.item_notes),
+        spec.notes_header,
     )
 
 
 def report_table(units: UnitInfo, fit: LogitFit, imp: ImpliedVP, used: np.ndarray) -> str:
     lo, hi = fit.ci()
+    item, group, cost = units.headers
+    note_head, note_rule = (f" {units.notes_header} |", "---:|") if units.notes else ("", "")
     lines = [
-        "| Unit | Category | Listed VP | Coefficient (95% CI) | Implied VP (95% CI) "
-        "| Verdict | Games used |",
-        "|---|---|---:|---|---|---|---:|",
+        f"| {item} | {group} |{note_head} Listed {cost} | Coefficient (95% CI) "
+        f"| Implied {cost} (95% CI) | Verdict | Games used |",
+        f"|---|---|{note_rule}---:|---|---|---|---:|",
     ]
     for u, name in enumerate(units.names):
         implied = (
@@ -245,8 +254,10 @@ def report_table(units: UnitInfo, fit: LogitFit, imp: ImpliedVP, used: np.ndarra
             if np.isnan(imp.value[u])
             else f"{imp.value[u]:.2f} [{imp.lo[u]:.2f}, {imp.hi[u]:.2f}]"
         )
+        note = f" {units.notes[u]} |" if units.notes else ""
         lines.append(
-            f"| {name} | {units.category_names[units.categories[u]]} | {units.listed_vp[u]:g} "
+            f"| {name} | {units.category_names[units.categories[u]]} |{note} "
+            f"{units.listed_vp[u]:g} "
             f"| {fit.coef[u]:+.3f} [{lo[u]:+.3f}, {hi[u]:+.3f}] | {implied} "
             f"| {imp.verdict[u]} | {used[u]:,} |"
         )
@@ -307,9 +318,11 @@ def write_report(
     table = report_table(units, fit, imp, used)
     cons = ", ".join(units.category_names[g] for g in fit.constrained) or "none"
     flagged = [units.names[u] for u, v in enumerate(imp.verdict) if v.startswith("worth")]
+    item, _, cost = units.headers
+    cost_words = "victory points" if spec is None else spec.cost_label
     md = "\n".join(
         [
-            "# Unit balance: value in winning vs listed victory points",
+            f"# {item} balance: value in winning vs listed {cost_words}",
             "",
             run_line,
             f"Games used: {design.games - design.draws:,} decisive of {design.games:,} "
@@ -320,16 +333,17 @@ def write_report(
             f"{RIDGE:g} (negligible), 95% intervals from the inverse Fisher information. "
             f"Coefficients are log-odds per extra card; categories with a fixed deal size "
             f"({cons}) are centred: a coefficient is relative to its category's average unit. "
-            f"One listed VP is worth k = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} log-odds "
-            "(through-origin fit of the centred coefficients on the centred listed VP); "
-            "implied VP = category mean listed VP + coefficient / k (delta-method interval). "
-            "A unit is flagged when its implied interval excludes its listed VP.",
+            f"One listed {cost} is worth k = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} "
+            f"log-odds (through-origin fit of the centred coefficients on the centred listed "
+            f"{cost}); implied {cost} = category mean listed {cost} + coefficient / k "
+            f"(delta-method interval). A {item.lower()} is flagged when its implied interval "
+            f"excludes its listed {cost}.",
             "",
             table,
             "",
             "Flagged: " + (", ".join(flagged) if flagged else "none"),
             "",
-            "![implied vs listed VP](balance.png)",
+            f"![implied vs listed {cost}](balance.png)",
             "",
         ]
     )
@@ -686,7 +700,8 @@ def cmd_balance(args) -> int:
         Path(args.out), rf.units, rf.design, rf.fit, rf.imp, run_line, rf.ruleset.record
     )
     print(run_line)
-    print(f"slope: 1 listed VP = {rf.imp.slope:.4f} ± {Z95 * rf.imp.slope_se:.4f} log-odds")
+    cost = rf.units.headers[2]
+    print(f"slope: 1 listed {cost} = {rf.imp.slope:.4f} ± {Z95 * rf.imp.slope_se:.4f} log-odds")
     print(table)
     print(f"wrote {Path(args.out) / 'balance.md'} and {Path(args.out) / 'balance.png'}")
     return 0

@@ -90,6 +90,12 @@ class RecordSpec:
     # round counter
     force_field: str  # TAC: "dealt"
     rounds_field: str  # TAC: "round"
+    # the balance report's words: the item column, the group column and the short cost unit
+    # ("Listed VP", "Implied VP"), and optionally one note per item shown in its own column
+    # (TACTICA: how many copies an army holds)
+    headers: tuple[str, str, str] = ("Unit", "Category", "VP")
+    item_notes: tuple[str, ...] = ()
+    notes_header: str = ""
 
 
 @dataclass

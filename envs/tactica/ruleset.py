@@ -127,22 +127,27 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
     tables = load_tables() if config_dir is None else load_tables(Path(config_dir))
     tba = kernel_tables(tables, options)
     n_cards = len(tables.card_names)
+    copies = np.asarray(tables.card_count, dtype=np.int64)
     record = RecordSpec(
         item_label="draw card",
         items=tuple(tables.card_names),
-        # no point costs in TACTICA: each copy is one card of a 37-card army, so the
-        # balance report's "cost" column is the card count (worth per copy vs an average card)
+        # no point costs in TACTICA: every copy is listed at 1 card, so a card's implied worth
+        # is in average cards (its win coefficient over the mean coefficient, agents/balance)
         costs=np.ones(n_cards, dtype=np.float64),
-        # with armies=varied every copy is LOST at start on its own: each name varies alone
-        groups=np.arange(n_cards, dtype=np.int64),
-        group_names=tuple(tables.card_names),
-        cost_label="cards",
+        # with armies=varied every copy is LOST at start on its own, so no group has a fixed
+        # size and nothing is centred; the groups only name each card's pile
+        groups=np.asarray(tables.card_pile, dtype=np.int64),
+        group_names=("troop pile", "tactics pile"),
+        cost_label="cards (1 = an average card)",
         score_field="war_points",
         score_label="war points",
         force_verb="started the war with",
         rounds_cap=int(tba[0]["battles_per_war"]),
         force_field="army",
         rounds_field="battle",
+        headers=("Card", "Pile", "cards"),
+        item_notes=tuple(str(int(n)) for n in copies),
+        notes_header="Copies per army",
     )
     return Ruleset(
         name=NAME,

@@ -180,7 +180,13 @@ def test_balance_runs_under_armies_varied_and_the_report_names_the_options(tmp_p
     )  # fmt: skip
     assert rc == 0, err
     named = "options armies=varied, episode=battle, game=advanced"
-    assert named in stdout and named in (rep / "balance.md").read_text()
+    md = (rep / "balance.md").read_text()
+    assert named in stdout and named in md
+    # TACTICA's words: cards listed at 1 (an average card), with each card's copies per army
+    assert md.startswith("# Card balance: value in winning vs listed cards (1 = an average card)")
+    header = "| Card | Pile | Copies per army | Listed cards | Coefficient (95% CI) |"
+    assert header in md and header in stdout
+    assert "| Foot | troop pile | 8 | 1 |" in md and "| Crown | tactics pile | 2 | 1 |" in md
     assert json.loads((runs / "run.json").read_text())["params"]["options"]["armies"] == "varied"
     # reusing the run under other options is refused before anything is written
     before = snapshot(tmp_path)

@@ -172,9 +172,10 @@ def _next_summon_card(S, tb, b: int, p: int) -> int:
 
 
 @njit
-def _base_hexes(S, tb, neighbours, distance, wall_zone, b: int, p: int, out) -> int:
+def _base_hexes(S, tb, neighbours, distance, wall_zone, b: int, p: int, out, limit) -> int:
     """TT-A.10.2: empty open hexes within spire_wall_distance of one of p's walls whose spire
-    leaves every wall and spire reachable (TT-A.10.9) -- the setup rule for spires, reused."""
+    leaves every wall and spire reachable (TT-A.10.9) -- the setup rule for spires, reused;
+    counting stops at `limit` (setup._piece_hexes)."""
     return _piece_hexes(
         S,
         tb,
@@ -186,6 +187,7 @@ def _base_hexes(S, tb, neighbours, distance, wall_zone, b: int, p: int, out) -> 
         np.int64(FEATURE_SPIRE),
         np.int64(NO_SIDE),
         out,
+        np.int64(limit),
     )
 
 
@@ -198,7 +200,7 @@ def _summon_enactable(S, tb, neighbours, distance, wall_zone, b: int, p: int) ->
     if S["spire_height"][b, p] > 0:
         return True
     hexes = np.zeros(MAX_HEXES, dtype=np.bool_)
-    return _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes) > 0
+    return _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes, 1) > 0
 
 
 @njit
@@ -209,6 +211,15 @@ def decree_enactable(S, tb, neighbours, distance, wall_zone, b: int, p: int, d: 
     barracks_counts(S, tb, b, p, counts)
     capturers = promotion_candidates(S, tb, b, p)
     hostages = hostage_count(S, b, p)
+    return _enactable(S, tb, neighbours, distance, wall_zone, b, p, d, counts, capturers, hostages)
+
+
+@njit
+def _enactable(
+    S, tb, neighbours, distance, wall_zone, b: int, p: int, d: int, counts, capturers, hostages
+) -> bool:
+    """decree_enactable given p's Barracks counts, capturers and hostages (the same for every
+    decree of one decision: legal_barracks counts them once)."""
     if not decree_requirement_met(tb, d, counts, capturers, hostages):
         return False
     effect = tb.decree_effect[d]
@@ -272,8 +283,14 @@ def legal_barracks(S, tb, neighbours, distance, wall_zone, b: int, out: np.ndarr
         out[1] = A_SURRENDER
         return np.int64(2)
     if stage == STAGE_DECREE:  # TT-A.4.3: at most one decree, or none
+        counts = np.zeros(MAX_CARDS, dtype=np.int64)
+        barracks_counts(S, tb, b, p, counts)
+        capturers = promotion_candidates(S, tb, b, p)
+        hostages = hostage_count(S, b, p)
         for d in range(tb.n_decrees):
-            if decree_enactable(S, tb, neighbours, distance, wall_zone, b, p, np.int64(d)):
+            if _enactable(
+                S, tb, neighbours, distance, wall_zone, b, p, d, counts, capturers, hostages
+            ):
                 out[n] = A_DECREE + d
                 n += 1
         out[n] = A_PASS
@@ -291,7 +308,7 @@ def legal_barracks(S, tb, neighbours, distance, wall_zone, b: int, out: np.ndarr
         return np.int64(N_SIDES)
     if stage == STAGE_SUMMON_HEX:  # TT-A.10.2
         hexes = np.zeros(MAX_HEXES, dtype=np.bool_)
-        _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes)
+        _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes, MAX_HEXES)
         for h in range(MAX_HEXES):
             if hexes[h]:
                 out[n] = A_HEX + h
@@ -403,8 +420,8 @@ def apply_barracks(S, tb, neighbours, distance, wall_zone, b: int, a: int) -> No
             _next_decree_player(S, b)
             return
         hexes = np.zeros(MAX_HEXES, dtype=np.bool_)
-        n = _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes)
-        if n == 1:  # a single legal hex: taken automatically
+        n = _base_hexes(S, tb, neighbours, distance, wall_zone, b, p, hexes, 2)
+        if n == 1:  # a single legal hex: taken automatically (2: enough to know)
             for h in range(MAX_HEXES):
                 if hexes[h]:
                     _place_base(S, tb, b, p, np.int64(h))

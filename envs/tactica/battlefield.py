@@ -249,22 +249,36 @@ def _spread(
     passable: np.ndarray,
     stops: np.ndarray,
     dist: np.ndarray,
-) -> None:
+    queue: np.ndarray,
+    may_end: np.ndarray,
+    first: bool,
+) -> bool:
     """Breadth-first spread from the hexes with dist == 0 (the sources; dist is -1 elsewhere):
     dist[h] becomes the fewest steps to enter h, up to `steps`. A hex is entered only if it is
-    passable; a move goes on from a source or from an entered hex that does not stop it."""
-    for d in range(steps):
-        grew = False
-        for h in range(dist.shape[0]):
-            if dist[h] != d or (d > 0 and stops[h]):
-                continue
-            for k in range(neighbours.shape[1]):
-                y = neighbours[h, k]
-                if y >= 0 and dist[y] < 0 and passable[y]:
-                    dist[y] = d + 1
-                    grew = True
-        if not grew:
-            break
+    passable; a move goes on from a source or from an entered hex that does not stop it.
+    With `first`, stops and returns True on entering the first hex where may_end; otherwise
+    returns False. queue: int64[H] scratch (each hex is queued once)."""
+    tail = 0
+    for h in range(dist.shape[0]):
+        if dist[h] == 0:
+            queue[tail] = h
+            tail += 1
+    head = 0
+    while head < tail:
+        h = queue[head]
+        head += 1
+        d = dist[h]
+        if d >= steps or (d > 0 and stops[h]):
+            continue
+        for k in range(neighbours.shape[1]):
+            y = neighbours[h, k]
+            if y >= 0 and dist[y] < 0 and passable[y]:
+                dist[y] = d + 1
+                if first and may_end[y]:
+                    return True
+                queue[tail] = y
+                tail += 1
+    return False
 
 
 @njit
@@ -286,7 +300,8 @@ def reachable_hexes(
     for h in range(out.shape[0]):
         out[h] = -1
     out[start] = 0
-    _spread(neighbours, steps, passable, stops, out)
+    queue = np.empty(out.shape[0], dtype=np.int64)
+    _spread(neighbours, steps, passable, stops, out, queue, may_end, False)
     out[start] = -1
     count = 0
     for h in range(out.shape[0]):
@@ -295,6 +310,25 @@ def reachable_hexes(
         elif out[h] > 0:
             count += 1
     return count
+
+
+@njit
+def has_destination(
+    neighbours: np.ndarray,
+    start: np.int64,
+    steps: np.int64,
+    passable: np.ndarray,
+    stops: np.ndarray,
+    may_end: np.ndarray,
+    dist: np.ndarray,
+    queue: np.ndarray,
+) -> bool:
+    """reachable_hexes(...) > 0, stopping at the first hex the mover may end on. dist, queue:
+    int64[H] scratch."""
+    for h in range(dist.shape[0]):
+        dist[h] = -1
+    dist[start] = 0
+    return _spread(neighbours, steps, passable, stops, dist, queue, may_end, True)
 
 
 @njit
@@ -352,6 +386,116 @@ def _holds_home_feature(kind: np.int64, owner: np.int64, seat: np.int64) -> bool
 
 
 @njit
+def reach_from_zone(
+    neighbours: np.ndarray,
+    wall_zone: np.ndarray,
+    passable: np.ndarray,
+    zone: np.int64,
+    removed: np.int64,
+    reached: np.ndarray,
+    queue: np.ndarray,
+) -> None:
+    """reached[h] = a troop starting in wall zone `zone` (0 or 1: seat zone + 1) could enter h,
+    however many moves it takes, through passable hexes other than `removed` (NO_HEX: none).
+    A queue breadth-first search (each hex once), the access part of TT-B.6.6 (access_ok).
+    reached: bool[H]; queue: int64[H] scratch."""
+    n = reached.shape[0]
+    tail = 0
+    for h in range(n):
+        src = wall_zone[zone, h] and passable[h] and h != removed
+        reached[h] = src
+        if src:
+            queue[tail] = h
+            tail += 1
+    head = 0
+    while head < tail:
+        h = queue[head]
+        head += 1
+        for k in range(neighbours.shape[1]):
+            y = neighbours[h, k]
+            if y >= 0 and y != removed and not reached[y] and passable[y]:
+                reached[y] = True
+                queue[tail] = y
+                tail += 1
+
+
+@njit
+def touches(neighbours: np.ndarray, reached: np.ndarray, h: np.int64, removed: np.int64) -> bool:
+    """Hex h has a neighbour other than `removed` marked in `reached` (a feature on h has
+    access, TT-B.6.6)."""
+    for k in range(neighbours.shape[1]):
+        y = neighbours[h, k]
+        if y >= 0 and y != removed and reached[y]:
+            return True
+    return False
+
+
+@njit
+def zone_separators(
+    neighbours: np.ndarray,
+    wall_zone: np.ndarray,
+    passable: np.ndarray,
+    zone: np.int64,
+    sep: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """sep[v] = making passable hex v impassable cuts some other hex off from wall zone `zone`
+    (the articulation points of the passable hexes joined to one virtual root standing for the
+    zone; Hopcroft-Tarjan, one iterative depth-first search). Where sep[v] is False, the hexes
+    reachable without v are exactly those reachable with it, less v: setup.py's placements
+    use this to test each candidate hex without a new search. sep: bool[H]; work: int64[5, H]
+    scratch (discovery order, low point, parent, next side, stack)."""
+    n = sep.shape[0]
+    n_sides = neighbours.shape[1]
+    disc = work[0]
+    low = work[1]
+    parent = work[2]
+    side = work[3]
+    stack = work[4]
+    root = -2  # parent of the zone's first hexes: the virtual root (discovery time 0)
+    for v in range(n):
+        sep[v] = False
+        disc[v] = -1
+    t = 1
+    for s in range(n):
+        if disc[s] >= 0 or not (wall_zone[zone, s] and passable[s]):
+            continue
+        disc[s] = t
+        low[s] = t
+        t += 1
+        parent[s] = root
+        side[s] = 0
+        top = 0
+        stack[0] = s
+        while top >= 0:
+            v = stack[top]
+            if side[v] < n_sides:
+                y = neighbours[v, side[v]]
+                side[v] += 1
+                if y < 0 or not passable[y]:
+                    continue
+                if disc[y] < 0:
+                    disc[y] = t
+                    # a zone hex is also joined to the root: a back edge to time 0
+                    low[y] = 0 if wall_zone[zone, y] else t
+                    t += 1
+                    parent[y] = v
+                    side[y] = 0
+                    top += 1
+                    stack[top] = y
+                elif y != parent[v] and disc[y] < low[v]:
+                    low[v] = disc[y]
+            else:
+                top -= 1
+                u = parent[v]
+                if u >= 0:
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                    if low[v] >= disc[u]:
+                        sep[u] = True
+
+
+@njit
 def access_ok(
     neighbours: np.ndarray,
     wall_zone: np.ndarray,
@@ -369,10 +513,9 @@ def access_ok(
     scratch."""
     n = dist.shape[0]
     passable = masks[0]
-    stops = masks[1]
+    reached = masks[1]
     for h in range(n):
         passable[h] = _troop_can_enter(np.int64(feature_kind[h]), feature_block[h])
-        stops[h] = False
     for seat in range(1, SEATS + 1):
         enemy = SEATS + 1 - seat
         wanted = False
@@ -383,18 +526,12 @@ def access_ok(
         if not wanted:
             continue
         # every hex an enemy troop may enter, spreading from its own wall zone
-        for h in range(n):
-            dist[h] = 0 if (wall_zone[enemy - 1, h] and passable[h]) else -1
-        _spread(neighbours, np.int64(n), passable, stops, dist)
+        reach_from_zone(
+            neighbours, wall_zone, passable, np.int64(enemy - 1), np.int64(NO_HEX), reached, dist
+        )
         for h in range(n):
             if not _holds_home_feature(np.int64(feature_kind[h]), np.int64(feature_owner[h]), seat):
                 continue
-            reached = False
-            for k in range(neighbours.shape[1]):
-                y = neighbours[h, k]
-                if y >= 0 and dist[y] >= 0:
-                    reached = True
-                    break
-            if not reached:
+            if not touches(neighbours, reached, np.int64(h), np.int64(NO_HEX)):
                 return False
     return True

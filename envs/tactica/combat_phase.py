@@ -164,12 +164,24 @@ def _landmark_mods(S, tb, b: int, h: int, out: np.ndarray) -> None:
 
 
 @njit
+def _landmark_range_mod(S, tb, b: int, h: int) -> int:
+    """The range modifier of the landmark on hex h (_landmark_mods' out[2]), 0 if none."""
+    if S["hex_feature"][b, h] != FEATURE_LANDMARK:
+        return np.int64(0)
+    p = S["hex_feature_owner"][b, h]
+    j = S["hex_feature_card"][b, h]
+    return np.int64(tb.landmark_range_mod[tb.army_landmark[j], S["landmark_side"][b, p, j]])
+
+
+@njit
 def _feature_block(S, tb, b: int, out: np.ndarray) -> None:
-    """out[h] = the landmark on hex h shows its BLOCK side (TT-B.2.7)."""
-    mods = np.zeros(4, np.int64)
+    """out[h] = the landmark on hex h shows its BLOCK side (TT-B.2.7; _landmark_mods' out[3])."""
     for h in range(MAX_HEXES):
-        _landmark_mods(S, tb, b, h, mods)
-        out[h] = mods[3] != 0
+        out[h] = False
+        if S["hex_feature"][b, h] == FEATURE_LANDMARK:
+            p = S["hex_feature_owner"][b, h]
+            j = S["hex_feature_card"][b, h]
+            out[h] = tb.landmark_block[tb.army_landmark[j], S["landmark_side"][b, p, j]] != 0
 
 
 @njit
@@ -222,21 +234,33 @@ def can_attack(
     kind = _troop_kind(tb, card)
     if tb.troop_combat[kind] == COMBAT_MELEE:
         return d == 1
-    mods = np.zeros(4, np.int64)
-    _landmark_mods(S, tb, b, x, mods)
-    reach = np.int64(tb.troop_range[kind]) + mods[2]
+    reach = np.int64(tb.troop_range[kind]) + _landmark_range_mod(S, tb, b, x)
     if d < 1 or d > reach:
         return False
     return line_of_fire_clear(lof_crossed, lof_edges, x, np.int64(target), blocks)
 
 
 @njit
-def _has_attacker(S, tb, distance, lof_crossed, lof_edges, b: int, p: int, target: int, blocks):
+def _attackers(S, b: int, p: int, cards: np.ndarray) -> int:
+    """cards[:n] = the troops fighting for p that are not in the attack yet (the candidates
+    _has_attacker tries, listed once per decision); n."""
+    n = 0
     for x in range(MAX_HEXES):
         c = S["hex_troop"][b, x]
         if c < 0 or troop_controller(S, b, c) != p or S["troop_attacking"][b, c]:
             continue
-        if can_attack(S, tb, distance, lof_crossed, lof_edges, b, c, target, blocks):
+        cards[n] = c
+        n += 1
+    return np.int64(n)
+
+
+@njit
+def _has_attacker(
+    S, tb, distance, lof_crossed, lof_edges, b: int, p: int, target: int, blocks, cards, n: int
+):
+    """A troop of cards[:n] (_attackers) or p's summon may attack the unit on `target`."""
+    for i in range(n):
+        if can_attack(S, tb, distance, lof_crossed, lof_edges, b, cards[i], target, blocks):
             return True
     return summon_can_attack(S, tb, distance, b, p, target)
 
@@ -564,10 +588,14 @@ def _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
     if not S["no_combat"][b, p]:  # FOG (TT-A.7.2): no combat action at all
         blocks = np.zeros(MAX_HEXES, np.bool_)
         fire_blocks(S, tb, b, blocks)
+        cards = np.empty(MAX_HEXES, np.int8)  # card ids as hex_troop holds them
+        m = _attackers(S, b, p, cards)
         for y in range(MAX_HEXES):
             t = S["hex_troop"][b, y]
             if _enemy_unit_at(S, b, y, p):
-                ok = _has_attacker(S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks)
+                ok = _has_attacker(
+                    S, tb, distance, lof_crossed, lof_edges, b, p, y, blocks, cards, m
+                )
             else:  # a friendly troop: it may rescue (TT-B.7.4.7)
                 ok = t >= 0 and may_rescue(S, neighbours, b, t, p)
             if ok:

@@ -63,7 +63,19 @@ def apply(S, tb, b, a, out):
         b,
         a,
     )
-    return legal(S, tb, b, out)
+    # turn.legal_actions rather than legal(): one wrapper fewer to compile on the self-play
+    # path (numba optimises each kernel with everything it calls linked in)
+    return turn.legal_actions(
+        S,
+        tb,
+        tb.geo_neighbours,
+        tb.geo_distance,
+        tb.geo_wall_zone,
+        tb.geo_lof_crossed,
+        tb.geo_lof_edges,
+        b,
+        out,
+    )
 
 
 @njit
@@ -82,7 +94,17 @@ def start(S, tb, b, seed, game_index, out):
         tb.geo_lof_edges,
         b,
     )
-    return legal(S, tb, b, out)
+    return turn.legal_actions(  # as in apply()
+        S,
+        tb,
+        tb.geo_neighbours,
+        tb.geo_distance,
+        tb.geo_wall_zone,
+        tb.geo_lof_crossed,
+        tb.geo_lof_edges,
+        b,
+        out,
+    )
 
 
 @njit

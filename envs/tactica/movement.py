@@ -37,7 +37,13 @@ from envs.tactica.actions import (
     STAGE_MOVE_DEST,
     STAGE_MOVE_SELECT,
 )
-from envs.tactica.battlefield import NO_SEAT, reachable_hexes, summon_masks, troop_masks
+from envs.tactica.battlefield import (
+    NO_SEAT,
+    has_destination,
+    reachable_hexes,
+    summon_masks,
+    troop_masks,
+)
 from envs.tactica.combat import summon_move
 from envs.tactica.muster import hex_blocks, next_player, troop_seat
 from envs.tactica.piles import card_name, move_card
@@ -60,11 +66,9 @@ from envs.tactica.tables import PHASE_MOVEMENT, SACRIFICE_EXTRA_MOVE
 
 
 @njit
-def _destinations(S, tb, neighbours: np.ndarray, b: int, h: int, dist: np.ndarray) -> int:
-    """dist[y] > 0 where the troop or summon on hex h may end its move (TT-B.7.3.1-7.3.2,
-    TT-A.11.3-11.5); returns how many such hexes."""
-    block = np.zeros(MAX_HEXES, dtype=np.bool_)
-    unit_owner = np.zeros(MAX_HEXES, dtype=np.int8)  # battlefield.py seats: seat + 1
+def _unit_arrays(S, tb, b: int, block: np.ndarray, unit_owner: np.ndarray) -> None:
+    """The battlefield as battlefield.troop_masks / summon_masks read it: BLOCK landmarks and
+    the seat (+ 1) of the troop or summon on each hex."""
     for y in range(MAX_HEXES):
         block[y] = hex_blocks(S, tb, b, y)
         c = S["hex_troop"][b, y]
@@ -74,33 +78,77 @@ def _destinations(S, tb, neighbours: np.ndarray, b: int, h: int, dist: np.ndarra
             unit_owner[y] = S["hex_summon"][b, y] + 1
         else:
             unit_owner[y] = NO_SEAT
-    passable = np.zeros(MAX_HEXES, dtype=np.bool_)
-    stops = np.zeros(MAX_HEXES, dtype=np.bool_)
-    may_end = np.zeros(MAX_HEXES, dtype=np.bool_)
-    c = S["hex_troop"][b, h]
-    if c >= 0:
-        seat = troop_seat(S, b, np.int64(c))
-        troop_masks(S["hex_feature"][b], block, unit_owner, seat + 1, passable, stops, may_end)
-        steps = np.int64(tb.troop_move[tb.card_troop[card_name(tb, np.int64(c))]])
-    else:
-        p = S["hex_summon"][b, h]
-        summon_masks(S["hex_feature"][b], unit_owner, passable, stops, may_end)
-        face = S["summon_card_side"][b, p, S["summon_card"][b, p]]
-        steps = summon_move(tb, np.int64(face), np.int64(S["move_sacrifice"][b, p]))
-    return reachable_hexes(neighbours, np.int64(h), steps, passable, stops, may_end, dist)
 
 
 @njit
-def _may_move(S, tb, neighbours: np.ndarray, b: int, h: int, p: int, dist: np.ndarray) -> bool:
-    """Hex h holds a troop or summon of seat p that has not used its movement action and
-    has somewhere to go."""
+def _unit_masks(S, tb, b: int, h: int, block, unit_owner, masks: np.ndarray) -> int:
+    """Movement masks (masks[0] passable, [1] stops, [2] may end) of the troop or summon on
+    hex h; returns how many steps it moves."""
     c = S["hex_troop"][b, h]
     if c >= 0:
-        if troop_seat(S, b, np.int64(c)) != p or S["troop_moved"][b, c]:
-            return False
-    elif S["hex_summon"][b, h] != p or S["summon_moved"][b, p]:
-        return False
-    return _destinations(S, tb, neighbours, b, h, dist) > 0
+        seat = troop_seat(S, b, np.int64(c))
+        troop_masks(S["hex_feature"][b], block, unit_owner, seat + 1, masks[0], masks[1], masks[2])
+        return np.int64(tb.troop_move[tb.card_troop[card_name(tb, np.int64(c))]])
+    p = S["hex_summon"][b, h]
+    summon_masks(S["hex_feature"][b], unit_owner, masks[0], masks[1], masks[2])
+    face = S["summon_card_side"][b, p, S["summon_card"][b, p]]
+    return summon_move(tb, np.int64(face), np.int64(S["move_sacrifice"][b, p]))
+
+
+@njit
+def _destinations(S, tb, neighbours: np.ndarray, b: int, h: int, dist: np.ndarray) -> int:
+    """dist[y] > 0 where the troop or summon on hex h may end its move (TT-B.7.3.1-7.3.2,
+    TT-A.11.3-11.5); returns how many such hexes."""
+    block = np.empty(MAX_HEXES, dtype=np.bool_)
+    unit_owner = np.empty(MAX_HEXES, dtype=np.int8)  # battlefield.py seats: seat + 1
+    masks = np.empty((3, MAX_HEXES), dtype=np.bool_)
+    _unit_arrays(S, tb, b, block, unit_owner)
+    steps = _unit_masks(S, tb, b, h, block, unit_owner, masks)
+    return reachable_hexes(neighbours, np.int64(h), steps, masks[0], masks[1], masks[2], dist)
+
+
+@njit
+def _unmoved(S, b: int, h: int, p: int) -> bool:
+    """Hex h holds a troop or summon of seat p that has not used its movement action."""
+    c = S["hex_troop"][b, h]
+    if c >= 0:
+        return troop_seat(S, b, np.int64(c)) == p and not S["troop_moved"][b, c]
+    return S["hex_summon"][b, h] == p and not S["summon_moved"][b, p]
+
+
+@njit
+def _movers(S, tb, neighbours: np.ndarray, b: int, p: int, out: np.ndarray, first: bool) -> int:
+    """out[:n] = A_HEX + h for each hex h holding a unit of seat p that has not moved and has
+    somewhere to go (increasing); n. With `first`, stops at the first one. The battlefield
+    arrays are built once; the masks once for p's troops (they share a seat) and once for
+    the summon, and each unit's search stops at its first destination."""
+    block = np.empty(MAX_HEXES, dtype=np.bool_)
+    unit_owner = np.empty(MAX_HEXES, dtype=np.int8)  # battlefield.py seats: seat + 1
+    masks = np.empty((2, 3, MAX_HEXES), dtype=np.bool_)  # [troop, summon] masks
+    troop_masks_built = False
+    dist = np.empty(MAX_HEXES, dtype=np.int64)
+    queue = np.empty(MAX_HEXES, dtype=np.int64)
+    _unit_arrays(S, tb, b, block, unit_owner)
+    n = 0
+    for h in range(MAX_HEXES):
+        if not _unmoved(S, b, h, p):
+            continue
+        c = S["hex_troop"][b, h]
+        if c < 0:
+            m = masks[1]
+            steps = _unit_masks(S, tb, b, h, block, unit_owner, m)
+        else:
+            m = masks[0]
+            if not troop_masks_built:  # a troop's masks depend only on its seat, p
+                _unit_masks(S, tb, b, h, block, unit_owner, m)
+                troop_masks_built = True
+            steps = np.int64(tb.troop_move[tb.card_troop[card_name(tb, np.int64(c))]])
+        if has_destination(neighbours, np.int64(h), steps, m[0], m[1], m[2], dist, queue):
+            out[n] = A_HEX + h
+            n += 1
+            if first:
+                break
+    return np.int64(n)
 
 
 @njit
@@ -121,18 +169,25 @@ def _sacrifice_ok(S, tb, b: int, p: int, x: int) -> bool:
 @njit
 def _select_options(S, tb, neighbours: np.ndarray, b: int, p: int, out: np.ndarray) -> int:
     """STAGE_MOVE_SELECT's legal actions for seat p, increasing, A_PASS last."""
-    dist = np.zeros(MAX_HEXES, dtype=np.int64)
-    n = 0
-    for h in range(MAX_HEXES):
-        if _may_move(S, tb, neighbours, b, h, p, dist):
-            out[n] = A_HEX + h
-            n += 1
+    n = _movers(S, tb, neighbours, b, p, out, False)
     for x in range(tb.n_sacrifices):
         if _sacrifice_ok(S, tb, b, p, x):
             out[n] = A_SACRIFICE + x
             n += 1
     out[n] = A_PASS
     return np.int64(n + 1)
+
+
+@njit
+def _can_act(S, tb, neighbours: np.ndarray, b: int, p: int, buf: np.ndarray) -> bool:
+    """Seat p has a movement action besides passing (_select_options would list more than
+    A_PASS), found without listing them all."""
+    if _movers(S, tb, neighbours, b, p, buf, True) > 0:
+        return True
+    for x in range(tb.n_sacrifices):
+        if _sacrifice_ok(S, tb, b, p, x):
+            return True
+    return False
 
 
 @njit
@@ -143,7 +198,7 @@ def _move_next(S, tb, neighbours: np.ndarray, b: int) -> None:
     buf = np.empty(A_PASS + 1, dtype=np.int16)
     while True:
         p = np.int64(S["current"][b])
-        if not S["no_movement"][b, p] and _select_options(S, tb, neighbours, b, p, buf) > 1:
+        if not S["no_movement"][b, p] and _can_act(S, tb, neighbours, b, p, buf):
             S["stage"][b] = STAGE_MOVE_SELECT
             return
         if not next_player(S, b):

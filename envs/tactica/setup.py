@@ -45,7 +45,13 @@ from envs.tactica.actions import (
     STAGE_PLACE_SPIRE,
     STAGE_PLACE_WALL,
 )
-from envs.tactica.battlefield import NO_SEAT, access_ok
+from envs.tactica.battlefield import (
+    NO_SEAT,
+    _troop_can_enter,
+    reach_from_zone,
+    touches,
+    zone_separators,
+)
 from envs.tactica.state import (
     BATTLE_DRAWN,
     FEATURE_LANDMARK,
@@ -65,6 +71,7 @@ CHOOSE_YOU_FIRST = 1  # A_SIDE + 1: the other player goes first
 NO_PIECE = -1  # _next_piece: the player has nothing left to place in this round
 SPIRE_PIECE = MAX_LANDMARK_CARDS  # setup_piece_next value naming the spire (after landmarks)
 NO_SIDE = -1  # a wall or spire has no face to choose
+ALL = MAX_HEXES  # _piece_hexes' limit for the whole list
 
 
 # --- TT-B.6.1: which battlefield ---------------------------------------------------------------
@@ -154,6 +161,22 @@ def _near_own_wall(S, distance: np.ndarray, b: np.int64, p: np.int64, h: np.int6
 
 
 @njit
+def _home_ok(
+    neighbours: np.ndarray,
+    homes: np.ndarray,
+    n_homes: np.int64,
+    reached: np.ndarray,
+    removed: np.int64,
+) -> bool:
+    """Every feature hex homes[:n_homes] touches a hex marked in `reached` other than
+    `removed` (TT-B.6.6)."""
+    for i in range(n_homes):
+        if not touches(neighbours, reached, np.int64(homes[i]), removed):
+            return False
+    return True
+
+
+@njit
 def _piece_hexes(
     S,
     tb,
@@ -165,23 +188,55 @@ def _piece_hexes(
     piece: np.int64,
     side: np.int64,
     out: np.ndarray,
+    limit: np.int64,
 ) -> np.int64:
-    """out[h] = player p may put `piece` on h; returns how many hexes. piece: FEATURE_WALL,
+    """out[h] = player p may put `piece` on h; returns how many hexes, stopping at `limit`
+    (1: is there one; out is then complete only when fewer were found). piece: FEATURE_WALL,
     FEATURE_LANDMARK (with face `side` up) or FEATURE_SPIRE. Every placement must leave each
-    wall and spire reachable (TT-B.6.6, TT-A.10.9: battlefield.access_ok)."""
+    wall and spire reachable (TT-B.6.6, TT-A.10.9), exactly battlefield.access_ok with the
+    piece put on h, computed without a search per hex: the searches of the battlefield as it
+    stands (one per seat) and its separators (battlefield.zone_separators) decide every
+    candidate but a separator, which gets a search of its own."""
     kind = np.empty(MAX_HEXES, dtype=np.int8)
     block = np.empty(MAX_HEXES, dtype=np.bool_)
     owner = np.empty(MAX_HEXES, dtype=np.int8)
-    masks = np.empty((2, MAX_HEXES), dtype=np.bool_)
-    dist = np.empty(MAX_HEXES, dtype=np.int64)
+    flags = np.empty((6, MAX_HEXES), dtype=np.bool_)
+    ints = np.empty((6, MAX_HEXES), dtype=np.int64)
+    homes = np.empty((N_PLAYERS, MAX_HEXES), dtype=np.int64)
+    n_homes = np.zeros(N_PLAYERS, dtype=np.int64)
+    passable = flags[0]
+    queue = ints[5]
     _feature_arrays(S, tb, b, kind, block, owner)
     new_block = False
     if piece == FEATURE_LANDMARK:
         j = S["setup_piece_next"][b, p]
         new_block = tb.landmark_block[tb.army_landmark[j], side] != 0
+    # a wall, a spire or a BLOCK landmark closes its hex to troops; an empty hex is open
+    closes = piece != FEATURE_LANDMARK or new_block
+    for h in range(MAX_HEXES):
+        passable[h] = _troop_can_enter(np.int64(kind[h]), block[h])
+        if owner[h] != NO_SEAT and (kind[h] == FEATURE_WALL or kind[h] == FEATURE_SPIRE):
+            q = owner[h] - 1
+            homes[q, n_homes[q]] = h
+            n_homes[q] += 1
+    # for each seat q: the hexes the other seat's troops reach (flags[1 + q]), whether q's
+    # features all have access now (base_ok) and q's separators (flags[3 + q]); flags[5]
+    # and ints are scratch
+    base_ok = True
+    for q in range(N_PLAYERS):
+        zone = np.int64(N_PLAYERS - 1 - q)
+        reach_from_zone(neighbours, wall_zone, passable, zone, np.int64(-1), flags[1 + q], queue)
+        if not _home_ok(neighbours, homes[q], n_homes[q], flags[1 + q], np.int64(-1)):
+            base_ok = False
+        if closes:
+            zone_separators(neighbours, wall_zone, passable, zone, flags[3 + q], ints[:5])
+    new_home = piece != FEATURE_LANDMARK  # a wall or spire of p: its access is protected too
     n = np.int64(0)
     for h in range(MAX_HEXES):
         out[h] = False
+    for h in range(MAX_HEXES):
+        if n >= limit:
+            break
         if not _real(distance, h) or not _empty(S, b, h):
             continue
         if piece == FEATURE_WALL:
@@ -196,14 +251,32 @@ def _piece_hexes(
             )  # TT-B.6.5, TT-A.10.3
         if not ok:
             continue
-        # TT-B.6.6 / TT-A.10.9: try it, keep it only if every wall and spire keeps access
-        kind[h] = piece
-        block[h] = new_block
-        owner[h] = p + 1
-        ok = access_ok(neighbours, wall_zone, kind, block, owner, masks, dist)
-        kind[h] = FEATURE_NONE
-        block[h] = False
-        owner[h] = NO_SEAT
+        # TT-B.6.6 / TT-A.10.9: every wall and spire keeps access with the piece on h
+        if not closes:
+            ok = base_ok  # an open landmark changes no route and needs no access itself
+        else:
+            for q in range(N_PLAYERS):
+                reached = flags[1 + q]
+                mine = new_home and q == p
+                if n_homes[q] == 0 and not mine:
+                    continue
+                if reached[h] and flags[3 + q, h]:
+                    # h cuts some hexes off: search again without it
+                    reached = flags[5]
+                    reach_from_zone(
+                        neighbours,
+                        wall_zone,
+                        passable,
+                        np.int64(N_PLAYERS - 1 - q),
+                        np.int64(h),
+                        reached,
+                        queue,
+                    )
+                ok = _home_ok(neighbours, homes[q], n_homes[q], reached, np.int64(h)) and (
+                    not mine or touches(neighbours, reached, np.int64(h), np.int64(h))
+                )
+                if not ok:
+                    break
         out[h] = ok
         if ok:
             n += 1
@@ -252,6 +325,7 @@ def _has_wall_hex(S, tb, neighbours, distance, wall_zone, b, p, buf) -> bool:
             np.int64(FEATURE_WALL),
             np.int64(NO_SIDE),
             buf,
+            np.int64(1),
         )
         > 0
     )
@@ -261,7 +335,17 @@ def _has_wall_hex(S, tb, neighbours, distance, wall_zone, b, p, buf) -> bool:
 def _landmark_face_ok(S, tb, neighbours, distance, wall_zone, b, p, side, buf) -> bool:
     return (
         _piece_hexes(
-            S, tb, neighbours, distance, wall_zone, b, p, np.int64(FEATURE_LANDMARK), side, buf
+            S,
+            tb,
+            neighbours,
+            distance,
+            wall_zone,
+            b,
+            p,
+            np.int64(FEATURE_LANDMARK),
+            side,
+            buf,
+            np.int64(1),
         )
         > 0
     )
@@ -304,6 +388,7 @@ def _ready_landmark_piece(S, tb, neighbours, distance, wall_zone, b, p, buf) -> 
                 np.int64(FEATURE_SPIRE),
                 np.int64(NO_SIDE),
                 buf,
+                np.int64(1),
             )
             if n > 0:
                 return True
@@ -404,17 +489,47 @@ def legal_setup(S, tb, neighbours, distance, wall_zone, b: np.int64, out: np.nda
         return n
     if stage == STAGE_PLACE_WALL:
         _piece_hexes(
-            S, tb, neighbours, distance, wall_zone, b, p, np.int64(FEATURE_WALL), np.int64(-1), buf
+            S,
+            tb,
+            neighbours,
+            distance,
+            wall_zone,
+            b,
+            p,
+            np.int64(FEATURE_WALL),
+            np.int64(-1),
+            buf,
+            np.int64(ALL),
         )
     elif stage == STAGE_PLACE_LANDMARK:
         j = S["setup_piece_next"][b, p]
         side = np.int64(S["landmark_side"][b, p, j])
         _piece_hexes(
-            S, tb, neighbours, distance, wall_zone, b, p, np.int64(FEATURE_LANDMARK), side, buf
+            S,
+            tb,
+            neighbours,
+            distance,
+            wall_zone,
+            b,
+            p,
+            np.int64(FEATURE_LANDMARK),
+            side,
+            buf,
+            np.int64(ALL),
         )
     elif stage == STAGE_PLACE_SPIRE:
         _piece_hexes(
-            S, tb, neighbours, distance, wall_zone, b, p, np.int64(FEATURE_SPIRE), np.int64(-1), buf
+            S,
+            tb,
+            neighbours,
+            distance,
+            wall_zone,
+            b,
+            p,
+            np.int64(FEATURE_SPIRE),
+            np.int64(-1),
+            buf,
+            np.int64(ALL),
         )
     else:
         return n

@@ -318,8 +318,10 @@ def write_report(
     table = report_table(units, fit, imp, used)
     cons = ", ".join(units.category_names[g] for g in fit.constrained) or "none"
     flagged = [units.names[u] for u, v in enumerate(imp.verdict) if v.startswith("worth")]
-    item, _, cost = units.headers
+    item, group, cost = units.headers
     cost_words = "victory points" if spec is None else spec.cost_label
+    what = "unit type" if spec is None else spec.item_label
+    verb = "dealt" if spec is None else spec.force_verb
     md = "\n".join(
         [
             f"# {item} balance: value in winning vs listed {cost_words}",
@@ -328,12 +330,13 @@ def write_report(
             f"Games used: {design.games - design.draws:,} decisive of {design.games:,} "
             f"({design.draws:,} draws left out); {fit.n_rows:,} model rows.",
             "",
-            "Method (agents/balance.py): logistic regression of the win on the seat's dealt "
-            "unit counts minus the opponents' (mean), maximum likelihood with an L2 ridge of "
-            f"{RIDGE:g} (negligible), 95% intervals from the inverse Fisher information. "
-            f"Coefficients are log-odds per extra card; categories with a fixed deal size "
-            f"({cons}) are centred: a coefficient is relative to its category's average unit. "
-            f"One listed {cost} is worth k = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} "
+            "Method (agents/balance.py): logistic regression of the win on the seat's counts "
+            f"of each {what} ({verb}) minus the opponents' (mean), maximum likelihood with an "
+            f"L2 ridge of {RIDGE:g} (negligible), 95% intervals from the inverse Fisher "
+            f"information. Coefficients are log-odds per extra {what}; {group.lower()}s with "
+            f"a fixed size ({cons}) are centred: a coefficient is relative to its "
+            f"{group.lower()}'s average {what}. "
+            f"One unit of listed {cost} is worth k = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} "
             f"log-odds (through-origin fit of the centred coefficients on the centred listed "
             f"{cost}); implied {cost} = category mean listed {cost} + coefficient / k "
             f"(delta-method interval). A {item.lower()} is flagged when its implied interval "

@@ -141,7 +141,7 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         cost_label="cards (1 = an average card)",
         score_field="war_points",
         score_label="war points",
-        force_verb="started the war with",
+        force_verb="given",  # each army as it starts the war (armies=varied: cards LOST)
         rounds_cap=int(tba[0]["battles_per_war"]),
         force_field="army",
         rounds_field="battle",

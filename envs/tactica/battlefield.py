@@ -24,6 +24,7 @@ within reach or on a line.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,6 +107,37 @@ def _bfs_distances(neighbours: np.ndarray, n: int) -> np.ndarray:
                         nxt.append(int(y))
             frontier = nxt
     return dist
+
+
+def cached_geometry(hexes: np.ndarray, shapes: np.ndarray) -> BattlefieldGeometry:
+    """build_geometry, kept on disk: building the lines of fire takes about a second in
+    Python, a start should take less in all. The file lives beside the ruleset's compiled
+    kernels (envs/core/jit.cache_dir, whose name hashes this module's source) and is named
+    after a hash of the battlefields, so a changed map or geometry code is never read from a
+    stale file; an unreadable or unwritable cache only costs the build."""
+    import hashlib
+    import os
+
+    from envs.core.jit import cache_dir
+
+    h = hashlib.sha256(np.ascontiguousarray(hexes).tobytes())
+    h.update(np.ascontiguousarray(shapes).tobytes())
+    h.update(str((hexes.shape, hexes.dtype, shapes.shape, shapes.dtype)).encode())
+    names = [f.name for f in dataclasses.fields(BattlefieldGeometry)]
+    try:
+        path = cache_dir("tactica") / f"geometry-{h.hexdigest()[:16]}.npz"
+        with np.load(path, allow_pickle=False) as z:
+            return BattlefieldGeometry(**{n: readonly(z[n]) for n in names})
+    except (OSError, KeyError, ValueError):
+        pass
+    geo = build_geometry(hexes, shapes)
+    try:
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **{n: getattr(geo, n) for n in names})
+        tmp.replace(path)  # never a half-written file under the final name
+    except (OSError, NameError):
+        pass
+    return geo
 
 
 def build_geometry(hexes: np.ndarray, shapes: np.ndarray) -> BattlefieldGeometry:

@@ -362,10 +362,11 @@ class Tables:
     @cached_property
     def battlefield(self) -> BattlefieldGeometry:
         """Static hex geometry of every battlefield (neighbours, distances, lines of fire),
-        built on first use (about a second) and kept with these tables."""
-        from envs.tactica.battlefield import build_geometry  # imports this module
+        built on first use (about a second; then loaded from the disk cache, see
+        battlefield.cached_geometry) and kept with these tables."""
+        from envs.tactica.battlefield import cached_geometry  # imports this module
 
-        return build_geometry(self.battlefield_hexes, self.battlefield_shape)
+        return cached_geometry(self.battlefield_hexes, self.battlefield_shape)
 
 
 def _names(rows: list) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents import cli, records
@@ -91,6 +92,23 @@ def test_replay_reads_the_options_from_the_run_and_reproduces_every_game(basic_b
     rc, stdout, err = run_cli("replay", "--run", str(out), "--all", "--quiet")
     assert rc == 0, err + stdout
     assert f"reproduced: all {GAMES} games of {out}" in stdout
+
+
+def test_replay_writes_a_tactica_game_as_frames(basic_battle, tmp_path):
+    """`--frames`: one PNG of the hex battlefield per decision plus the end (replays as frames)."""
+    out, _ = basic_battle
+    games = records.read_games(out)
+    lengths = games.column("length").to_pylist()
+    k = int(np.argmin(lengths))  # the shortest battle: a few dozen pictures
+    game = games.column("game_index").to_pylist()[k]
+    frames = tmp_path / "frames"
+    rc, stdout, err = run_cli(
+        "replay", "--run", str(out), "--game", str(game), "--quiet", "--frames", str(frames)
+    )
+    assert rc == 0, err + stdout
+    pngs = sorted(frames.glob("frame-*.png"))
+    assert len(pngs) == lengths[k] + 1
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
 
 
 def test_replay_under_options_other_than_recorded_is_refused(basic_battle, tmp_path):

@@ -466,3 +466,31 @@ def test_reachable_set_grows_with_steps(case, steps, seed) -> None:
         # never further than the plain distance allows
         reached = np.flatnonzero(fewer >= 0)
         assert np.all(fewer[reached] >= GEO.distance[b, start, reached])
+
+
+def test_the_geometry_is_cached_on_disk_and_equals_a_fresh_build(monkeypatch):
+    """Tables.battlefield loads the geometry from the numba cache folder after the first
+    build (a start takes under a second); what it loads is what build_geometry builds."""
+    import dataclasses
+
+    from envs.tactica import battlefield as bfm
+    from envs.tactica.tables import load_tables
+
+    t = load_tables()
+    fresh = bfm.build_geometry(t.battlefield_hexes, t.battlefield_shape)
+    bfm.cached_geometry(t.battlefield_hexes, t.battlefield_shape)  # built or loaded: on disk now
+
+    def no_build(*_):
+        raise AssertionError("the cached geometry was built again")
+
+    monkeypatch.setattr(bfm, "build_geometry", no_build)
+    loaded = bfm.cached_geometry(t.battlefield_hexes, t.battlefield_shape)
+    for f in dataclasses.fields(bfm.BattlefieldGeometry):
+        a, b = getattr(loaded, f.name), getattr(fresh, f.name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), f.name
+        assert not a.flags.writeable
+    # another map is another file: it is built, not read from this one
+    other = t.battlefield_hexes.copy()
+    other[0, 0, 0] = other[0, 0, 1] if other[0, 0, 0] != other[0, 0, 1] else other[0, 5, 4]
+    with pytest.raises(AssertionError, match="built again"):
+        bfm.cached_geometry(other, t.battlefield_shape)

@@ -7,6 +7,8 @@ rule. Agents are `player_0`..`player_{P-1}`; observations follow PettingZoo clas
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -195,3 +197,33 @@ class AECEnvBase(AECEnv):
     def state(self) -> np.ndarray:
         """The full game state (all hidden information): a copy of the one-game record."""
         return self.state_arrays.copy()
+
+
+class RulesetAECEnv(AECEnvBase):
+    """The AEC env of a ruleset's PettingZoo-style module (envs/<name>/<name>_vN.py): the
+    module subclasses it as `raw_env`, setting `metadata` (with its env name) and
+    `ruleset_fn`, the module's `ruleset(config_dir, options)`."""
+
+    ruleset_fn: Callable[..., Ruleset]
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        config_dir: str | Path | None = None,
+        options: dict | None = None,
+    ):
+        rs = type(self).ruleset_fn(config_dir, options)  # checks the options
+        self.tables = rs.tables
+        super().__init__(
+            rs, num_players=num_players, render_mode=render_mode, illegal_action=illegal_action
+        )
+
+
+def order_enforced(env: AECEnvBase):
+    """The env inside PettingZoo's order-enforcing wrapper (what a module's `env()` returns;
+    illegal actions still raise)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(env)

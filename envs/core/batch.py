@@ -8,6 +8,8 @@ The PettingZoo env of a ruleset is a batch of one over the same kernels (envs/co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
 
 import numba
@@ -171,3 +173,24 @@ class BatchEnv:
 
 BatchEnvBase = BatchEnv  # the name ruleset modules subclass
 _threads_for = threads_for  # the former name
+
+
+class RulesetBatchEnv(BatchEnv):
+    """The BatchEnv of a ruleset's PettingZoo-style module: the module subclasses it as
+    `BatchEnv`, setting `ruleset_fn`, its `ruleset(config_dir, options)`."""
+
+    ruleset_fn: Callable[..., Ruleset]
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        seed: int = 0,
+        observations: bool = True,
+        threads: int | None = None,
+        config_dir: str | Path | None = None,
+        options: dict | None = None,
+    ):
+        rs = type(self).ruleset_fn(config_dir, options)
+        self.tables = rs.tables
+        super().__init__(rs, num_envs, num_players, seed, observations, threads)

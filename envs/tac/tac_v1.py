@@ -37,59 +37,31 @@ Version history:
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from envs.core.aec import AECEnvBase
-from envs.core.batch import BatchEnv as _BatchEnv
+from envs.core.aec import RulesetAECEnv, order_enforced
+from envs.core.batch import RulesetBatchEnv
 from envs.tac.ruleset import ENV_NAME, ruleset
 
 NAME = ENV_NAME
 
 
-class raw_env(AECEnvBase):  # noqa: N801 (PettingZoo naming)
-    """One TAC game as a PettingZoo AECEnv. `config_dir` loads another set of TAC tables."""
+class raw_env(RulesetAECEnv):  # noqa: N801 (PettingZoo naming)
+    """One TAC game as a PettingZoo AECEnv. `config_dir` loads another set of TAC tables; TAC
+    has no options (any is refused)."""
 
     metadata = {
         "render_modes": ["ansi", "human"],
         "name": NAME,
         "is_parallelizable": False,
     }
-
-    def __init__(
-        self,
-        num_players: int = 2,
-        render_mode: str | None = None,
-        illegal_action: str = "raise",
-        config_dir: str | Path | None = None,
-        options: dict | None = None,
-    ):
-        rs = ruleset(config_dir, options)  # TAC has no options: any is refused
-        self.tables = rs.tables
-        super().__init__(
-            rs, num_players=num_players, render_mode=render_mode, illegal_action=illegal_action
-        )
+    ruleset_fn = staticmethod(ruleset)
 
 
 def env(**kwargs) -> raw_env:
     """The AEC env with PettingZoo's order-enforcing wrapper (illegal actions still raise)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return order_enforced(raw_env(**kwargs))
 
 
-class BatchEnv(_BatchEnv):
+class BatchEnv(RulesetBatchEnv):
     """`num_envs` TAC games stepped together; see envs/core/batch.py for the arrays."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int = 2,
-        seed: int = 0,
-        observations: bool = True,
-        threads: int | None = None,
-        config_dir: str | Path | None = None,
-        options: dict | None = None,
-    ):
-        rs = ruleset(config_dir, options)
-        self.tables = rs.tables
-        super().__init__(rs, num_envs, num_players, seed, observations, threads)
+    ruleset_fn = staticmethod(ruleset)

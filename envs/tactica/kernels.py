@@ -154,13 +154,21 @@ def report_if_over(S, b, rewards, terminated, final_points, final_length):
 
 
 @njit_parallel
-def reset_batch(S, tba, seed, game_indices, masks):
-    B = game_indices.shape[0]
+def reset_slots(S, tba, seed, new_index, masks):
+    """A new game new_index[b] in every slot b with new_index[b] >= 0 (the one parallel
+    kernel behind reset_batch and autoreset_batch: the reset call tree is compiled once)."""
+    B = new_index.shape[0]
     for ci in prange((B + CHUNK - 1) // CHUNK):
         c = np.int64(ci)  # one int64 signature for every callee (see envs/core/jit.py)
         buf = np.empty(N_ACTIONS, dtype=np.int16)
         for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
-            reset_and_mask(S, tba, b, np.int64(seed), game_indices[b], masks[b], buf)
+            if new_index[b] >= 0:
+                reset_and_mask(S, tba, b, np.int64(seed), new_index[b], masks[b], buf)
+
+
+def reset_batch(S, tba, seed, game_indices, masks):
+    """The contract's reset: game game_indices[b] in slot b."""
+    reset_slots(S, tba, np.int64(seed), np.ascontiguousarray(game_indices, dtype=np.int64), masks)
 
 
 @njit_parallel
@@ -193,23 +201,17 @@ def step_batch(S, tba, actions, masks, rewards, terminated, final_points, final_
             report_if_over(S, b, rewards, terminated, final_points, final_length)
 
 
-@njit_parallel
 def autoreset_batch(S, tba, seed, terminated, next_index, masks):
-    """Start a new game in every finished slot; game indices follow slot order."""
-    B = terminated.shape[0]
-    new_index = np.full(B, -1, dtype=np.int64)
-    nxt = next_index
-    for b in range(B):
-        if terminated[b]:
-            new_index[b] = nxt
-            nxt += 1
-    for ci in prange((B + CHUNK - 1) // CHUNK):
-        c = np.int64(ci)
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
-            if new_index[b] >= 0:
-                reset_and_mask(S, tba, b, np.int64(seed), new_index[b], masks[b], buf)
-    return nxt
+    """Start a new game in every finished slot; game indices follow slot order (so a seed's
+    sequence of games is fixed by the batch size and the actions alone). Returns the next
+    index."""
+    finished = np.flatnonzero(terminated)
+    if finished.size == 0:
+        return next_index
+    new_index = np.full(terminated.shape[0], -1, dtype=np.int64)
+    new_index[finished] = next_index + np.arange(finished.size, dtype=np.int64)
+    reset_slots(S, tba, np.int64(seed), new_index, masks)
+    return int(next_index + finished.size)
 
 
 @njit

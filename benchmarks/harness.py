@@ -865,8 +865,8 @@ def run_ruleset(name: str, args: argparse.Namespace, cache_base: dict[str, Any])
     ]
     mean_len = sum(r["decisions"] for r in sp_rows) / sum(r["games"] for r in sp_rows)
     report["selfplay"] = {
-        "kernel": "ruleset.play_chunk: each game start to end inside numba, prange over "
-        f"games, agent {agent!r} (the game's own agent RNG) in every seat",
+        "kernel": "ruleset.play_chunk: each game start to end inside numba, games spread "
+        f"over the threads, agent {agent!r} (the game's own agent RNG) in every seat",
         "rows": sp_rows,
     }
 

@@ -8,14 +8,14 @@ opponents_batch (envs/core/ruleset.py)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from agents.tactica.heuristic import heuristic_from_legal
-from envs.core.jit import njit, njit_parallel
+from envs.core.jit import njit
 from envs.core.rng import randint
+from envs.core.threads import over_games
 from envs.tactica import kernels
 from envs.tactica.actions import A_SURRENDER, N_ACTIONS
-from envs.tactica.kernels import CHUNK, report_if_over, step_one
+from envs.tactica.kernels import report_if_over, step_one
 from envs.tactica.state import STAGE_GAME_OVER
 
 AGENT_RANDOM = 0
@@ -59,31 +59,27 @@ def act_one(S, tba, b, agent):
 
 
 @njit
-def _act_in_slots(S, tba, first, last, seat_agents, out):
+def act_games(first, step, S, tba, seat_agents, out):
     buf = np.empty(N_ACTIONS, dtype=np.int16)
     tb = tba[0]
-    for b in range(first, last):
+    for b in range(first, S.shape[0], step):
         if S["stage"][b] != STAGE_GAME_OVER:
             out[b] = choose_action(S, tb, b, np.int64(seat_agents[S["current"][b]]), buf)
 
 
-@njit_parallel
 def batch_actions(S, tba, masks, seat_agents, out):
     """The action of every game's current player, seat s played by agent seat_agents[s]
     (the contract's act_batch; each game draws from its own agent RNG)."""
-    B = S.shape[0]
-    for ci in prange((B + CHUNK - 1) // CHUNK):
-        c = np.int64(ci)
-        _act_in_slots(S, tba, c * CHUNK, min(B, (c + 1) * CHUNK), seat_agents, out)
+    over_games(act_games, S.shape[0], S, tba, seat_agents, out)
 
 
 @njit
-def _opponents_in_slots(
-    S, tba, masks, first, last, learner, seat_agents, rewards, terminated, final_pts, final_len
+def play_opponents(
+    first, step, S, tba, masks, learner, seat_agents, rewards, terminated, final_pts, final_len
 ):
     buf = np.empty(N_ACTIONS, dtype=np.int16)
     tb = tba[0]
-    for b in range(first, last):
+    for b in range(first, S.shape[0], step):
         if S["stage"][b] == STAGE_GAME_OVER or S["current"][b] == learner:
             continue
         while S["stage"][b] != STAGE_GAME_OVER and S["current"][b] != learner:
@@ -92,23 +88,19 @@ def _opponents_in_slots(
         report_if_over(S, b, rewards, terminated, final_pts, final_len)
 
 
-@njit_parallel
 def opponents_batch(S, tba, masks, learner, seat_agents, rewards, terminated, final_pts, final_len):
     """Play every seat but `learner` in every game until the learner is to decide or the
     game ends (batched training). Games that end here report rewards, war points, length."""
-    B = S.shape[0]
-    for ci in prange((B + CHUNK - 1) // CHUNK):
-        c = np.int64(ci)
-        _opponents_in_slots(
-            S,
-            tba,
-            masks,
-            c * CHUNK,
-            min(B, (c + 1) * CHUNK),
-            learner,
-            seat_agents,
-            rewards,
-            terminated,
-            final_pts,
-            final_len,
-        )
+    over_games(
+        play_opponents,
+        S.shape[0],
+        S,
+        tba,
+        masks,
+        np.int64(learner),
+        seat_agents,
+        rewards,
+        terminated,
+        final_pts,
+        final_len,
+    )

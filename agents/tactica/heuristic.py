@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint
 from envs.tactica import kernels
 from envs.tactica.actions import (
@@ -51,7 +51,7 @@ SCORE_ACT = 100  # doing something rather than passing
 SCORE_NEVER = -1000  # surrender
 
 
-@njit
+@njit_inline
 def _nearest_enemy_target(S, distance, b, me, h) -> int:
     """Distance from hex h to the nearest enemy wall or spire still on the battlefield
     (public: features stand face up, TT-B.2.5)."""

@@ -12,11 +12,11 @@ record's (envs/tactica/ruleset.py).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from agents.tactica.baselines import choose_from_legal
-from envs.core.jit import njit, njit_parallel
+from envs.core.jit import njit, njit_inline
 from envs.core.ruleset import ChunkResults
+from envs.core.threads import over_games
 from envs.tactica import kernels
 from envs.tactica.actions import N_ACTIONS
 from envs.tactica.state import N_PLAYERS, STAGE_GAME_OVER
@@ -26,7 +26,7 @@ from envs.tactica.state import N_PLAYERS, STAGE_GAME_OVER
 MAX_DECISIONS = 100_000
 
 
-@njit
+@njit_inline
 def play_one_game(S, tb, i, seed, g, agent_ids, seat_agent, buf):
     """Game g in slot i to the end; False if it was stopped as a runaway."""
     n_agents = agent_ids.shape[0]
@@ -44,8 +44,10 @@ def play_one_game(S, tb, i, seed, g, agent_ids, seat_agent, buf):
     return False
 
 
-@njit_parallel
+@njit
 def play_games(
+    first,
+    step,
     S,
     tba,
     seed,
@@ -62,11 +64,9 @@ def play_games(
     """Play games game_indices[i] in state slot i. Per game: winner seat (-1 drawn), war
     points, rewards, decisions (-1: stopped, a kernel bug), battles fought and each seat's
     army at the start (copies of each draw-card name)."""
-    n = game_indices.shape[0]
     U = out_army.shape[2]
-    for ii in prange(n):
-        i = np.int64(ii)
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    for i in range(first, game_indices.shape[0], step):
         ok = play_one_game(
             S, tba[0], i, np.int64(seed), game_indices[i], agent_ids, seat_agent, buf
         )
@@ -93,7 +93,9 @@ def play_chunk(
     if agent_ids.ndim != 1 or len(agent_ids) == 0:
         raise ValueError(f"agent_ids must list at least one agent id, got {agent_ids!r}")
     res = ChunkResults.empty(n, N_PLAYERS, int(tba[0]["n_cards"]))
-    play_games(
+    over_games(
+        play_games,
+        n,
         S[:n],
         tba,
         np.int64(seed),

@@ -130,15 +130,23 @@ def _decorator(**flags):
         saved = _numba_config.CACHE_DIR
         _numba_config.CACHE_DIR = str(cache_dir(key_of_module(fn.__module__)))
         try:
-            return _one_signature(numba.njit(cache=True, nogil=True, **flags)(fn))
+            # no_cfunc_wrapper: the C-callable wrapper serves only first-class function values,
+            # which tacsim never passes; skipping it saves ~15 ms of compile per kernel
+            kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, **flags)(fn)
+            return _one_signature(kernel)
         finally:
             _numba_config.CACHE_DIR = saved
 
     return decorate
 
 
-# Kernels that loop over the batch use `njit_parallel` and numba.prange. Inside a prange
-# loop, convert the loop index with np.int64(...) before passing it on: numba types it
-# both int64 and uint64, and every callee would otherwise be compiled twice.
+# njit_parallel (numba.prange) is TAC's way to loop over a batch; newer rulesets run serial
+# loops on threads instead (envs/core/threads.py: a parallel kernel compiles its call tree
+# four times). Inside a prange loop, convert the loop index with np.int64(...) before passing
+# it on: numba types it both int64 and uint64, and every callee would otherwise be compiled
+# twice.
 njit = _decorator()
 njit_parallel = _decorator(parallel=True)
+# A thin wrapper, or a helper called from exactly one place, is typed inside its caller and is
+# no LLVM module of its own (docs/adding_a_ruleset.md, "Habits that keep compile time bounded").
+njit_inline = _decorator(inline="always")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import shuffle_prefix
 from envs.tactica.actions import (
     A_DECREE,
@@ -146,7 +146,7 @@ def requirement_discards(tb, d: int, counts: np.ndarray, out: np.ndarray) -> Non
             return
 
 
-@njit
+@njit_inline
 def _promotion_card_available(S, tb, b: int, p: int, spent_training: int) -> bool:
     """I23, R46: a training card in p's RESUPPLY (counting one the requirement just spent) or
     in p's troop pile."""
@@ -191,7 +191,7 @@ def _base_hexes(S, tb, neighbours, distance, wall_zone, b: int, p: int, out, lim
     )
 
 
-@njit
+@njit_inline
 def _summon_enactable(S, tb, neighbours, distance, wall_zone, b: int, p: int) -> bool:
     """TT-A.10.1 (R16): a summon card aside, and a spire to stack it on (standing, or kept off
     the battlefield, R45) or a hex for the base (TT-A.10.2)."""
@@ -236,7 +236,7 @@ def _enactable(
 # --- the rounds -------------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def begin_barracks(S, tb, neighbours, distance, wall_zone, b: int) -> None:
     """Start of turn for game b: the surrender round from the first player (TT-B.8.4); the
     decree round follows in the advanced game (TT-A.4.1). Clears this turn's decree record and
@@ -251,7 +251,7 @@ def begin_barracks(S, tb, neighbours, distance, wall_zone, b: int) -> None:
     S["stage"][b] = STAGE_SURRENDER
 
 
-@njit
+@njit_inline
 def _begin_decrees(S, b: int) -> None:
     """TT-A.4.1, 4.3: advanced only; the first player decides first."""
     if not S["advanced"][b]:
@@ -272,7 +272,7 @@ def _next_decree_player(S, b: int) -> None:
         S["stage"][b] = STAGE_PHASE_DONE
 
 
-@njit
+@njit_inline
 def legal_barracks(S, tb, neighbours, distance, wall_zone, b: int, out: np.ndarray) -> int:
     """The legal actions of game b's current start-of-turn / Barracks decision, increasing."""
     stage = S["stage"][b]
@@ -342,7 +342,7 @@ def _place_base(S, tb, b: int, p: int, h: int) -> None:
     _put_feature(S, b, h, np.int64(FEATURE_SPIRE), p, np.int64(0))
 
 
-@njit
+@njit_inline
 def _enact(S, tb, neighbours, distance, wall_zone, b: int, p: int, d: int) -> None:
     """TT-A.4.2 (R10, R44): show the Barracks, spend the requirement's cards to RESUPPLY, then
     the decree's effect."""

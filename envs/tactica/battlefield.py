@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.config import readonly
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.legendary_battles import geometry as lbg
 from envs.tactica.tables import (
     GEO_HEXES,
@@ -223,7 +223,7 @@ def _lines_of_fire(grid: lbg.Grid, crossed: np.ndarray, edges: np.ndarray) -> No
 # (H = MAX_HEXES; entries of padded hexes are never read).
 
 
-@njit
+@njit_inline
 def blocks_fire(feature_kind: np.ndarray, feature_block: np.ndarray, out: np.ndarray) -> None:
     """out[h] = hex h stops a line of fire (TT-B.2.5, TT-B.2.7, TT-A.11.9): it holds a wall, a
     spire or a landmark whose face-up side has BLOCK. Troops and summons never block
@@ -235,7 +235,7 @@ def blocks_fire(feature_kind: np.ndarray, feature_block: np.ndarray, out: np.nda
         )
 
 
-@njit
+@njit_inline
 def line_of_fire_clear(
     lof_crossed: np.ndarray, lof_edges: np.ndarray, a: np.int64, b: np.int64, blocks: np.ndarray
 ) -> bool:
@@ -313,7 +313,7 @@ def _spread(
     return False
 
 
-@njit
+@njit_inline
 def reachable_hexes(
     neighbours: np.ndarray,
     start: np.int64,
@@ -344,7 +344,7 @@ def reachable_hexes(
     return count
 
 
-@njit
+@njit_inline
 def has_destination(
     neighbours: np.ndarray,
     start: np.int64,
@@ -393,7 +393,7 @@ def troop_masks(
         may_end[h] = passable[h] and owner == NO_SEAT
 
 
-@njit
+@njit_inline
 def summon_masks(
     feature_kind: np.ndarray,
     unit_owner: np.ndarray,
@@ -462,7 +462,7 @@ def touches(neighbours: np.ndarray, reached: np.ndarray, h: np.int64, removed: n
     return False
 
 
-@njit
+@njit_inline
 def zone_separators(
     neighbours: np.ndarray,
     wall_zone: np.ndarray,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.tables import (
     COMBAT_MELEE,
     COMBAT_RANGED,
@@ -27,7 +27,7 @@ from envs.tactica.tables import (
 # --- OFF of an attack (TT-B.7.4.3) ---------------------------------------------------------
 
 
-@njit
+@njit_inline
 def press_off_bonus(tb, training: int, adjacent: bool, advanced: bool) -> int:
     """OFF one attacking troop gains from a Press card (reading R3).
 
@@ -135,7 +135,7 @@ def _is_defending(tb, neighbour: int, advanced: bool) -> bool:
     return tb.troop_combat[neighbour] == COMBAT_MELEE
 
 
-@njit
+@njit_inline
 def saved_def_bonus(
     tb,
     target: int,
@@ -187,7 +187,7 @@ def saved_defending_troops(
     return k
 
 
-@njit
+@njit_inline
 def saved_extra_capture_candidates(
     tb,
     target: int,
@@ -216,27 +216,27 @@ def saved_extra_capture_candidates(
 # --- summons and spires (TT-A.11-13) ---------------------------------------------------------
 
 
-@njit
+@njit_inline
 def summon_attack_off(tb, summon: int) -> int:
     """A summon's OFF in its attack (TT-A.11.7): its printed OFF alone; no terrain
     (TT-A.11.3), no training, no tactics card (TT-A.11.1), no troop joins it."""
     return np.int64(tb.summon_off[summon])
 
 
-@njit
+@njit_inline
 def summon_target_def(tb, troop: int, training: int) -> int:
     """DEF of a troop a summon attacks (TT-A.11.7): printed DEF + training, without terrain
     (TT-A.11.3 "features of their targets") and without Saved (no tactics, TT-A.11.1)."""
     return target_total_def(tb, troop, training, 0, 0)
 
 
-@njit
+@njit_inline
 def summon_total_def(tb, summon: int) -> int:
     """DEF of a summon attacked by troops (TT-A.11.8): printed DEF, no terrain, no training."""
     return np.int64(tb.summon_def[summon])
 
 
-@njit
+@njit_inline
 def spire_total_def(tb) -> int:
     """DEF a razing attack on a spire must exceed (TT-A.11.9: rules spire_def, 4)."""
     return np.int64(tb.spire_def)
@@ -266,7 +266,7 @@ def summon_attack_range(tb, summon: int, sacrifice: int) -> int:
     return np.int64(tb.summon_attack_range[summon])
 
 
-@njit
+@njit_inline
 def summon_move(tb, summon: int, sacrifice: int) -> int:
     """Hexes a summon may move this turn: its printed move, plus the param of its own
     extra_move sacrifice made this turn (Burrow, TT-A.13.3: +4). `sacrifice` = -1 if none."""

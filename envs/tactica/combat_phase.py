@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica import combat
 from envs.tactica.actions import (
     A_CARD,
@@ -163,7 +163,7 @@ def _landmark_mods(S, tb, b: int, h: int, out: np.ndarray) -> None:
     out[3] = tb.landmark_block[lm, side]
 
 
-@njit
+@njit_inline
 def _landmark_range_mod(S, tb, b: int, h: int) -> int:
     """The range modifier of the landmark on hex h (_landmark_mods' out[2]), 0 if none."""
     if S["hex_feature"][b, h] != FEATURE_LANDMARK:
@@ -192,7 +192,7 @@ def fire_blocks(S, tb, b: int, out: np.ndarray) -> None:
     blocks_fire(S["hex_feature"][b], block, out)
 
 
-@njit
+@njit_inline
 def _enemy_unit_at(S, b: int, h: int, p: int) -> bool:
     """Hex h holds a troop or summon fighting against seat p (TT-B.7.4.2 targets) or an
     enemy spire (TT-A.11.9: razing)."""
@@ -240,7 +240,7 @@ def can_attack(
     return line_of_fire_clear(lof_crossed, lof_edges, x, np.int64(target), blocks)
 
 
-@njit
+@njit_inline
 def _attackers(S, b: int, p: int, cards: np.ndarray) -> int:
     """cards[:n] = the troops fighting for p that are not in the attack yet (the candidates
     _has_attacker tries, listed once per decision); n."""
@@ -254,7 +254,7 @@ def _attackers(S, b: int, p: int, cards: np.ndarray) -> int:
     return np.int64(n)
 
 
-@njit
+@njit_inline
 def _has_attacker(
     S, tb, distance, lof_crossed, lof_edges, b: int, p: int, target: int, blocks, cards, n: int
 ):
@@ -285,7 +285,7 @@ def _effect(tb, name: int) -> int:
     return np.int64(-1) if k < 0 else np.int64(tb.tactic_effect[k])
 
 
-@njit
+@njit_inline
 def _timing(tb, name: int) -> int:
     k = tb.card_tactic[name]
     return np.int64(-1) if k < 0 else np.int64(tb.tactic_timing[k])
@@ -301,7 +301,7 @@ def _engineer_target(S, b: int, h: int) -> bool:
     return k == FEATURE_SPIRE and S["advanced"][b] != 0
 
 
-@njit
+@njit_inline
 def _any_engineer_target(S, b: int) -> bool:
     for h in range(MAX_HEXES):
         if _engineer_target(S, b, h):
@@ -309,7 +309,7 @@ def _any_engineer_target(S, b: int) -> bool:
     return False
 
 
-@njit
+@njit_inline
 def _target_kind(S, tb, b: int) -> int:
     """Troop kind of the declared target, -1 for a summon."""
     t = S["hex_troop"][b, S["attack_target"][b]]
@@ -338,7 +338,7 @@ def _usable(S, tb, b: int, name: int, window: int) -> bool:
     return False
 
 
-@njit
+@njit_inline
 def _troop_may_hold(S, tb, b: int, seat: int, may_end) -> None:
     """may_end[h] = a troop of `seat` could stand on hex h now (battlefield.troop_masks)."""
     block = np.zeros(MAX_HEXES, np.bool_)
@@ -469,7 +469,7 @@ def _hostage_of(S, tb, b: int, p: int, name: int) -> int:
     return np.int64(NO_CARD)
 
 
-@njit
+@njit_inline
 def may_rescue(S, neighbours, b: int, card: int, p: int) -> bool:
     """TT-B.7.4.7: troop `card` of player p may rescue: its combat action is unspent, it
     stands next to an enemy wall card, and the opponent holds one of p's troops hostage."""
@@ -523,7 +523,7 @@ def _summon_kind(S, b: int, p: int) -> int:
     return np.int64(S["summon_card_side"][b, p, S["summon_card"][b, p]])
 
 
-@njit
+@njit_inline
 def _summon_has_target(S, tb, distance, b: int, p: int, sacrifice: int) -> bool:
     """p's summon could attack an enemy troop with `sacrifice` in force (TT-A.11.7)."""
     reach = combat.summon_attack_range(tb, _summon_kind(S, b, p), sacrifice)
@@ -611,7 +611,7 @@ def _list_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
     return n + 1
 
 
-@njit
+@njit_inline
 def _list_join(S, tb, distance, lof_crossed, lof_edges, b: int, out) -> int:
     p = np.int64(S["current"][b])
     target = np.int64(S["attack_target"][b])
@@ -745,7 +745,7 @@ def _open_window(S, b: int, stage: int, seat: int) -> bool:
     return True
 
 
-@njit
+@njit_inline
 def _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
     """TT-B.7.4.5: the card window opens with the defender's Retreat; an attack on a summon
     has no window (R19) and resolves at once."""
@@ -847,7 +847,7 @@ def _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: i
     _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
 
 
-@njit
+@njit_inline
 def begin_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
     """Start game b's Combat phase: every troop and summon has its combat action (TT-B.7.4.1)
     and nobody has participated in capturing yet this turn; the first player acts first."""
@@ -886,7 +886,7 @@ def _capture_troop(S, tb, b: int, target: int, capturer: int, devoured: bool) ->
         move_card(S, tb, b, target, np.int64(PLACE_HOSTAGE), capturer)
 
 
-@njit
+@njit_inline
 def _capture_summon(S, b: int, h: int) -> None:
     """TT-A.11.8: a captured summon card goes to its owner's LOST pile."""
     q = S["hex_summon"][b, h]
@@ -1069,7 +1069,7 @@ def _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
     _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
 
 
-@njit
+@njit_inline
 def _swap(S, b: int, x: int, y: int) -> None:
     """Swap the troops on hexes x and y; training stays under each (TT-B.4.3)."""
     t = S["hex_troop"][b, x]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.tables import Tables
 
 
@@ -30,7 +30,7 @@ def barracks_counts(tables: Tables, cards: Iterable[str]) -> np.ndarray:
     return counts
 
 
-@njit
+@njit_inline
 def unique_cards(tb, barracks_counts: np.ndarray) -> int:
     """Number of different card names in the Barracks (TT-A.4.4, R11)."""
     k = np.int64(0)

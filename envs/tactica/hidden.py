@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import next_u64, shuffle_prefix
 from envs.tactica.actions import STAGE_SPY_PICK
 from envs.tactica.state import N_DRAW_PILES, PLACE_BARRACKS
@@ -50,7 +50,7 @@ def _reorder_pile(S, b, p, k, rng):
         shuffle_prefix(rng, 0, S["pile"][b, p, k], n)
 
 
-@njit
+@njit_inline
 def _redraw_unseen(S, tb, b, p, rng):
     """Player p's Barracks (less a chosen muster card) and both piles, redrawn together."""
     base = p * MAX_ARMY_CARDS

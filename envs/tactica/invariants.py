@@ -2,7 +2,7 @@
 (the contract's check_state and fuzz, envs/core/ruleset.py).
 
 `check_invariants(S, tb, b)` returns OK (0) or the code of the first invariant game b breaks;
-`random_games_check` plays many random games in parallel (prange over games; the game's own
+`random_games_check` plays many random games on every thread (envs.core.threads; the game's own
 agent RNG picks a uniform legal action, surrender only 1 time in 100 it is offered, so
 battles are fought rather than forfeited) and checks every decision.
 
@@ -19,10 +19,10 @@ battles are fought rather than forfeited) and checks every decision.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from envs.core.jit import njit, njit_parallel
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint
+from envs.core.threads import over_games
 from envs.tactica import kernels
 from envs.tactica.actions import A_SURRENDER, N_ACTIONS
 from envs.tactica.piles import (
@@ -116,7 +116,7 @@ def check_invariants(S, tb, b, n_legal):
     return OK
 
 
-@njit
+@njit_inline
 def random_action(S, b, buf, n):
     """Uniform over buf[:n], a surrender taken only 1 time in SURRENDER_ODDS."""
     a = buf[randint(S["agent_rng"], b, n)]
@@ -141,15 +141,18 @@ def _check_one(S, tb, i, seed, g, codes, at, buf):
     at[i] = S["decisions"][i]
 
 
-@njit_parallel
+@njit
+def check_games(first, step, S, tba, seed, first_game, codes, at):
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    for i in range(first, S.shape[0], step):
+        _check_one(S, tba[0], i, seed, first_game + i, codes, at, buf)
+
+
 def random_games_check(S, tba, seed, first_game, codes, at):
     """Games first_game.. of `seed` played at random in the slots of S, every decision
-    checked: codes[i] (OK or the first broken code), at[i] (decisions played)."""
-    B = S.shape[0]
-    for ii in prange(B):
-        i = np.int64(ii)
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        _check_one(S, tba[0], i, np.int64(seed), np.int64(first_game + i), codes, at, buf)
+    checked: codes[i] (OK or the first broken code), at[i] (decisions played); on every
+    thread (envs.core.threads)."""
+    over_games(check_games, S.shape[0], S, tba, np.int64(seed), np.int64(first_game), codes, at)
 
 
 def run_random_games(

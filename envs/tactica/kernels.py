@@ -15,24 +15,19 @@ size or thread count.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from envs.core.jit import njit, njit_parallel
+from envs.core.jit import njit, njit_inline
+from envs.core.threads import over_games
 from envs.tactica import turn
 from envs.tactica.actions import N_ACTIONS
 from envs.tactica.observe import observe
 from envs.tactica.piles import reset_war
 from envs.tactica.state import STAGE_GAME_OVER
 
-# Parallel kernels hand each thread chunks of CHUNK games, so the scratch list of legal
-# actions is allocated once per chunk rather than once per game and step.
-CHUNK = 64
-
-
 # --- one game: the turn kernels with the record's geometry ------------------------------------
 
 
-@njit
+@njit_inline
 def legal(S, tb, b, out):
     """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
     return turn.legal_actions(
@@ -48,7 +43,7 @@ def legal(S, tb, b, out):
     )
 
 
-@njit
+@njit_inline
 def apply(S, tb, b, a, out):
     """Apply legal action a to game b, advance to the next decision; returns its legal
     actions in out[:n] and n."""
@@ -78,7 +73,7 @@ def apply(S, tb, b, a, out):
     )
 
 
-@njit
+@njit_inline
 def start(S, tb, b, seed, game_index, out):
     """A new episode in slot b from (seed, game_index) alone, in the options of `tb`; returns
     the first decision's legal actions in out[:n] and n."""
@@ -116,7 +111,7 @@ def battlefield_distance(S, tb, b):
 # --- masks -------------------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def write_mask(mask_row, buf, n):
     """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
     mask_row[:] = 0
@@ -124,18 +119,18 @@ def write_mask(mask_row, buf, n):
         mask_row[buf[i]] = 1
 
 
-@njit
+@njit_inline
 def fill_mask(S, tb, b, mask_row, buf):
     """The mask of game b computed from its state alone (the contract's legal_mask)."""
     write_mask(mask_row, buf, legal(S, tb, b, buf))
 
 
-@njit
+@njit_inline
 def reset_and_mask(S, tba, b, seed, game_index, mask_row, buf):
     write_mask(mask_row, buf, start(S, tba[0], b, seed, game_index, buf))
 
 
-@njit
+@njit_inline
 def step_one(S, tba, b, a, mask_row, buf):
     write_mask(mask_row, buf, apply(S, tba[0], b, a, buf))
 
@@ -145,60 +140,74 @@ def report_if_over(S, b, rewards, terminated, final_points, final_length):
     """A game that has ended reports its rewards, war points and length in row b."""
     if S["stage"][b] == STAGE_GAME_OVER:
         terminated[b] = True
-        rewards[b, :] = S["rewards"][b, :]
-        final_points[b, :] = S["war_points"][b, :]
+        # element by element: a slice copy compiles numba's shape-mismatch error path (1.6 s)
+        for s in range(rewards.shape[1]):
+            rewards[b, s] = S["rewards"][b, s]
+            final_points[b, s] = S["war_points"][b, s]
         final_length[b] = S["decisions"][b]
 
 
 # --- the contract's batch kernels ----------------------------------------------------------------
 
 
-@njit_parallel
-def reset_slots(S, tba, seed, new_index, masks):
-    """A new game new_index[b] in every slot b with new_index[b] >= 0 (the one parallel
-    kernel behind reset_batch and autoreset_batch: the reset call tree is compiled once)."""
-    B = new_index.shape[0]
-    for ci in prange((B + CHUNK - 1) // CHUNK):
-        c = np.int64(ci)  # one int64 signature for every callee (see envs/core/jit.py)
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
-            if new_index[b] >= 0:
-                reset_and_mask(S, tba, b, np.int64(seed), new_index[b], masks[b], buf)
+@njit
+def reset_slots(first, step, S, tba, seed, new_index, masks):
+    """A new game new_index[b] in every slot b >= 0 of first, first + step, ... with
+    new_index[b] >= 0 (the one kernel behind reset_batch and autoreset_batch: the reset call
+    tree is compiled once; envs.core.threads.over_games runs it on every thread)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    for b in range(first, new_index.shape[0], step):
+        if new_index[b] >= 0:
+            reset_and_mask(S, tba, b, seed, new_index[b], masks[b], buf)
+
+
+def _reset(S, tba, seed, new_index, masks):
+    over_games(reset_slots, new_index.shape[0], S, tba, np.int64(seed), new_index, masks)
 
 
 def reset_batch(S, tba, seed, game_indices, masks):
     """The contract's reset: game game_indices[b] in slot b."""
-    reset_slots(S, tba, np.int64(seed), np.ascontiguousarray(game_indices, dtype=np.int64), masks)
+    _reset(S, tba, seed, np.ascontiguousarray(game_indices, dtype=np.int64), masks)
 
 
-@njit_parallel
+@njit
 def check_actions(S, masks, actions):
     """Index of the first game whose action is not legal, or -1 (nothing is changed)."""
-    B = actions.shape[0]
-    bad = np.full(B, False)
-    for bi in prange(B):
-        b = np.int64(bi)
+    for b in range(actions.shape[0]):
         a = actions[b]
         if S["stage"][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
-            bad[b] = True
-    for b in range(B):
-        if bad[b]:
             return b
     return -1
 
 
-@njit_parallel
+@njit
+def step_games(
+    first, step, S, tba, actions, masks, rewards, terminated, final_points, final_length
+):
+    """Apply one legal action in each game first, first + step, ...; games that end report
+    rewards and stay over."""
+    buf = np.empty(N_ACTIONS, dtype=np.int16)
+    for b in range(first, actions.shape[0], step):
+        rewards[b, :] = 0.0
+        terminated[b] = False
+        step_one(S, tba, b, np.int64(actions[b]), masks[b], buf)
+        report_if_over(S, b, rewards, terminated, final_points, final_length)
+
+
 def step_batch(S, tba, actions, masks, rewards, terminated, final_points, final_length):
-    """Apply one legal action per game; games that end report rewards and stay over."""
-    B = actions.shape[0]
-    for ci in prange((B + CHUNK - 1) // CHUNK):
-        c = np.int64(ci)
-        buf = np.empty(N_ACTIONS, dtype=np.int16)
-        for b in range(c * CHUNK, min(B, (c + 1) * CHUNK)):
-            rewards[b, :] = 0.0
-            terminated[b] = False
-            step_one(S, tba, b, np.int64(actions[b]), masks[b], buf)
-            report_if_over(S, b, rewards, terminated, final_points, final_length)
+    """The contract's step: one legal action per game, on every thread."""
+    over_games(
+        step_games,
+        actions.shape[0],
+        S,
+        tba,
+        actions,
+        masks,
+        rewards,
+        terminated,
+        final_points,
+        final_length,
+    )
 
 
 def autoreset_batch(S, tba, seed, terminated, next_index, masks):
@@ -210,21 +219,24 @@ def autoreset_batch(S, tba, seed, terminated, next_index, masks):
         return next_index
     new_index = np.full(terminated.shape[0], -1, dtype=np.int64)
     new_index[finished] = next_index + np.arange(finished.size, dtype=np.int64)
-    reset_slots(S, tba, np.int64(seed), new_index, masks)
+    _reset(S, tba, seed, new_index, masks)
     return int(next_index + finished.size)
 
 
-@njit
+@njit_inline
 def observe_one(S, tba, b, me, out):
     observe(S, tba[0], b, np.int64(me), out)
 
 
-@njit_parallel
+@njit
+def observe_games(first, step, S, tba, players, out):
+    for b in range(first, players.shape[0], step):
+        observe_one(S, tba, b, players[b], out[b])
+
+
 def observe_batch(S, tba, players, out):
     """Observation of players[b] in game b, for every b."""
-    for bi in prange(players.shape[0]):
-        b = np.int64(bi)
-        observe_one(S, tba, b, players[b], out[b])
+    over_games(observe_games, players.shape[0], S, tba, players, out)
 
 
 @njit

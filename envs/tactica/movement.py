@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.actions import (
     A_CARD,
     A_HEX,
@@ -107,7 +107,7 @@ def _destinations(S, tb, neighbours: np.ndarray, b: int, h: int, dist: np.ndarra
     return reachable_hexes(neighbours, np.int64(h), steps, masks[0], masks[1], masks[2], dist)
 
 
-@njit
+@njit_inline
 def _unmoved(S, b: int, h: int, p: int) -> bool:
     """Hex h holds a troop or summon of seat p that has not used its movement action."""
     c = S["hex_troop"][b, h]
@@ -166,7 +166,7 @@ def _sacrifice_ok(S, tb, b: int, p: int, x: int) -> bool:
     return sacrifice_allowed(S, tb, b, p) and has_pair(S, tb, b, p)
 
 
-@njit
+@njit_inline
 def _select_options(S, tb, neighbours: np.ndarray, b: int, p: int, out: np.ndarray) -> int:
     """STAGE_MOVE_SELECT's legal actions for seat p, increasing, A_PASS last."""
     n = _movers(S, tb, neighbours, b, p, out, False)
@@ -178,7 +178,7 @@ def _select_options(S, tb, neighbours: np.ndarray, b: int, p: int, out: np.ndarr
     return np.int64(n + 1)
 
 
-@njit
+@njit_inline
 def _can_act(S, tb, neighbours: np.ndarray, b: int, p: int, buf: np.ndarray) -> bool:
     """Seat p has a movement action besides passing (_select_options would list more than
     A_PASS), found without listing them all."""
@@ -206,7 +206,7 @@ def _move_next(S, tb, neighbours: np.ndarray, b: int) -> None:
             return
 
 
-@njit
+@njit_inline
 def begin_movement(S, tb, neighbours: np.ndarray, b: int) -> None:
     """Start the Movement phase of game b: every troop and summon has its movement action
     (TT-B.7.3.1; troops mustered this turn too). neighbours: geo.neighbours[bf]. Movement is
@@ -242,7 +242,7 @@ def legal_movement(S, tb, neighbours: np.ndarray, b: int, out: np.ndarray) -> in
     return np.int64(n)
 
 
-@njit
+@njit_inline
 def apply_movement(S, tb, neighbours: np.ndarray, b: int, a: int) -> None:
     """Apply legal action a to game b's current Movement decision, then ask the next one."""
     stage = S["stage"][b]

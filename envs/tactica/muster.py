@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.actions import (
     A_CARD,
     A_DECREE,
@@ -155,7 +155,7 @@ def _next_to_own_wall(S, neighbours: np.ndarray, b: int, h: int, p: int) -> bool
     return False
 
 
-@njit
+@njit_inline
 def _troop_may_stand(S, tb, b: int, h: int) -> bool:
     """Hex h holds no troop or summon, and no feature but a landmark without BLOCK (TT-B.2.4)."""
     if S["hex_troop"][b, h] >= 0 or S["hex_summon"][b, h] >= 0:
@@ -202,7 +202,7 @@ def _trainable(S, tb, neighbours: np.ndarray, b: int, h: int, p: int) -> bool:
     return _next_to_own_wall(S, neighbours, b, h, p)
 
 
-@njit
+@njit_inline
 def spire_complete(S, tb, b: int, p: int) -> bool:
     """TT-A.10.5 (R33): p's spire stands and every summon card of p not LOST has been stacked
     (none is still aside); it stays so while cards leave it by mustering."""
@@ -236,7 +236,7 @@ def _first_card(S, tb, b: int, p: int, place: int, holder: int, name: int) -> in
     return np.int64(-1)
 
 
-@njit
+@njit_inline
 def _betrayal_decree(tb) -> int:
     for d in range(tb.n_decrees):
         if tb.decree_effect[d] == DECREE_MUSTER_BETRAYER:
@@ -294,7 +294,7 @@ def _recruit_next(S, tb, b: int) -> None:
             return
 
 
-@njit
+@njit_inline
 def begin_recruitment(S, tb, b: int) -> None:
     """Start the Recruitment phase of game b with the turn's first player."""
     S["phase"][b] = PHASE_RECRUITMENT
@@ -302,7 +302,7 @@ def begin_recruitment(S, tb, b: int) -> None:
     _recruit_next(S, tb, b)
 
 
-@njit
+@njit_inline
 def legal_recruitment(S, tb, b: int, out: np.ndarray) -> int:
     """STAGE_RECRUIT: A_PILE + k for each pile the current player may draw from."""
     open_piles = np.zeros(2, dtype=np.bool_)
@@ -315,7 +315,7 @@ def legal_recruitment(S, tb, b: int, out: np.ndarray) -> int:
     return np.int64(n)
 
 
-@njit
+@njit_inline
 def apply_recruitment(S, tb, b: int, a: int) -> None:
     """Draw from pile a - A_PILE, then the next draw (or the next player, or the end)."""
     recruit_draw(S, tb, b, np.int64(S["current"][b]), np.int64(a - A_PILE))
@@ -408,7 +408,7 @@ def _muster_next(S, tb, neighbours: np.ndarray, b: int) -> None:
             return
 
 
-@njit
+@njit_inline
 def begin_mustering(S, tb, neighbours: np.ndarray, b: int) -> None:
     """Start the Mustering phase of game b: each player gets tb.muster_actions actions
     (TT-B.7.2.1), the first player acts first. neighbours: geo.neighbours[bf]."""
@@ -419,7 +419,7 @@ def begin_mustering(S, tb, neighbours: np.ndarray, b: int) -> None:
     _muster_next(S, tb, neighbours, b)
 
 
-@njit
+@njit_inline
 def legal_mustering(S, tb, neighbours: np.ndarray, b: int, out: np.ndarray) -> int:
     """The legal actions of game b's current Mustering decision, increasing, into out[:n]."""
     stage = S["stage"][b]
@@ -460,7 +460,7 @@ def legal_mustering(S, tb, neighbours: np.ndarray, b: int, out: np.ndarray) -> i
     return np.int64(n)
 
 
-@njit
+@njit_inline
 def _place_summon(S, tb, b: int, p: int, h: int) -> None:
     """TT-A.10.6-10.8: the spire's top card becomes p's summon on hex h (its face-up side is
     the summon); taking the bottom card leaves the spire gone and its hex empty."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.deck import pile_push_top, pile_remove_at
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint, seed_stream, shuffle_prefix
 from envs.tactica.state import (
     BATTLE_DRAWN,
@@ -111,7 +111,7 @@ def card_used(tb, card: int) -> bool:
 # --- moving cards --------------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def _leave(S, b: int, card: int) -> None:
     """Take `card` out of its place, keeping the pile order and the pointers in step."""
     place = S["card_place"][b, card]
@@ -202,7 +202,7 @@ def move_card(S, tb, b: int, card: int, place: int, where: int) -> None:
     S["card_place"][b, card] = place
 
 
-@njit
+@njit_inline
 def draw_top(S, tb, b: int, p: int, pile: int, place: int, where: int) -> int:
     """Move the top card of player p's `pile` to `place` (move_card's `where`); returns its
     id, or -1 if the pile is empty (nothing moves; rebuilding is the caller's choice)."""
@@ -214,7 +214,7 @@ def draw_top(S, tb, b: int, p: int, pile: int, place: int, where: int) -> int:
     return card
 
 
-@njit
+@njit_inline
 def rebuild_pile(S, tb, b: int, p: int, pile: int) -> int:
     """TT-B.5.3: player p's empty `pile` is rebuilt from the cards of that pile's kind in
     p's RESUPPLY, shuffled with the game's RNG. Returns the pile's count (unchanged, and
@@ -243,7 +243,7 @@ def place_count(S, tb, b: int, p: int, place: int) -> int:
     return n
 
 
-@njit
+@njit_inline
 def resupply_count(S, tb, b: int, p: int, pile: int) -> int:
     """Cards in player p's RESUPPLY that rebuild `pile` (TT-B.5.3)."""
     n = np.int64(0)
@@ -394,7 +394,7 @@ def _feature_at(S, b: int, h: int, kind: int, p: int, j: int) -> bool:
     )
 
 
-@njit
+@njit_inline
 def feature_error(S, tb, b: int) -> int:
     """First broken feature-card invariant of game b (ERR_* code above), FEATURES_CONSISTENT
     if every wall, landmark and summon card of each player is in one place (aside, on one
@@ -576,7 +576,7 @@ def start_battle(S, tb, b: int) -> None:
     S["current"][b] = first
 
 
-@njit
+@njit_inline
 def reset_war(S, tb, b: int, seed: int, game_index: int) -> None:
     """A new war in slot b: seed the rules and agent RNGs from (seed, game_index)
     (envs/core/rng.seed_stream), no LOST cards, no spire, no war points, then start battle 1.

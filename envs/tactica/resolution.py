@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.actions import A_CARD, A_PASS, STAGE_DISCARD
 from envs.tactica.muster import next_player, troops_of
 from envs.tactica.piles import card_name, hostage_count, move_card, place_count, start_battle
@@ -57,7 +57,7 @@ REWARD_LOSS = -1.0
 # --- (1) played cards go home (TT-B.7.5, TT-A.1.3, TT-A.2.6, TT-A.3.3) -------------------------
 
 
-@njit
+@njit_inline
 def return_played_cards(S, tb, b: int) -> None:
     """Every tactics card in play goes where its text says: AFTER_USE_BARRACKS (Press, TT-A.1.3)
     to its owner's Barracks, the others to RESUPPLY (TT-A.2.6 Saved, TT-A.3.3 Engineer)."""
@@ -72,7 +72,7 @@ def return_played_cards(S, tb, b: int) -> None:
 # --- (2) discards (TT-B.7.5) -------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def _discard_options(S, tb, b: int, p: int, out: np.ndarray) -> int:
     """STAGE_DISCARD's legal actions for seat p: each card name held, then A_PASS when the
     Barracks is at the limit or below."""
@@ -109,7 +109,7 @@ def _discard_next(S, tb, b: int) -> bool:
 # --- (3) winning a battle (TT-B.8) -------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def walls_on_battlefield(S, b: int, p: int) -> int:
     """Seat p's wall cards on the battlefield (TT-B.8.1)."""
     n = np.int64(0)
@@ -189,7 +189,7 @@ def end_battle(S, tb, b: int, result: int) -> None:
     S["stage"][b] = STAGE_GAME_OVER
 
 
-@njit
+@njit_inline
 def surrender(S, tb, b: int, p: int) -> None:
     """TT-B.8.4: seat p forfeits the battle at the start of a turn; the opponent wins it and
     the battle ends at once (for the Barracks chapter's STAGE_SURRENDER)."""
@@ -199,7 +199,7 @@ def surrender(S, tb, b: int, p: int) -> None:
 # --- (4) the end of the turn -------------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def end_turn(S, b: int) -> None:
     """The turn ends (TT-B.7.5 step 4): the decree effects of this turn are cleared (TT-A.4.6:
     they last until the end of this Resolution), "participated in capturing" moves to "in the
@@ -252,7 +252,7 @@ def legal_resolution(S, tb, b: int, out: np.ndarray) -> int:
     return _discard_options(S, tb, b, np.int64(S["current"][b]), out)
 
 
-@njit
+@njit_inline
 def apply_resolution(S, tb, b: int, a: int) -> None:
     """Discard a copy of card name a - A_CARD, or pass (the next player, or steps 3-4)."""
     p = np.int64(S["current"][b])

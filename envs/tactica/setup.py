@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactica.actions import (
     A_HEX,
     A_SIDE,
@@ -114,7 +114,7 @@ def _open(distance: np.ndarray, wall_zone: np.ndarray, h: np.int64) -> bool:
     return _real(distance, h) and not wall_zone[0, h] and not wall_zone[1, h]
 
 
-@njit
+@njit_inline
 def _empty(S, b: np.int64, h: np.int64) -> bool:
     """No feature, troop or summon on h (TT-B.2.4)."""
     return (
@@ -124,7 +124,7 @@ def _empty(S, b: np.int64, h: np.int64) -> bool:
     )
 
 
-@njit
+@njit_inline
 def _feature_arrays(S, tb, b: np.int64, kind: np.ndarray, block: np.ndarray, owner: np.ndarray):
     """The features of game b as battlefield.access_ok reads them: kind (FEATURE_*), block
     (a landmark whose face-up side has BLOCK, TT-B.2.7) and owner in seats 1 / 2."""
@@ -139,7 +139,7 @@ def _feature_arrays(S, tb, b: np.int64, kind: np.ndarray, block: np.ndarray, own
             block[h] = tb.landmark_block[tb.army_landmark[j], S["landmark_side"][b, p, j]] != 0
 
 
-@njit
+@njit_inline
 def _far_from_walls(S, distance: np.ndarray, b: np.int64, h: np.int64, d: np.int64) -> bool:
     """TT-B.6.5: h is at distance d or more from every wall card on the battlefield."""
     for p in range(N_PLAYERS):
@@ -150,7 +150,7 @@ def _far_from_walls(S, distance: np.ndarray, b: np.int64, h: np.int64, d: np.int
     return True
 
 
-@njit
+@njit_inline
 def _near_own_wall(S, distance: np.ndarray, b: np.int64, p: np.int64, h: np.int64, d) -> bool:
     """TT-A.10.3: h is within d hexes of one of p's wall cards."""
     for w in range(MAX_WALLS):
@@ -286,7 +286,7 @@ def _piece_hexes(
 # --- the order of pieces (R28, R29) ---------------------------------------------------------
 
 
-@njit
+@njit_inline
 def _next_wall(S, tb, b: np.int64, p: np.int64) -> np.int64:
     """p's next wall slot still to place (not LOST, TT-B.6.4), NO_PIECE if none."""
     w = S["setup_wall_next"][b, p]
@@ -297,7 +297,7 @@ def _next_wall(S, tb, b: np.int64, p: np.int64) -> np.int64:
     return np.int64(NO_PIECE)
 
 
-@njit
+@njit_inline
 def _next_landmark_piece(S, tb, b: np.int64, p: np.int64) -> np.int64:
     """p's next piece of the landmark round: a landmark card j not LOST (army order), then
     SPIRE_PIECE if p has a spire (TT-B.6.5, TT-A.10.3); NO_PIECE when done."""
@@ -311,7 +311,7 @@ def _next_landmark_piece(S, tb, b: np.int64, p: np.int64) -> np.int64:
     return np.int64(NO_PIECE)
 
 
-@njit
+@njit_inline
 def _has_wall_hex(S, tb, neighbours, distance, wall_zone, b, p, buf) -> bool:
     return (
         _piece_hexes(
@@ -401,7 +401,7 @@ def _ready_landmark_piece(S, tb, neighbours, distance, wall_zone, b, p, buf) -> 
         S["setup_piece_next"][b, p] = j + 1  # R29: this piece stays off the battlefield
 
 
-@njit
+@njit_inline
 def _ask(S, b: np.int64, p: np.int64, landmark_round: bool) -> None:
     """Ask player p for their next piece (already made ready)."""
     S["current"][b] = p
@@ -450,7 +450,7 @@ def _begin_walls(S, tb, neighbours, distance, wall_zone, b: np.int64) -> None:
     _advance(S, tb, neighbours, distance, wall_zone, b, other, False)
 
 
-@njit
+@njit_inline
 def begin_setup(S, tb, neighbours, distance, wall_zone, b: np.int64) -> None:
     """Set up initial deployment of game b, called after piles.start_battle (which drew the
     first player at random for battle 1 and after a draw, else put the previous loser in
@@ -470,7 +470,7 @@ def begin_setup(S, tb, neighbours, distance, wall_zone, b: np.int64) -> None:
     _begin_walls(S, tb, neighbours, distance, wall_zone, b)
 
 
-@njit
+@njit_inline
 def legal_setup(S, tb, neighbours, distance, wall_zone, b: np.int64, out: np.ndarray) -> np.int64:
     """The legal actions of the current setup decision of game b in out[:n], increasing."""
     stage = S["stage"][b]
@@ -547,7 +547,7 @@ def _put_feature(S, b: np.int64, h: np.int64, kind: np.int64, p: np.int64, card:
     S["hex_feature_card"][b, h] = card
 
 
-@njit
+@njit_inline
 def apply_setup(S, tb, neighbours, distance, wall_zone, b: np.int64, a: np.int64) -> None:
     """Apply legal action a of the current setup decision, then ask the next one (or
     STAGE_PHASE_DONE once every piece is down, TT-B.6.7)."""

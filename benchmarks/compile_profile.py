@@ -1,0 +1,136 @@
+"""Where a ruleset's cold compile goes: every numba function compiled on one start-up path,
+with its time including and excluding the functions it made numba compile first.
+
+    python -m benchmarks.compile_profile --ruleset tactica --path aec [--top 40] [--json F]
+
+The paths are the harness's cold-compile paths, run by the harness's own code
+(benchmarks/harness.py, worker_start: ``selfplay``, ``aec``, ``batch``) with the ruleset's
+benchmark agent. The compile runs in this process against an
+empty numba cache (a temporary folder, removed afterwards), so what it prints is a cold
+compile; the harness's ``cold_compile_s`` is the judged figure, this is the diagnosis.
+
+How to read it (docs/adding_a_ruleset.md, "Habits that keep compile time bounded"): numba
+compiles a callee before its caller, and each function's module links the machine code of
+everything it calls, so "excl" is the function's own typing and lowering plus LLVM over its
+whole call tree. A function with a large excl high in the tree is a level that compiles its
+subtree again; many functions with small excl cost numba's per-function overhead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+PATHS = ("selfplay", "aec", "batch")
+
+
+def _run_path(name: str, path: str, players: int, options: dict[str, str] | None) -> None:
+    """The harness's own start-up path (benchmarks/harness.py, worker_start), its agent."""
+    from benchmarks.harness import load_spec, worker_start
+
+    agent = load_spec(name).agent
+    worker_start(
+        {"ruleset": name, "players": players, "agent": agent, "path": path, "options": options}
+    )
+
+
+def profile(name: str, path: str, players: int, options: dict[str, str] | None) -> dict[str, Any]:
+    """Compile one path cold (NUMBA_CACHE_DIR must already point to an empty folder) and
+    return {"total_s", "cpu_s", "functions": [{name, count, incl_s, excl_s}], ...}."""
+    from numba.core import event
+
+    stack: list[list[Any]] = []
+    rows: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            fn = ev.data["dispatcher"].py_func
+            stack.append([f"{fn.__module__}.{fn.__qualname__}", time.perf_counter(), 0.0])
+
+        def on_end(self, ev: event.Event) -> None:
+            fname, t0, children = stack.pop()
+            dt = time.perf_counter() - t0
+            r = rows[fname]
+            r[0] += 1
+            r[1] += dt
+            r[2] += dt - children
+            if stack:
+                stack[-1][2] += dt
+
+    listener = Listener()
+    event.register("numba:compile", listener)
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        _run_path(name, path, players, options)
+    finally:
+        event.unregister("numba:compile", listener)
+    total, cpu = time.perf_counter() - t0, time.process_time() - c0
+    functions = [
+        {"name": k, "count": int(v[0]), "incl_s": v[1], "excl_s": v[2]}
+        for k, v in sorted(rows.items(), key=lambda kv: -kv[1][2])
+    ]
+    return {
+        "ruleset": name,
+        "path": path,
+        "total_s": total,
+        "cpu_s": cpu,
+        "n_functions": len(functions),
+        "functions": functions,
+    }
+
+
+def _parse_options(items: list[str]) -> dict[str, str] | None:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--option takes KEY=VALUE, got {item!r}")
+        out[key] = value
+    return out or None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--ruleset", default="tac")
+    p.add_argument("--path", choices=PATHS, default="aec")
+    p.add_argument("--players", type=int, default=None, help="default: the benchmark's")
+    p.add_argument("--option", action="append", default=[], help="KEY=VALUE, repeatable")
+    p.add_argument("--top", type=int, default=30, help="functions listed (by excl time)")
+    p.add_argument("--json", type=Path, default=None, help="also write the whole table here")
+    args = p.parse_args(argv)
+    options = _parse_options(args.option)
+    with tempfile.TemporaryDirectory(prefix="tacsim-compile-") as cache:
+        # before envs is imported: envs/core/jit.py reads it when the kernels are decorated
+        os.environ["NUMBA_CACHE_DIR"] = cache
+        if "envs" in sys.modules:
+            raise SystemExit("run compile_profile in a fresh interpreter (envs already imported)")
+
+        from envs import registry
+
+        if args.ruleset not in registry.names(playable_only=True):
+            raise SystemExit(f"unknown or unplayable ruleset {args.ruleset!r}")
+        from benchmarks.harness import load_spec
+
+        players = args.players or load_spec(args.ruleset).players
+        result = profile(args.ruleset, args.path, players, options)
+    print(
+        f"{args.ruleset} {args.path}: cold compile {result['total_s']:.1f} s "
+        f"(cpu {result['cpu_s']:.1f} s), {result['n_functions']} functions"
+    )
+    print(f"{'excl s':>7} {'incl s':>7} {'n':>3}  function")
+    for r in result["functions"][: args.top]:
+        print(f"{r['excl_s']:7.2f} {r['incl_s']:7.2f} {r['count']:3d}  {r['name']}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -142,3 +142,5 @@ def _decorator(**flags):
 # both int64 and uint64, and every callee would otherwise be compiled twice.
 njit = _decorator()
 njit_parallel = _decorator(parallel=True)
+# A helper called from exactly one place is inlined into its caller: no separate compile.
+njit_inline = _decorator(inline="always")

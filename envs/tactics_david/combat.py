@@ -84,40 +84,60 @@ def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int,
 
 
 @njit
-def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
-    """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
-    (TD-10.1-10.3, TD-10.6, TD-13). `side` is the attacker's chosen side (used by a Magical
-    Attack Type; the others attack with the front). Returns (attack result, defence result,
-    the defender cannot die from it)."""
-    bf = np.int64(S["battlefield"][b])
+def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
+    """(attacking strength, defending strength) of unit a attacking unit d. A Physical or
+    Ethereal Attack Type attacks with the front (TD-13.1, TD-13.3) on the defender's edge that
+    faces the attacker's front (TD-15.3); a Magical one with its chosen `side` against the
+    defender's same-named side (TD-13.2). A Ranged Melee attack's strength is the class's
+    (Light 1, Medium 2, Heavy 3; TD-10.5)."""
     atype = np.int64(S["unit_attack_type"][b, a])
-    dtype = np.int64(S["unit_type"][b, d])
     if tb.type_attack_side[atype] == ATTACK_SIDE_FRONT:
         a_side = SIDE_FRONT
-        # the defender's edge facing the attacker's front (TD-15.3): its relative direction
         edge = (np.int64(S["unit_facing"][b, a]) + 2) % 4
         d_side = REL_TO_SIDE[(edge - S["unit_facing"][b, d]) % 4]
     else:
         a_side = side
-        d_side = side  # the same-named side (TD-13.2)
+        d_side = side
     if ranged_melee:
         a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
     else:
         a_str = strength(S, tb, b, a, a_side)
-    d_str = strength(S, tb, b, d, d_side)
-    # the defending dice: the base die of the defender's terrain (Road: D4), its extra die
-    # (Water, Forest: D3), then the Unit Type/Attack Type matchup (TD-13.4)
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, d]]
-    base = np.int64(tb.t_def_base[tt])
-    extra = np.int64(tb.t_def_extra[tt])
-    extra2 = np.int64(0)
+    return a_str, strength(S, tb, b, d, d_side)
+
+
+@njit
+def defence_dice(tb, atype: int, dtype: int, terrain: int):
+    """The defending dice besides Duel D6s: (base die sides, extra die sides, matchup die
+    sides, the defender cannot die). The base die is the terrain's (D6; Road D4, TD-2.10), the
+    extra die the terrain's (Water, Forest: D3; TD-2.7, TD-2.11), then the Unit Type/Attack
+    Type matchup (TD-13.4): a D3 replaces the base die, or one more D3, or no death."""
+    base = np.int64(tb.t_def_base[terrain])
+    extra = np.int64(tb.t_def_extra[terrain])
+    more = np.int64(0)
     match = tb.matchup[atype, dtype]
     if match == MATCH_REPLACE_D3:
         base = 3
     elif match == MATCH_ADD_D3:
-        extra2 = 3
+        more = 3
+    return base, extra, more, match == MATCH_CANNOT_DIE
+
+
+@njit
+def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
+    """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
+    (TD-10.1-10.3, TD-10.6): strength + 1 D6 against strength + the defending dice; while the
+    Duel condition holds both roll again with one more D6 each, and the last result decides.
+    Returns (attack result, defence result, the defender cannot die from it)."""
+    bf = np.int64(S["battlefield"][b])
+    a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+    base, extra, more, cannot_die = defence_dice(
+        tb,
+        np.int64(S["unit_attack_type"][b, a]),
+        np.int64(S["unit_type"][b, d]),
+        np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]]),
+    )
     n_att = np.int64(tb.attack_dice)
-    n_def = np.int64(tb.defend_dice) - 1  # further D6s beyond the base die
+    n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
     att = np.int64(0)
     dfn = np.int64(0)
     for duel in range(MAX_DUELS):
@@ -129,13 +149,13 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
             dfn += roll_d(S["rng"], b, 6)
         if extra > 0:
             dfn += roll_d(S["rng"], b, extra)
-        if extra2 > 0:
-            dfn += roll_d(S["rng"], b, extra2)
+        if more > 0:
+            dfn += roll_d(S["rng"], b, more)
         a_max = dice_max(n_att + duel, 0, 0)
-        d_max = dice_max(n_def + duel, base, extra) + extra2
+        d_max = dice_max(n_def + duel, base, extra) + more
         if not duel_condition(att, dfn, a_str, a_max, d_str, d_max):
             break
-    return att, dfn, match == MATCH_CANNOT_DIE
+    return att, dfn, cannot_die
 
 
 @njit

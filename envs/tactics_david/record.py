@@ -211,6 +211,13 @@ def build_record(
         r["bf_axis"][k] = bf.bridge_axis
         r["bf_limit"][k] = limit
         r["bf_deploy_facing"][k] = _deploy_facing(bf.deployment)
+        for p in (0, 1):
+            room = int(((bf.deployment == p) & (bf.height <= 0)).sum())  # spaces units stand on
+            if room < top // min_cost:
+                raise ValueError(
+                    f"battlefield {bf.name!r}: seat {p}'s Deployment area has {room} free spaces,"
+                    f" fewer than the {top // min_cost} units a limit of {top} buys"
+                )
 
     r["n_items"] = len(t.item_names)
     rules = t.rules

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import yaml
 
 from envs.tactics_david import actions as A
 from envs.tactics_david import state as st
 from envs.tactics_david.record import build_record
+from envs.tactics_david.tables import load_tables
 from tests.tactics_david.td_board import TABLES
 
 
@@ -67,3 +69,13 @@ def test_action_layout_is_contiguous_and_described():
     assert len(names) == A.N_ACTIONS  # every action has its own name
     with pytest.raises(ValueError, match="345"):
         A.describe(A.N_ACTIONS)
+
+
+def test_record_refuses_a_zone_too_small_for_the_army(config_copy):
+    """An army of up to purchase limit / cheapest cost units must fit its Deployment area."""
+    path = config_copy / "battlefields.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["entries"][0]["deployment"][0]["rows"] = [0, 3]  # 8 spaces for up to 20 units
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ValueError, match="Deployment area has 8 free spaces"):
+        build_record(load_tables(config_copy))

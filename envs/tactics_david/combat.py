@@ -264,11 +264,13 @@ def legal_combat(S, tb, b: int, out) -> int:
             out[n] = A_STRIKE + s
             n += 1
     # ranged attacks: not after entering the Movement Phase (TD-14.2), not from inside Forest
-    # unless on its edge (TD-2.12)
+    # unless on its edge (TD-2.12), not by a Locked unit, which must attack its opponent
+    # (TD-16.3), a unit no Ranged Attack may target (TD-16.2)
     bf = np.int64(S["battlefield"][b])
     if (
         tb.u_mode[top] == MODE_RANGED
         and not S["unit_moved"][b, u]
+        and S["unit_lock"][b, u] < 0
         and on_forest_edge(tb, bf, np.int64(S["unit_cell"][b, u]))
     ):
         for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):

@@ -278,6 +278,12 @@ def test_locked_unit_must_attack_or_escape():
     assert act(S, tb, A_END) == [A_STRIKE]
     S, a, d = _locked_pair(tb, since=2)  # locked this Turn: no Escape yet
     assert engage(S, tb, a) == [A_STRIKE]  # the Movement Phase had only A_END
+    # a Locked Ranged Unit attacks its opponent by Ranged Melee, never another unit by a shot
+    S, a, d = _locked_pair(tb)
+    S["unit_member"][0, a, 0] = UNIT["Hunter"]
+    unit(S, tb, 1, "Soldier", 3, 8, W)  # Rise 2, Run 2 from the Hunter: in range and sight
+    engage(S, tb, a)
+    assert act(S, tb, A_END) == [A_STRIKE]
 
 
 def test_escape_frees_or_kills():

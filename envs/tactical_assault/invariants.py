@@ -65,10 +65,11 @@ def check(S: np.ndarray, tb, b: int) -> str:
     for pos, us in at.items():
         if len(us) > 1:
             sides = {int(S["unit_side"][b, u]) for u in us}
-            if len(sides) < 2:
+            movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
+            if len(sides) < 2 and not movers & set(us):
                 return f"position {pos}: units {us} of one side share it outside Close Combat"
             entered = [u for u in us if S["unit_entry"][b, u] >= 0]
-            if len(entered) < len(us) - 1:
+            if len(sides) == 2 and len(entered) < len(us) - 1:
                 return f"position {pos}: units {us} share it but only {entered} entered"
     if S["stage"][b] != STAGE_GAME_OVER and S["depth"][b] == 0 and S["fb_unit"][b] != -1:
         return "a Fall Back pending outside any card"

@@ -169,7 +169,29 @@ def enter(S, tb, b, i, u, y):
         S["unit_cc_target"][b, u] = target
         S["fr_phase"][b, i] = PH_NEXT
     else:
+        alone = True
+        for w in range(MAX_UNITS):
+            if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                alone = False
+        if alone:
+            S["fr_last_ok"][b, i] = y
         S["fr_phase"][b, i] = PH_MOVE_W
+
+
+@njit
+def _stop_moving(S, b, i, u):
+    """A move stopped (the unit ceased its activity) while passing through a friendly unit's
+    position: the unit goes back to the last position of its path it may end in (FC "Sharing
+    Space"; reading R24 of Fantasy Cards)."""
+    if S["fr_moved"][b, i] == 0 or S["unit_where"][b, u] != WHERE_ON:
+        return
+    if in_close_combat(S, b, u):
+        return
+    pos = S["unit_pos"][b, u]
+    for w in range(MAX_UNITS):
+        if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == pos:
+            S["unit_pos"][b, u] = S["fr_last_ok"][b, i]
+            return
 
 
 @njit
@@ -189,6 +211,7 @@ def run_frame(S, tb, b):
         _window(S, b, 1 - p, trig, u, -1)
         return -1
     if stopped:
+        _stop_moving(S, b, i, u)
         return finish(S, b)
     j = np.int64(S["fr_step"][b, i])
     if ph == PH_NEXT:
@@ -206,6 +229,7 @@ def run_frame(S, tb, b):
                 return -1
             S["fr_left"][b, i] = tb.g_dist_units[tb.step_distance[play, j]]
             S["fr_moved"][b, i] = 0
+            S["fr_last_ok"][b, i] = S["unit_pos"][b, u]
             S["fr_contact"][b, i] = tb.step_contact[play, j]
             S["fr_phase"][b, i] = PH_MOVE
         elif kind == EFFECT_MELEE_ATTACK or kind == EFFECT_RANGED_ATTACK:

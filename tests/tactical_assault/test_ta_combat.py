@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from ta_helpers import hand, legal, record, stack_top, started
 
@@ -319,3 +320,61 @@ def test_take_cover_interrupt_shifts_the_declared_attack(tb, take_cover, status)
     want = state.STATUS_OUT_OF_ACTION if status == 2 else state.STATUS_SHAKEN
     assert S["unit_status"][0, MILITIA] == want
     assert invariants.check(S, tb, 0) == ""
+
+
+def test_fall_back_between_equal_zones_is_the_owners_choice(tb):
+    """LB "Fall back movement: Making decisions": the line from (0,0) through (1,1) meets (2,1)
+    and (1,2) only at their common corner: the owner of the unit falling back chooses."""
+    for pick in ((2, 1), (1, 2)):
+        S = started(tb)
+        put(S, ARCHER, tb, 0, 0, S_)
+        put(S, MILITIA, tb, 1, 1, N)
+        combat.apply_result(S, tb, 0, ARCHER, MILITIA, 1)
+        assert combat.fall_back_step(S, tb, 0, -1) == -2
+        fr, th, k = S["fb_from"][0], S["fb_through"][0], S["fb_k"][0]
+        assert {int(x) for x in tb.g_fb_route[fr, th, k]} == {z(tb, 2, 1), z(tb, 1, 2)}
+        assert combat.fall_back_step(S, tb, 0, z(tb, *pick)) == 0
+        assert S["unit_pos"][0, MILITIA] == z(tb, *pick)
+
+
+def test_move_costs_and_passing_friendly_units(tb):
+    """LB "Moving into hindering & covering terrain": woods cost 2 zones of movement; LB
+    "Not enough movement left"; R17: a unit may pass a friendly unit's zone but not end in it."""
+    S = started(tb)
+    scratch = np.zeros(8, dtype=np.int64)
+    best = np.zeros(128, dtype=np.int64)
+
+    def options(u, left):
+        n = plays.move_options(S, tb, 0, u, left, False, scratch, best)
+        pos = S["unit_pos"][0, u]
+        return {int(tb.g_neighbour[pos, scratch[i]]) for i in range(n)}
+
+    put(S, INF, tb, 5, 4, S_)
+    assert z(tb, 5, 5) not in options(INF, 1)  # Woods: 2 > 1
+    assert z(tb, 5, 5) in options(INF, 2)
+    put(S, INF, tb, 3, 3, S_)
+    put(S, ARCHER, tb, 3, 4, S_)
+    assert z(tb, 3, 4) not in options(INF, 1)  # would have to end in the Archer's zone
+    assert z(tb, 3, 4) in options(INF, 2)  # may pass through it
+    put(S, MILITIA, tb, 3, 2, N)
+    assert z(tb, 3, 2) not in options(INF, 2)  # an enemy's zone: only with contact
+
+
+def test_time_called_most_units_eliminated_wins(tb):
+    """FC "Determine Victory Conditions" / R10: on time the player who eliminated more enemy
+    units wins (units, not points); equal counts are a Draw."""
+    S = started(tb)
+    S["units_lost"][0] = [1, 1]
+    flow.time_called(S, tb, 0)
+    assert S["winner"][0] == -1 and S["rewards"][0].tolist() == [0.0, 0.0]
+    S["units_lost"][0] = [0, 1]
+    flow.time_called(S, tb, 0)
+    assert S["winner"][0] == 0
+
+
+def test_the_player_who_did_not_place_first_begins(tb):
+    """FC "Begin Play" (no first_turn rule in this scenario)."""
+    for seed in range(6):
+        S = started(tb, seed)
+        assert S["active"][0] == 1 - S["placed_first"][0]
+        assert S["turns_of"][0].sum() == 1

@@ -99,3 +99,24 @@ def test_ruleset_cache_keys_hash_the_core_they_call():
     srcs = {p.relative_to(jit._ROOT).as_posix() for p in jit._sources("tactica")}
     assert not any(s.startswith("envs/tactical_assault/") for s in srcs)
     assert jit.source_keys("core") == ()
+
+
+@pytest.mark.parametrize("name", ["fantasy_cards", "legendary_battles"])
+def test_rules_docs_name_core_kernels_and_tests_that_exist(name):
+    """doccheck resolves `tactical_assault.<module>.<fn>` in envs/tactical_assault and
+    `tactical_assault/<file>::<test>` in tests/tactical_assault (DocConventions.shared)."""
+    from envs.core import doccheck as dc
+
+    sub = dc.subject(name)
+    text = sub.doc.read_text(encoding="utf-8")
+    assert dc.problems(text, sub) == []
+    kernel = "tactical_assault.combat.resolve_attack"
+    test = "tactical_assault/test_ta_combat.py::test_results_statuses_and_elimination"
+    assert kernel in text or "tactical_assault.combat.fall_back_step" in text
+    broken = text.replace("tactical_assault.combat.", "tactical_assault.combat.no_such_", 1)
+    assert any("does not exist in envs.tactical_assault" in p for p in dc.problems(broken, sub))
+    if test in text:
+        broken = text.replace(test, test + "_gone", 1)
+        assert any(
+            "test_results_statuses_and_elimination_gone" in p for p in dc.problems(broken, sub)
+        )

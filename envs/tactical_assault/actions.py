@@ -46,6 +46,7 @@ STAGE_MOVE = 7  # the next position of a move (A_POS) or stop (A_PASS)
 STAGE_WINDOW = 8  # a play window: a Situation that fits it (A_SITUATION) or pass
 STAGE_DISCARD = 9  # end of turn: discard a card (A_DISCARD) or done (A_PASS)
 STAGE_FALL_BACK_TIE = 10  # the owner picks between equal Fall Back zones (A_POS)
+STAGE_PASS_TO = 12  # the friendly unit a card played on a Command unit passes to (A_UNIT, I7)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -61,6 +62,7 @@ STAGE_NAMES = {
     STAGE_DISCARD: "discard",
     STAGE_FALL_BACK_TIE: "fall back: equal options",
     STAGE_RUN: "running",
+    STAGE_PASS_TO: "pass along to",
 }
 
 

@@ -80,6 +80,7 @@ def reset_game(S, tb, b, seed, game_index):
         S["unit_facing"][b, u] = tb.sc_unit_facing[u] if used else 0
         S["unit_status"][b, u] = 0
         S["unit_acted"][b, u] = 0
+        S["unit_pass"][b, u] = 0
         S["unit_entry"][b, u] = -1
         S["unit_cc_target"][b, u] = -1
         S["unit_arrives"][b, u] = tb.sc_unit_arrives[u] if used else 0
@@ -264,6 +265,7 @@ def start_turn(S, tb, b, p):
     S["ending"][b] = 0
     for u in range(MAX_UNITS):
         S["unit_acted"][b, u] = 0
+        S["unit_pass"][b, u] = 0  # I7: a pass-along lasts until the end of the turn
     if check_victory(S, tb, b):
         return
     S["deploying"][b] = DEPLOY_REINFORCE

@@ -11,7 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack, infiltrate, pass_along, remove_obstacle, a move
+offered: target_point_attack, aerial_attack, infiltrate, remove_obstacle, a move
 ``away_from_enemy`` (Evade) and ``all_available`` plays (Volley).
 """
 
@@ -26,9 +26,11 @@ from envs.fantasy_cards.tables import (
     EFFECT_CHANGE_FACING,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
+    EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
     EFFECT_SHIFT_ATTACK,
+    PART_ACTION,
     RANGE_DISTANCE_CODE,
     TIMING_ACTION,
     TIMING_ANY_TIME,
@@ -276,21 +278,48 @@ def condition_ok(S, b, cond, u):
 
 
 @njit
-def forced_target(S, play):
-    """The enemy unit a triggered Situation acts on: the mover (enemy_unit_moves), the
-    attacker (melee_attack_resolved_on_unit); -1 when the player chooses."""
-    trig = play
-    if trig == TRIG_ENEMY_MOVES:
-        return np.int64(S["win_unit"])
-    if trig == TRIG_MELEE_RESOLVED:
-        return np.int64(S["win_enemy"])
-    return -1
+def usable(S, tb, b, p, play, u, occ, scratch, best):
+    """Play `play` may be played by seat p on its unit u now (Only If Usable, FC I1-I4). A
+    unit holding a pass-along for this part (I7) may have any such card played on it when
+    some friendly unit within the pass-along's distance could use it (FC "Only If Usable"
+    NOTE: passing along counts as using it)."""
+    if S["unit_side"][b, u] != p:
+        return False
+    if holds_pass(S, tb, b, play, u):
+        for r in range(MAX_UNITS):
+            if pass_receiver_ok(S, tb, b, p, play, u, r, occ, scratch, best):
+                return True
+        return False
+    return usable_direct(S, tb, b, p, play, u, occ, scratch, best, False)
 
 
 @njit
-def usable(S, tb, b, p, play, u, occ, scratch, best):
-    """Play `play` may be played by seat p on its unit u now (Only If Usable, FC I1-I4)."""
-    if S["unit_side"][b, u] != p or tb.play_on[play, S["unit_type"][b, u]] == 0:
+def holds_pass(S, tb, b, play, u):
+    """u holds a pass-along for the part of `play` (I7) and may have cards played on it."""
+    bit = 1 if tb.play_part[play] == PART_ACTION else 2
+    return S["unit_pass"][b, u] & bit != 0 and S["unit_status"][b, u] == 0
+
+
+@njit
+def pass_receiver_ok(S, tb, b, p, play, u, r, occ, scratch, best):
+    """r may receive `play` passed along by u: a friendly unit within the pass-along's
+    distance of u that can use the whole card, whatever types the card names (I7)."""
+    if r == u or S["unit_side"][b, r] != p:
+        return False
+    if S["unit_where"][b, u] != WHERE_ON or S["unit_where"][b, r] != WHERE_ON:
+        return False
+    d = np.int64(S["unit_pass_dist"][b, u])
+    if tb.g_dist[S["unit_pos"][b, u], S["unit_pos"][b, r]] > tb.g_dist_units[d]:
+        return False
+    return usable_direct(S, tb, b, p, play, r, occ, scratch, best, True)
+
+
+@njit
+def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
+    """`usable` without pass-alongs; any_type: the card need not name u's type (I7)."""
+    if S["unit_side"][b, u] != p:
+        return False
+    if not any_type and tb.play_on[play, S["unit_type"][b, u]] == 0:
         return False
     if tb.play_all_available[play]:
         return False
@@ -301,10 +330,9 @@ def usable(S, tb, b, p, play, u, occ, scratch, best):
     if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
         return False  # One Action Per Turn
     trig = np.int64(tb.play_trigger[play])
-    b_by = b
     forced = -1
     if trig != TRIG_NONE:
-        if trig != np.int64(S["win_trigger"][b_by]):
+        if trig != np.int64(S["win_trigger"][b]):
             return False
         if (
             trig == TRIG_ENEMY_CONTACT
@@ -365,6 +393,9 @@ def usable(S, tb, b, p, play, u, occ, scratch, best):
                 return False
         elif kind == EFFECT_SHIFT_ATTACK:
             pass
+        elif kind == EFFECT_PASS_ALONG:
+            if S["unit_where"][b, u] != WHERE_ON:
+                return False
         elif kind == EFFECT_CANCEL_CARD:
             w = np.int64(S["win_unit"][b])
             if w < 0 or sight(S, tb, b, occ, u, w, np.int64(tb.step_range[play, j])) == 0:

@@ -36,6 +36,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_CHANGE_FACING,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
+    EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
     EFFECT_SHIFT_ATTACK,
@@ -264,6 +265,11 @@ def run_frame(S, tb, b):
         elif kind == EFFECT_SHIFT_ATTACK:
             if i >= 1:
                 S["fr_shift"][b, i - 1] += tb.step_shift[play, j]
+            S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_PASS_ALONG:
+            # I7: the next Action / Situation played on u passes to a friendly unit near it
+            S["unit_pass"][b, u] |= np.uint8(1 if tb.step_what[play, j] == 0 else 2)
+            S["unit_pass_dist"][b, u] = tb.step_distance[play, j]
             S["fr_phase"][b, i] = PH_NEXT
         elif kind == EFFECT_CANCEL_CARD:
             if i >= 1:

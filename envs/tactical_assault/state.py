@@ -86,6 +86,12 @@ STATE_FIELDS = [
     ("unit_acted", np.uint8, (MAX_UNITS,)),  # bool[64] had its Action this turn (One Action)
     ("unit_entry", np.int16, (MAX_UNITS,)),  # int16[64] position it entered a shared one from
     ("unit_cc_target", np.int8, (MAX_UNITS,)),  # int8[64] original Close Combat target, -1
+    (
+        "unit_pass",
+        np.uint8,
+        (MAX_UNITS,),
+    ),  # uint8[64] holds a pass-along (I7): 1 Action, 2 Situation
+    ("unit_pass_dist", np.int8, (MAX_UNITS,)),  # int8[64] its distance code (Table 2)
     ("unit_arrives", np.int16, (MAX_UNITS,)),  # int16[64] own turn it enters as reinforcement
     # --- victory (FC "Determine Victory Conditions") ---
     ("points_total", np.int16, (N_PLAYERS,)),  # int16[2] unit points of p's force

@@ -33,6 +33,7 @@ from envs.tactical_assault.actions import (
     STAGE_GAME_OVER,
     STAGE_MAIN,
     STAGE_MOVE,
+    STAGE_PASS_TO,
     STAGE_PLAY_UNIT,
     STAGE_RUN,
     STAGE_TARGET,
@@ -53,10 +54,12 @@ from envs.tactical_assault.flow import (
 from envs.tactical_assault.plays import (
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    holds_pass,
     melee_target_ok,
     move_options,
     new_occ,
     occupancy,
+    pass_receiver_ok,
     playable_on_some_unit,
     pos_state,
     ranged_target_ok,
@@ -187,12 +190,16 @@ def legal_actions(S, tb, b, out):
                     n += 1
         out[n] = A_PASS
         return n + 1
+    if st == STAGE_PASS_TO:
+        play = _sel_play(S, tb, b)
+        c = np.int64(S["sel_unit"][b])
+        for r in range(MAX_UNITS):
+            if pass_receiver_ok(S, tb, b, p, play, c, r, occ, scratch, best):
+                out[n] = A_UNIT + r
+                n += 1
+        return n
     if st == STAGE_PLAY_UNIT:
-        k = np.int64(S["sel_card"][b])
-        if S["sel_part"][b] == PART_ACTION:
-            play = np.int64(tb.card_action[k])
-        else:
-            play = np.int64(tb.card_situation[k])
+        play = _sel_play(S, tb, b)
         for u in range(MAX_UNITS):
             if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
                 out[n] = A_UNIT + u
@@ -265,20 +272,29 @@ def apply_action(S, tb, b, a):
                 window_passed(S, b)
         else:
             _select(S, b, a)
-    elif st == STAGE_PLAY_UNIT:
+    elif st == STAGE_PLAY_UNIT or st == STAGE_PASS_TO:
         k = np.int64(S["sel_card"][b])
-        part = S["sel_part"][b]
-        play = np.int64(tb.card_action[k] if part == PART_ACTION else tb.card_situation[k])
-        forced = -1
-        if part == PART_SITUATION and tb.play_timing[play] != TIMING_ACTION:
-            trig = tb.play_trigger[play]
-            if trig == TRIG_ENEMY_MOVES:
-                forced = np.int64(S["win_unit"][b])
-            elif trig == TRIG_MELEE_RESOLVED:
-                forced = np.int64(S["win_enemy"][b])
-        S["sel_card"][b] = -1
-        S["sel_part"][b] = -1
-        push(S, tb, b, p, k, play, a - A_UNIT, forced)
+        play = _sel_play(S, tb, b)
+        u = a - A_UNIT
+        if st == STAGE_PLAY_UNIT and holds_pass(S, tb, b, play, u):
+            S["sel_unit"][b] = u  # I7: the card passes along to a unit the player picks
+            S["stage"][b] = STAGE_PASS_TO
+        else:
+            if st == STAGE_PASS_TO:
+                c = np.int64(S["sel_unit"][b])
+                bit = 1 if tb.play_part[play] == PART_ACTION else 2
+                S["unit_pass"][b, c] &= ~np.uint8(bit)
+                S["sel_unit"][b] = -1
+            forced = -1
+            if tb.play_timing[play] != TIMING_ACTION:
+                trig = tb.play_trigger[play]
+                if trig == TRIG_ENEMY_MOVES:
+                    forced = np.int64(S["win_unit"][b])
+                elif trig == TRIG_MELEE_RESOLVED:
+                    forced = np.int64(S["win_enemy"][b])
+            S["sel_card"][b] = -1
+            S["sel_part"][b] = -1
+            push(S, tb, b, p, k, play, u, forced)  # Passed Equals Played: on the receiver
     elif st == STAGE_TARGET:
         i = _top(S, b)
         S["fr_target"][b, i] = a - A_UNIT
@@ -311,6 +327,14 @@ def apply_action(S, tb, b, a):
         if fall_back_step(S, tb, b, a - A_POS) == -2:
             S["stage"][b] = STAGE_FALL_BACK_TIE
     advance(S, tb, b)
+
+
+@njit
+def _sel_play(S, tb, b):
+    k = np.int64(S["sel_card"][b])
+    if S["sel_part"][b] == PART_ACTION:
+        return np.int64(tb.card_action[k])
+    return np.int64(tb.card_situation[k])
 
 
 @njit

@@ -1,0 +1,81 @@
+"""Passing cards along (FC "Passed Equals Played", "Only If Usable" NOTE; I7)."""
+
+from __future__ import annotations
+
+import pytest
+from ta_helpers import hand, legal, record, started
+
+from envs.tactical_assault import actions as A
+from envs.tactical_assault import flow, invariants, turn
+
+ROWS = [". . . . . . ."] * 7
+OURS = [
+    {"type": "COMMAND", "label": "C", "zone": [3, 1], "facing": "S"},
+    {"type": "INFANTRY", "label": "I", "zone": [3, 2], "facing": "S"},
+    {"type": "ARCHER", "label": "A", "zone": [6, 6], "facing": "N"},
+]
+THEIRS = [
+    {"type": "INFANTRY", "label": "i", "zone": [0, 6], "facing": "N"},
+    {"type": "MILITIA", "label": "m", "zone": [1, 6], "facing": "N"},
+]
+C, INF, ARCHER = 0, 1, 2
+ISSUE_ORDERS = 16  # Issue Orders | Opportunity Fire | Fall Back
+GALLOP = 13  # Gallop | Relay Orders | No Effect
+DEAD = (10, 35, 38, 57, 53)
+
+
+@pytest.fixture(scope="module")
+def tb(tmp_path_factory):
+    return record(ROWS, tmp_path_factory.mktemp("pass"), units0=OURS, units1=THEIRS)
+
+
+def seat0_main(tb):
+    S = started(tb)
+    if int(S["active"][0]) != 0:
+        flow.start_turn(S, tb, 0, 0)
+        while S["stage"][0] != A.STAGE_MAIN:
+            turn.apply_action(S, tb, 0, legal(S, tb)[-1])
+    return S
+
+
+def settle(S, tb):
+    while S["stage"][0] not in (A.STAGE_MAIN, A.STAGE_MOVE, A.STAGE_GAME_OVER):
+        acts = legal(S, tb)
+        turn.apply_action(S, tb, 0, A.A_PASS if A.A_PASS in acts else acts[0])
+
+
+def test_issue_orders_passes_the_next_action_to_a_unit_near_the_commander(tb):
+    """Issue Orders uses the Command unit's Action; the next Action played on it (here Gallop,
+    which names only Mounted units) passes to a friendly unit within a Medium Distance (2
+    zones), counts as played on that unit (its Action is used) and moves it."""
+    S = seat0_main(tb)
+    hand(S, 0, [ISSUE_ORDERS, GALLOP, *DEAD[:4]])
+    assert A.A_ACTION + GALLOP not in legal(S, tb)  # nobody here may Gallop on their own
+    turn.apply_action(S, tb, 0, A.A_ACTION + ISSUE_ORDERS)
+    assert legal(S, tb) == [A.A_UNIT + C]
+    turn.apply_action(S, tb, 0, A.A_UNIT + C)
+    settle(S, tb)
+    assert S["unit_acted"][0, C] == 1 and S["unit_pass"][0, C] == 1
+    assert A.A_ACTION + GALLOP in legal(S, tb)  # only if usable: by passing it along
+    turn.apply_action(S, tb, 0, A.A_ACTION + GALLOP)
+    assert legal(S, tb) == [A.A_UNIT + C]
+    turn.apply_action(S, tb, 0, A.A_UNIT + C)
+    assert S["stage"][0] == A.STAGE_PASS_TO
+    assert legal(S, tb) == [A.A_UNIT + INF]  # the Archer is beyond a Medium Distance
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    assert S["fr_unit"][0, 0] == INF and S["unit_acted"][0, INF] == 1
+    assert S["unit_pass"][0, C] == 0
+    settle(S, tb)
+    assert S["stage"][0] == A.STAGE_MOVE and S["fr_left"][0, 0] == tb.g_dist_units[3]  # Long
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_a_pass_along_lasts_until_the_end_of_the_turn(tb):
+    S = seat0_main(tb)
+    hand(S, 0, [ISSUE_ORDERS, GALLOP, *DEAD[:4]])
+    turn.apply_action(S, tb, 0, A.A_ACTION + ISSUE_ORDERS)
+    turn.apply_action(S, tb, 0, A.A_UNIT + C)
+    settle(S, tb)
+    assert S["unit_pass"][0, C] == 1
+    flow.start_turn(S, tb, 0, 1)
+    assert S["unit_pass"][0, C] == 0

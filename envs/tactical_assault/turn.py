@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
     EFFECT_MELEE_ATTACK,
     PART_ACTION,
@@ -347,3 +348,18 @@ def _select(S, b, a):
         S["sel_card"][b] = a - A_SITUATION
         S["sel_part"][b] = PART_SITUATION
     S["stage"][b] = STAGE_PLAY_UNIT
+
+
+@njit
+def random_playout(S, tb, b, out, max_decisions):
+    """Play game b to its end (or max_decisions) with uniformly random legal actions drawn
+    from the game's own agent RNG (S["agent_rng"]); returns the decisions taken. The fuzzer's
+    and the benchmarks' random player (the contract's agents come with the next part)."""
+    n_dec = 0
+    while S["stage"][b] != STAGE_GAME_OVER and n_dec < max_decisions:
+        n = legal_actions(S, tb, b, out)
+        if n == 0:
+            return -1 - n_dec  # a decision with no legal action: a bug
+        apply_action(S, tb, b, out[randint(S["agent_rng"], b, n)])
+        n_dec += 1
+    return n_dec

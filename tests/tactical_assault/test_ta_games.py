@@ -124,3 +124,21 @@ def test_same_seed_same_game(crossroads):
     S2, t2 = play_random(crossroads, 5, check=False)
     assert t1 == t2
     assert S1.tobytes() == S2.tobytes()
+
+
+def test_in_kernel_random_playout_finishes_games_reproducibly(crossroads):
+    """turn.random_playout: whole games inside numba with the game's own agent RNG; the same
+    seed and game index give the same game."""
+    out = np.zeros(A.N_ACTIONS, dtype=np.int64)
+    ends = []
+    for _rep in range(2):
+        S = state.allocate(1)
+        row = []
+        for g in range(40):
+            flow.reset_game(S, crossroads, 0, 17, g)
+            d = turn.random_playout(S, crossroads, 0, out, 100_000)
+            assert d > 0 and S["stage"][0] == A.STAGE_GAME_OVER
+            assert invariants.check(S, crossroads, 0) == ""
+            row.append((d, int(S["winner"][0]), S["points_lost"][0].tolist()))
+        ends.append(row)
+    assert ends[0] == ends[1]

@@ -11,8 +11,8 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack, infiltrate, remove_obstacle, a move
-``away_from_enemy`` (Evade) and ``all_available`` plays (Volley).
+offered: target_point_attack, aerial_attack, infiltrate, remove_obstacle and ``all_available``
+plays (Volley).
 """
 
 from __future__ import annotations
@@ -244,6 +244,30 @@ def move_options(S, tb, b, u, left, contact, out, best):
 
 
 @njit
+def away_options(S, tb, b, u, origin, start, k, left, out):
+    """Positions (out[:n]) a unit moving "directly away" from the enemy at `origin` may enter
+    as step k of its route: the positions the line from origin through its starting position
+    `start` enters next (two when the line meets them equally: its player's choice, LB
+    "Making decisions"), payable and empty (reading R29 of Fantasy Cards: it stops short of
+    any unit)."""
+    if origin == start or k >= tb.g_fb_route.shape[2]:
+        return 0
+    pos = np.int64(S["unit_pos"][b, u])
+    n = 0
+    for o in range(2):
+        y = np.int64(tb.g_fb_route[origin, start, k, o])
+        if y < 0:
+            continue
+        for side in range(tb.g_n_dirs):
+            if tb.g_neighbour[pos, side] == y:
+                c = can_step(S, tb, b, u, pos, side, left, False)
+                if c >= 0 and pos_state(S, b, u, y) == 0:
+                    out[n] = y
+                    n += 1
+    return n
+
+
+@njit
 def can_take_cards(S, tb, b, play, u):
     """Table 6 and R6: a Shaken or Out Of Action unit may have only the card that removes one
     of its statuses played on it; an Eliminated unit none."""
@@ -345,7 +369,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 return False
         if trig == TRIG_ENEMY_MOVES:
             forced = np.int64(S["win_unit"][b])
-        elif trig == TRIG_MELEE_RESOLVED:
+        elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
             forced = np.int64(S["win_enemy"][b])
     for j in range(tb.step_kind.shape[1]):
         kind = tb.step_kind[play, j]
@@ -353,8 +377,17 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             break
         if kind == EFFECT_MOVE:
             if tb.step_direction[play, j] != 0:
-                return False
-            if j == 0:
+                # away_from_enemy (Evade): away from the enemy of the event, at least a step
+                if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
+                    return False
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                    return False
+                left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
+                start = np.int64(S["unit_pos"][b, u])
+                origin = np.int64(S["unit_pos"][b, forced])
+                if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
+                    return False
+            elif j == 0:
                 if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])

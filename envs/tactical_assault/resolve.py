@@ -228,6 +228,12 @@ def run_frame(S, tb, b):
             if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
                 S["fr_phase"][b, i] = PH_NEXT
                 return -1
+            if tb.step_direction[play, j] != 0:  # away_from_enemy (Evade)
+                if v < 0 or S["unit_where"][b, v] != WHERE_ON:
+                    S["fr_phase"][b, i] = PH_NEXT
+                    return -1
+                S["fr_from"][b, i] = S["unit_pos"][b, v]
+                S["fr_start"][b, i] = S["unit_pos"][b, u]
             S["fr_left"][b, i] = tb.g_dist_units[tb.step_distance[play, j]]
             S["fr_moved"][b, i] = 0
             S["fr_last_ok"][b, i] = S["unit_pos"][b, u]

@@ -128,6 +128,8 @@ STATE_FIELDS = [
     ("fr_moved", np.int8, (MAX_STACK,)),  # int8[8] positions entered so far in a move step
     ("fr_flags", np.uint8, (MAX_STACK,)),  # uint8[8] FR_* bits
     ("fr_contact", np.uint8, (MAX_STACK,)),  # bool[8] the move step may end in contact
+    ("fr_from", np.int16, (MAX_STACK,)),  # int16[8] a move "directly away" (Evade): from here
+    ("fr_start", np.int16, (MAX_STACK,)),  # int16[8] ... through its starting position
     ("fr_last_ok", np.int16, (MAX_STACK,)),  # int16[8] last position the mover may end in
     ("fr_aux", np.int16, (MAX_STACK,)),  # int16[8] enemy position a move is about to enter
     # --- a Fall Back being moved (combat.py; one at a time) ---

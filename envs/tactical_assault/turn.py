@@ -53,8 +53,10 @@ from envs.tactical_assault.flow import (
     to_place,
 )
 from envs.tactical_assault.plays import (
+    TRIG_ENEMY_CONTACT,
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    away_options,
     holds_pass,
     melee_target_ok,
     move_options,
@@ -222,6 +224,23 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + v
                 n += 1
         return n
+    if st == STAGE_MOVE and tb.step_direction[play, j] != 0:
+        m = away_options(
+            S,
+            tb,
+            b,
+            u,
+            np.int64(S["fr_from"][b, i]),
+            np.int64(S["fr_start"][b, i]),
+            np.int64(S["fr_moved"][b, i]),
+            np.int64(S["fr_left"][b, i]),
+            scratch,
+        )
+        for t in range(m):
+            out[n] = A_POS + scratch[t]
+            n += 1
+        out[n] = A_PASS
+        return n + 1
     if st == STAGE_MOVE:
         left = np.int64(S["fr_left"][b, i])
         contact = S["fr_contact"][b, i] != 0
@@ -291,7 +310,7 @@ def apply_action(S, tb, b, a):
                 trig = tb.play_trigger[play]
                 if trig == TRIG_ENEMY_MOVES:
                     forced = np.int64(S["win_unit"][b])
-                elif trig == TRIG_MELEE_RESOLVED:
+                elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
                     forced = np.int64(S["win_enemy"][b])
             S["sel_card"][b] = -1
             S["sel_part"][b] = -1

@@ -79,3 +79,40 @@ def test_a_pass_along_lasts_until_the_end_of_the_turn(tb):
     assert S["unit_pass"][0, C] == 1
     flow.start_turn(S, tb, 0, 1)
     assert S["unit_pass"][0, C] == 0
+
+
+def test_evade_moves_directly_away_before_the_enemy_makes_contact(tmp_path):
+    """Evade (an Interrupt on enemy_contact, played on the contacted unit): before the
+    assaulting Infantry enters its zone, the Skirmisher moves up to a Short Distance (1 zone
+    here) along the line from the enemy through itself; the assault move then goes on."""
+    units1 = [
+        {"type": "SKIRMISH", "label": "k", "zone": [3, 3], "facing": "N"},
+        {"type": "MILITIA", "label": "m", "zone": [0, 6], "facing": "N"},
+    ]
+    tb = record(ROWS, tmp_path, units0=OURS, units1=units1)
+    S = seat0_main(tb)
+    skirm = 3
+    hand(S, 0, [2, *DEAD])  # Assault
+    hand(S, 1, [1, *DEAD])  # Cautious Advance | Evade
+    turn.apply_action(S, tb, 0, A.A_ACTION + 2)
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    z33, z34, z32 = 3 * 7 + 3, 4 * 7 + 3, 2 * 7 + 3
+    turn.apply_action(S, tb, 0, A.A_POS + z33)
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1
+    assert A.A_SITUATION + 1 in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_SITUATION + 1)
+    assert legal(S, tb) == [A.A_UNIT + skirm]
+    turn.apply_action(S, tb, 0, A.A_UNIT + skirm)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # our Cancel window on Evade
+    assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 1
+    assert set(legal(S, tb)) == {A.A_POS + z34, A.A_PASS}  # directly away, or not at all
+    turn.apply_action(S, tb, 0, A.A_POS + z34)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # our enemy_unit_moves window
+    assert legal(S, tb) == [A.A_PASS]  # its Short Distance is spent
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    turn.apply_action(S, tb, 0, A.A_FACING + 0)
+    assert S["unit_pos"][0, skirm] == z34
+    assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 0  # the Assault goes on
+    assert S["unit_pos"][0, INF] == z32 and A.A_POS + z33 in legal(S, tb)
+    assert invariants.check(S, tb, 0) == ""

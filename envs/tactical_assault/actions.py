@@ -47,6 +47,7 @@ STAGE_WINDOW = 8  # a play window: a Situation that fits it (A_SITUATION) or pas
 STAGE_DISCARD = 9  # end of turn: discard a card (A_DISCARD) or done (A_PASS)
 STAGE_FALL_BACK_TIE = 10  # the owner picks between equal Fall Back zones (A_POS)
 STAGE_PASS_TO = 12  # the friendly unit a card played on a Command unit passes to (A_UNIT, I7)
+STAGE_VOLLEY = 13  # "all available" (I12): the next unit to join the attack (A_UNIT) or none
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -63,6 +64,7 @@ STAGE_NAMES = {
     STAGE_FALL_BACK_TIE: "fall back: equal options",
     STAGE_RUN: "running",
     STAGE_PASS_TO: "pass along to",
+    STAGE_VOLLEY: "all available: next unit",
 }
 
 

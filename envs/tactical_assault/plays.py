@@ -11,8 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack, infiltrate, remove_obstacle and ``all_available``
-plays (Volley).
+offered: target_point_attack, aerial_attack, infiltrate and remove_obstacle.
 """
 
 from __future__ import annotations
@@ -268,6 +267,20 @@ def away_options(S, tb, b, u, origin, start, k, left, out):
 
 
 @njit
+def volley_joiner_ok(S, tb, b, p, play, v, w, occ):
+    """w may join the "all available" attack of `play` on target v (I12, R20): a friendly unit
+    of a type the card names, that may have cards played on it, has not used its Action this
+    turn and can make the card's Ranged Attack on v."""
+    if S["unit_side"][b, w] != p or S["unit_where"][b, w] != WHERE_ON:
+        return False
+    if tb.play_on[play, S["unit_type"][b, w]] == 0 or S["unit_acted"][b, w]:
+        return False
+    if not can_take_cards(S, tb, b, play, w):
+        return False
+    return ranged_target_ok(S, tb, b, occ, w, v, np.int64(tb.step_range[play, 0]))
+
+
+@njit
 def can_take_cards(S, tb, b, play, u):
     """Table 6 and R6: a Shaken or Out Of Action unit may have only the card that removes one
     of its statuses played on it; an Eliminated unit none."""
@@ -344,8 +357,6 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
     if S["unit_side"][b, u] != p:
         return False
     if not any_type and tb.play_on[play, S["unit_type"][b, u]] == 0:
-        return False
-    if tb.play_all_available[play]:
         return False
     if not can_take_cards(S, tb, b, play, u):
         return False

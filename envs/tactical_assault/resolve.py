@@ -17,6 +17,8 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
     PH_MELEE_FLIP
     PH_MELEE_W3   the target's owner: melee_attack_resolved_on_unit window (Counterattack)
     PH_ENTER      the mover enters fr_aux: sharing an enemy's zone stops all movement
+    PH_VOLLEY     an "all available" card: the player names the next unit that attacks the
+                  same target (fr_aux while it attacks), or none more
     PH_NEXT       step done
 
 A Situation played in a window is pushed above and resolves first (an Interrupt "takes effect
@@ -47,6 +49,7 @@ from envs.tactical_assault.actions import (
     STAGE_MOVE,
     STAGE_RUN,
     STAGE_TARGET,
+    STAGE_VOLLEY,
     STAGE_WINDOW,
 )
 from envs.tactical_assault.combat import resolve_attack
@@ -91,6 +94,7 @@ PH_MELEE_FLIP = 11
 PH_MELEE_W3 = 12
 PH_NEXT = 13
 PH_ENTER = 14  # the mover enters the position fr_aux (an enemy's: Close Combat)
+PH_VOLLEY = 15  # "all available" (I12): the next unit to join the attack     (STAGE_VOLLEY)
 
 
 @njit
@@ -193,6 +197,14 @@ def _stop_moving(S, b, i, u):
         if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == pos:
             S["unit_pos"][b, u] = S["fr_last_ok"][b, i]
             return
+
+
+@njit
+def _shooter(S, b, i, u):
+    """The unit making frame i's Ranged Attack: a unit that joined an "all available" attack
+    (fr_aux), else the unit the card was played on."""
+    w = np.int64(S["fr_aux"][b, i])
+    return w if w >= 0 else u
 
 
 @njit
@@ -315,7 +327,16 @@ def run_frame(S, tb, b):
         S["current"][b] = p
         return -1
     if ph == PH_RANGED_W:
-        _window(S, b, 1 - p, TRIG_RANGED_ON, v, u)
+        _window(S, b, 1 - p, TRIG_RANGED_ON, v, _shooter(S, b, i, u))
+        return -1
+    if ph == PH_VOLLEY:
+        # FC I12 "all available": the player names the next unit to join, or no more
+        S["fr_aux"][b, i] = -1
+        if S["unit_where"][b, v] != WHERE_ON:
+            S["fr_phase"][b, i] = PH_NEXT
+            return -1
+        S["stage"][b] = STAGE_VOLLEY
+        S["current"][b] = p
         return -1
     if ph == PH_MELEE_W1:
         _window(S, b, 1 - p, TRIG_MELEE_ON, v, u)
@@ -330,10 +351,13 @@ def run_frame(S, tb, b):
         ok = True
         if not ranged and not melee_target_ok(S, b, tb, u, v):
             ok = False  # contact lost before the flip
+        att = _shooter(S, b, i, u) if ranged else u
         if ok:
-            resolve_attack(S, tb, b, u, v, ranged, np.int64(tb.step_range[play, j]), extra)
+            resolve_attack(S, tb, b, att, v, ranged, np.int64(tb.step_range[play, j]), extra)
         if not ranged and S["unit_where"][b, v] == WHERE_ON and S["unit_where"][b, u] == WHERE_ON:
             S["fr_phase"][b, i] = PH_MELEE_W3
+        elif ranged and tb.play_all_available[play]:
+            S["fr_phase"][b, i] = PH_VOLLEY
         else:
             S["fr_phase"][b, i] = PH_NEXT
         return -1

@@ -38,6 +38,7 @@ from envs.tactical_assault.actions import (
     STAGE_PLAY_UNIT,
     STAGE_RUN,
     STAGE_TARGET,
+    STAGE_VOLLEY,
     STAGE_WINDOW,
 )
 from envs.tactical_assault.combat import fall_back_step
@@ -67,6 +68,7 @@ from envs.tactical_assault.plays import (
     pos_state,
     ranged_target_ok,
     usable,
+    volley_joiner_ok,
     window_fits,
 )
 from envs.tactical_assault.resolve import (
@@ -212,6 +214,14 @@ def legal_actions(S, tb, b, out):
     u = np.int64(S["fr_unit"][b, i])
     play = np.int64(S["fr_play"][b, i])
     j = min(np.int64(S["fr_step"][b, i]), MAX_STEPS - 1)
+    if st == STAGE_VOLLEY:
+        v = np.int64(S["fr_target"][b, i])
+        for w in range(MAX_UNITS):
+            if volley_joiner_ok(S, tb, b, p, play, v, w, occ):
+                out[n] = A_UNIT + w
+                n += 1
+        out[n] = A_PASS
+        return n + 1
     if st == STAGE_TARGET:
         ranged = tb.step_kind[play, j] != EFFECT_MELEE_ATTACK
         code = np.int64(tb.step_range[play, j])
@@ -336,6 +346,16 @@ def apply_action(S, tb, b, a):
                 S["fr_phase"][b, i] = PH_CONTACT_W
             else:
                 enter(S, tb, b, i, u, y)
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_VOLLEY:
+        i = _top(S, b)
+        if a == A_PASS:
+            S["fr_phase"][b, i] = PH_NEXT
+        else:
+            w = a - A_UNIT
+            S["unit_acted"][b, w] = 1  # R20: each participating unit uses its Action
+            S["fr_aux"][b, i] = w
+            S["fr_phase"][b, i] = PH_RANGED_W
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_DISCARD:
         if a == A_PASS:

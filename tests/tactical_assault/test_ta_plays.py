@@ -1,4 +1,5 @@
-"""Passing cards along (FC "Passed Equals Played", "Only If Usable" NOTE; I7)."""
+"""Plays with their own flow: passing cards along (FC "Passed Equals Played", I7), moving
+directly away (Evade, R29), "all available" (Volley, I12, R20)."""
 
 from __future__ import annotations
 
@@ -115,4 +116,45 @@ def test_evade_moves_directly_away_before_the_enemy_makes_contact(tmp_path):
     assert S["unit_pos"][0, skirm] == z34
     assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 0  # the Assault goes on
     assert S["unit_pos"][0, INF] == z32 and A.A_POS + z33 in legal(S, tb)
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_volley_involves_every_available_unit_the_player_names(tmp_path):
+    """FC "'Available' Presumes All", I12, R20: Volley is played on one Archer; every other
+    friendly Archer / Civilian / Militia that could make the attack and has not used its
+    Action may join, in the order the player names them, until the player names no more; each
+    flips its own card and uses its Action. A Militia out of range cannot join."""
+    from ta_helpers import stack_top
+
+    units0 = [
+        {"type": "ARCHER", "label": "A", "zone": [2, 1], "facing": "S"},
+        {"type": "ARCHER", "label": "B", "zone": [3, 1], "facing": "S"},
+        {"type": "MILITIA", "label": "M", "zone": [4, 1], "facing": "S"},
+    ]
+    units1 = [
+        {"type": "INFANTRY", "label": "i", "zone": [3, 4], "facing": "N"},
+        {"type": "MILITIA", "label": "m", "zone": [0, 6], "facing": "N"},
+    ]
+    tb = record(ROWS, tmp_path, units0=units0, units1=units1)
+    S = seat0_main(tb)
+    hand(S, 0, [4, *DEAD])  # Volley | Reposition | No Effect
+    hand(S, 1, list(DEAD) + [57])
+    stack_top(S, 0, [13, 1])  # two No Effect flips
+    deck = int(S["deck_count"][0, 0])
+    turn.apply_action(S, tb, 0, A.A_ACTION + 4)
+    assert set(legal(S, tb)) == {A.A_UNIT + 0, A.A_UNIT + 1}
+    turn.apply_action(S, tb, 0, A.A_UNIT + 0)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # Cancel window
+    assert legal(S, tb) == [A.A_UNIT + 3]
+    turn.apply_action(S, tb, 0, A.A_UNIT + 3)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # ranged_attack_on_unit window
+    assert S["stage"][0] == A.STAGE_VOLLEY
+    assert set(legal(S, tb)) == {A.A_UNIT + 1, A.A_PASS}  # the Militia is out of range
+    turn.apply_action(S, tb, 0, A.A_UNIT + 1)
+    assert S["stage"][0] == A.STAGE_WINDOW and S["win_enemy"][0] == 1  # B is the attacker
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert legal(S, tb) == [A.A_PASS]
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["deck_count"][0, 0] == deck - 2  # one flip per attacking unit
+    assert S["unit_acted"][0, :3].tolist() == [1, 1, 0]
     assert invariants.check(S, tb, 0) == ""

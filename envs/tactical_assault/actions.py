@@ -48,6 +48,7 @@ STAGE_DISCARD = 9  # end of turn: discard a card (A_DISCARD) or done (A_PASS)
 STAGE_FALL_BACK_TIE = 10  # the owner picks between equal Fall Back zones (A_POS)
 STAGE_PASS_TO = 12  # the friendly unit a card played on a Command unit passes to (A_UNIT, I7)
 STAGE_VOLLEY = 13  # "all available" (I12): the next unit to join the attack (A_UNIT) or none
+STAGE_STAYER = 14  # friendly units alone in a shared zone: the one that remains (A_UNIT)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -65,6 +66,7 @@ STAGE_NAMES = {
     STAGE_RUN: "running",
     STAGE_PASS_TO: "pass along to",
     STAGE_VOLLEY: "all available: next unit",
+    STAGE_STAYER: "which unit remains in the zone",
 }
 
 

@@ -165,21 +165,25 @@ def _move_out(S, tb, b, v, z):
 @njit
 def settle(S, tb, b, z):
     """After a unit left position z (Eliminated, Fallen Back): the winner of the Close Combat
-    holds z alone (LB "Winning close combat"); a unit whose original target is gone moves back
-    out (LB "Multiple unit close combat: loss of original target"); of several friendly units
-    left with no enemy, one stays (the one that was there first, else the lowest slot: the
-    side's choice is not asked yet) and the others move out."""
-    n0 = 0
-    n1 = 0
-    for w in range(MAX_UNITS):
-        if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
-            if S["unit_side"][b, w] == 0:
-                n0 += 1
-            else:
-                n1 += 1
-    if n0 + n1 == 0:
-        return
-    if n0 > 0 and n1 > 0:
+    holds z alone (LB "Winning close combat"); a unit whose original target is gone while
+    enemies remain moves back out (LB "Multiple unit close combat: loss of original target");
+    of several friendly units left with no enemy, the one that was there first stays, or if
+    none was, the one its side picks (S["settle_zone"] is set and turn.advance asks), and the
+    others move out."""
+    for _ in range(MAX_UNITS):
+        n0 = 0
+        n1 = 0
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
+                if S["unit_side"][b, w] == 0:
+                    n0 += 1
+                else:
+                    n1 += 1
+        if n0 + n1 == 0:
+            return
+        if n0 == 0 or n1 == 0:
+            break
+        moved = False
         for w in range(MAX_UNITS):
             if S["unit_where"][b, w] != WHERE_ON or S["unit_pos"][b, w] != z:
                 continue
@@ -187,25 +191,39 @@ def settle(S, tb, b, z):
             if S["unit_entry"][b, w] >= 0 and (
                 t < 0 or S["unit_where"][b, t] != WHERE_ON or S["unit_pos"][b, t] != z
             ):
-                if not _move_out(S, tb, b, w, z):
-                    # nowhere to go: it takes another enemy in the zone as its target
-                    for x in range(MAX_UNITS):
-                        if (
-                            S["unit_where"][b, x] == WHERE_ON
-                            and S["unit_pos"][b, x] == z
-                            and S["unit_side"][b, x] != S["unit_side"][b, w]
-                        ):
-                            S["unit_cc_target"][b, w] = x
-                            break
-        return
+                if _move_out(S, tb, b, w, z):
+                    moved = True
+                    break
+                # nowhere to go: it takes another enemy in the zone as its target
+                for x in range(MAX_UNITS):
+                    if (
+                        S["unit_where"][b, x] == WHERE_ON
+                        and S["unit_pos"][b, x] == z
+                        and S["unit_side"][b, x] != S["unit_side"][b, w]
+                    ):
+                        S["unit_cc_target"][b, w] = x
+                        break
+        if not moved:
+            return
     stay = -1
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
             if S["unit_entry"][b, w] < 0:
-                stay = w
-                break
-            if stay < 0:
-                stay = w
+                stay = w  # it was in the zone when the Close Combat began: it remains
+    if stay < 0 and n0 + n1 > 1:
+        S["settle_zone"][b] = z  # the side picks the unit that remains (turn.py asks)
+        return
+    if stay < 0:
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
+                stay = w  # the last unit in the zone remains
+    keep_only(S, tb, b, z, stay)
+
+
+@njit
+def keep_only(S, tb, b, z, stay):
+    """`stay` remains alone in position z; the other units there move out (LB "Loss of
+    original target")."""
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z and w != stay:
             _move_out(S, tb, b, w, z)

@@ -139,6 +139,7 @@ STATE_FIELDS = [
     ("fb_k", np.int8, ()),  # int8 next route step
     ("fb_left", np.int8, ()),  # int8 zones of movement left
     ("fb_enter_first", np.int16, ()),  # int16 position entered before the route (R6), -1
+    ("settle_zone", np.int16, ()),  # int16 position whose side must pick the unit that stays
     ("fb_cur", np.int16, ()),  # int16 position reached along the route so far
     ("fb_last_ok", np.int16, ()),  # int16 last position reached that it may end in, -1
 ]
@@ -173,6 +174,7 @@ NEG_ONE_FIELDS = (
     "fb_enter_first",
     "fb_cur",
     "fb_last_ok",
+    "settle_zone",
 )
 
 

@@ -37,11 +37,12 @@ from envs.tactical_assault.actions import (
     STAGE_PASS_TO,
     STAGE_PLAY_UNIT,
     STAGE_RUN,
+    STAGE_STAYER,
     STAGE_TARGET,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.combat import fall_back_step
+from envs.tactical_assault.combat import fall_back_step, keep_only
 from envs.tactical_assault.flow import (
     GW_NEW,
     after_card,
@@ -101,6 +102,13 @@ def advance(S, tb, b):
     for _ in range(MAX_RUN):
         if S["stage"][b] != STAGE_RUN:
             return
+        z = np.int64(S["settle_zone"][b])
+        if z >= 0:
+            S["stage"][b] = STAGE_STAYER  # LB "Loss of original target" Note: the side picks
+            for w in range(MAX_UNITS):
+                if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
+                    S["current"][b] = S["unit_side"][b, w]
+            return
         v = np.int64(S["fb_unit"][b])
         if v >= 0:
             if fall_back_step(S, tb, b, -1) == -2:
@@ -157,6 +165,13 @@ def legal_actions(S, tb, b, out):
                 n += 1
         out[n] = A_PASS
         return n + 1
+    if st == STAGE_STAYER:
+        z = S["settle_zone"][b]
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
+                out[n] = A_UNIT + w
+                n += 1
+        return n
     if st == STAGE_FALL_BACK_TIE:
         fr = S["fb_from"][b]
         th = S["fb_through"][b]
@@ -362,6 +377,11 @@ def apply_action(S, tb, b, a):
             discard_done(S, tb, b)
         else:
             S["card_place"][b, p, a - A_DISCARD] = PLACE_DISCARD
+    elif st == STAGE_STAYER:
+        z = np.int64(S["settle_zone"][b])
+        S["settle_zone"][b] = -1
+        keep_only(S, tb, b, z, a - A_UNIT)
+        S["stage"][b] = STAGE_RUN
     elif st == STAGE_FALL_BACK_TIE:
         S["stage"][b] = STAGE_RUN
         if fall_back_step(S, tb, b, a - A_POS) == -2:

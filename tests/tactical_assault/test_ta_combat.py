@@ -378,3 +378,43 @@ def test_the_player_who_did_not_place_first_begins(tb):
         S = started(tb, seed)
         assert S["active"][0] == 1 - S["placed_first"][0]
         assert S["turns_of"][0].sum() == 1
+
+
+def test_multiple_unit_close_combat_loss_of_original_target(tb):
+    """LB "Multiple unit close combat": our Infantry entered the Militia's zone from the north,
+    then their Infantry entered it from the south against ours. When the Militia is
+    Eliminated, our Infantry has lost its original target while an enemy remains: it moves
+    back to its entry zone; their Infantry is then alone and holds the zone."""
+    S = started(tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+    put(S, EINF, tb, 3, 3, N, entry=(3, 4))
+    S["unit_cc_target"][0, INF] = MILITIA
+    S["unit_cc_target"][0, EINF] = INF
+    combat.eliminate(S, tb, 0, MILITIA)
+    assert S["unit_pos"][0, INF] == z(tb, 3, 2) and S["unit_entry"][0, INF] == -1
+    assert S["unit_pos"][0, EINF] == z(tb, 3, 3) and S["unit_entry"][0, EINF] == -1
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_friendly_units_left_alone_in_a_zone_their_side_picks_who_remains(tb):
+    """LB "Loss of original target" Note: several friendly units and no enemy left in a zone,
+    none of them there from the start: their side picks the one that remains; the others move
+    back out to the zones they entered from."""
+    for keep, other, back in ((INF, ARCHER, (2, 3)), (ARCHER, INF, (3, 2))):
+        S = started(tb)
+        put(S, MILITIA, tb, 3, 3, N)
+        put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+        put(S, ARCHER, tb, 3, 3, E, entry=(2, 3))
+        S["unit_cc_target"][0, [INF, ARCHER]] = MILITIA
+        combat.eliminate(S, tb, 0, MILITIA)
+        assert S["settle_zone"][0] == z(tb, 3, 3)
+        assert invariants.check(S, tb, 0) == ""
+        S["stage"][0] = A.STAGE_RUN
+        turn.advance(S, tb, 0)
+        assert S["stage"][0] == A.STAGE_STAYER and S["current"][0] == 0
+        assert set(legal(S, tb)) == {A.A_UNIT + INF, A.A_UNIT + ARCHER}
+        turn.apply_action(S, tb, 0, A.A_UNIT + keep)
+        assert S["unit_pos"][0, keep] == z(tb, 3, 3) and S["unit_entry"][0, keep] == -1
+        assert S["unit_pos"][0, other] == z(tb, *back)
+        assert S["settle_zone"][0] == -1

@@ -142,3 +142,46 @@ def test_in_kernel_random_playout_finishes_games_reproducibly(crossroads):
             row.append((d, int(S["winner"][0]), S["points_lost"][0].tolist()))
         ends.append(row)
     assert ends[0] == ends[1]
+
+
+def _deployed(tb, seed=3):
+    S = state.allocate(1)
+    flow.reset_game(S, tb, 0, seed, 0)
+    while S["deploying"][0] == flow.DEPLOY_START:
+        turn.apply_action(S, tb, 0, legal(S, tb)[0])
+    return S
+
+
+def test_start_of_game_situations_window_alternates_until_both_pass(crossroads):
+    """Table 1 "Play Any Situations" (R12): the player who placed first is asked first, then
+    the other; two passes in a row begin the first turn."""
+    S = _deployed(crossroads)
+    first = int(S["placed_first"][0])
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == first
+    turn.apply_action(S, crossroads, 0, A.A_PASS)
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1 - first
+    turn.apply_action(S, crossroads, 0, A.A_PASS)
+    assert S["stage"][0] == A.STAGE_MAIN and S["active"][0] == 1  # the Raiders (first_turn)
+
+
+def test_reinforcements_with_no_empty_zone_wait_a_turn(crossroads):
+    """LB I3 reinforcements: units that cannot enter (every zone of the north edge taken)
+    wait a turn; with a zone free they are placed there at the start of the next turn."""
+    S = _deployed(crossroads)
+    north = [z for z in range(SA.grid.n_zones) if SA.grid.row[z] == 0]
+    others = [u for u in range(15) if u not in (LABEL["K"], LABEL["L"])]
+    for u, zz in zip(others, north, strict=False):  # 13 units fill the 10 north zones
+        S["unit_where"][0, u] = state.WHERE_ON
+        S["unit_pos"][0, u] = zz
+    S["turns_of"][0] = [3, 3]
+    flow.start_turn(S, crossroads, 0, 0)
+    assert S["stage"][0] == A.STAGE_MAIN
+    assert S["unit_arrives"][0, [LABEL["K"], LABEL["L"]]].tolist() == [5, 5]
+    assert S["unit_where"][0, LABEL["K"]] == state.WHERE_OFF
+    S["unit_pos"][0, others[0]] = SA.grid.zone(5, 5)  # one north zone freed
+    S["turns_of"][0] = [4, 4]
+    flow.start_turn(S, crossroads, 0, 0)
+    assert S["stage"][0] == A.STAGE_DEPLOY_UNIT
+    assert set(legal(S, crossroads)) == {A.A_UNIT + LABEL["K"], A.A_UNIT + LABEL["L"]}
+    turn.apply_action(S, crossroads, 0, A.A_UNIT + LABEL["K"])
+    assert legal(S, crossroads) == [A.A_POS + north[0]]

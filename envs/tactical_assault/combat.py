@@ -235,15 +235,21 @@ def keep_only(S, tb, b, z, stay):
 def begin_fall_back(S, tb, b, v, u):
     """v must Fall Back a Short Distance directly away from its attacker u (Table 6, R7) along
     the line from u's position through v's and beyond (LB "Determining the route"); when they
-    share a zone, the line through the shared zone and the entry zone (LB R6)."""
+    share a zone, the line through the shared zone and the entry zone (LB R6). A Fall Back
+    already under way (of v or another unit) ends where it is first ("Fall Back ... can be
+    imposed more than one time")."""
+    if S["fb_unit"][b] >= 0:
+        end_fall_back(S, tb, b, False)
     pos = np.int64(S["unit_pos"][b, v])
     apos = np.int64(S["unit_pos"][b, u])
     S["fb_unit"][b] = v
     S["fb_k"][b] = 0
     S["fb_left"][b] = tb.g_dist_units[SHORT]
     S["fb_enter_first"][b] = -1
-    S["fb_cur"][b] = pos
+    S["fb_origin"][b] = pos
     S["fb_last_ok"][b] = -1
+    S["fb_depth"][b] = S["depth"][b]
+    S["fb_ask"][b] = 0
     if apos == pos:
         ev = np.int64(S["unit_entry"][b, v])
         eu = np.int64(S["unit_entry"][b, u])
@@ -283,66 +289,81 @@ def _blocked(S, tb, b, v, y):
 
 
 @njit
+def end_fall_back(S, tb, b, off_map):
+    """The Fall Back is over: off the map the unit is Eliminated (FC "Fall Back" NOTE);
+    otherwise it ends on the last position it entered where it may end (I9: a friendly unit's
+    position is passed, not ended in), and the zone it left is settled."""
+    v = np.int64(S["fb_unit"][b])
+    S["fb_unit"][b] = -1
+    S["fb_ask"][b] = 0
+    if v < 0 or S["unit_where"][b, v] != WHERE_ON:
+        return
+    origin = np.int64(S["fb_origin"][b])
+    if off_map:
+        eliminate(S, tb, b, v)
+        settle(S, tb, b, origin)
+        return
+    end = np.int64(S["fb_last_ok"][b])
+    if end < 0:
+        end = origin
+    S["unit_pos"][b, v] = end
+    if end != origin:
+        S["unit_entry"][b, v] = -1
+        S["unit_cc_target"][b, v] = -1
+        settle(S, tb, b, origin)
+
+
+@njit
 def fall_back_step(S, tb, b, choice):
-    """Move the falling-back unit along its route (LB "Moving the unit") until its movement is
-    spent or it must stop short (I9), or until the line meets two positions equally and its
-    owner must choose (LB "Making decisions"). `choice` answers a pending choice (-1 none).
-    Returns 0 when the Fall Back is over, -2 when the owner's choice is needed (the two
-    options are tables g_fb_route[fb_from, fb_through, fb_k])."""
+    """Move the falling-back unit one position along its route (LB "Moving the unit"), or end
+    the Fall Back when its movement is spent, an obstruction stops it (I9) or the route leaves
+    the map. `choice` answers a pending choice between two equal positions (-1 none).
+    Returns 0 when the Fall Back is over, -2 when its owner must choose between the two
+    options g_fb_route[fb_from, fb_through, fb_k] (LB "Making decisions"), -3 when the unit
+    entered a position (its opponent's enemy_unit_moves window comes next: I3)."""
     v = np.int64(S["fb_unit"][b])
     if v < 0:
         return 0
     if S["unit_where"][b, v] != WHERE_ON:
         S["fb_unit"][b] = -1
         return 0
-    origin = np.int64(S["unit_pos"][b, v])
-    cur = np.int64(S["fb_cur"][b])
+    cur = np.int64(S["unit_pos"][b, v])
     left = np.int64(S["fb_left"][b])
     fr = np.int64(S["fb_from"][b])
     th = np.int64(S["fb_through"][b])
-    off_map = False
-    while left > 0:
-        if S["fb_enter_first"][b] >= 0:
-            nxt = np.int64(S["fb_enter_first"][b])
-        else:
-            k = np.int64(S["fb_k"][b])
-            if k >= tb.g_fb_route.shape[2] or tb.g_fb_route[fr, th, k, 0] < 0:
-                off_map = True  # the route leaves the map (LB R10, I9)
-                break
-            o0 = np.int64(tb.g_fb_route[fr, th, k, 0])
-            o1 = np.int64(tb.g_fb_route[fr, th, k, 1])
-            nxt = o0
-            if o1 >= 0:
-                if choice != o0 and choice != o1:
-                    S["fb_cur"][b] = cur
-                    S["fb_left"][b] = left
-                    return -2
-                nxt = choice
-                choice = -1
-        side = _side_to(tb, cur, nxt)
-        cost = np.int64(tb.g_entry_cost[cur, side]) if side >= 0 else -1
-        blk = _blocked(S, tb, b, v, nxt)
-        if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
-            break  # I9: stop short of the obstruction
-        left -= cost
-        cur = nxt
-        if S["fb_enter_first"][b] >= 0:
-            S["fb_enter_first"][b] = -1
-        else:
-            S["fb_k"][b] += 1
-        if blk == 0:
-            S["fb_last_ok"][b] = cur
-    S["fb_unit"][b] = -1
-    if off_map:
-        eliminate(S, tb, b, v)  # FC "Fall Back" NOTE: off the battlefield = Eliminated
+    if left <= 0:
+        end_fall_back(S, tb, b, False)
         return 0
-    last_ok = np.int64(S["fb_last_ok"][b])
-    if last_ok >= 0 and last_ok != origin:
-        S["unit_pos"][b, v] = last_ok
-        S["unit_entry"][b, v] = -1
-        S["unit_cc_target"][b, v] = -1
-        settle(S, tb, b, origin)
-    return 0
+    if S["fb_enter_first"][b] >= 0:
+        nxt = np.int64(S["fb_enter_first"][b])
+    else:
+        k = np.int64(S["fb_k"][b])
+        if k >= tb.g_fb_route.shape[2] or tb.g_fb_route[fr, th, k, 0] < 0:
+            end_fall_back(S, tb, b, True)  # the route leaves the map (LB R10, I9)
+            return 0
+        o0 = np.int64(tb.g_fb_route[fr, th, k, 0])
+        o1 = np.int64(tb.g_fb_route[fr, th, k, 1])
+        nxt = o0
+        if o1 >= 0:
+            if choice != o0 and choice != o1:
+                return -2
+            nxt = choice
+    side = _side_to(tb, cur, nxt)
+    cost = np.int64(tb.g_entry_cost[cur, side]) if side >= 0 else -1
+    blk = _blocked(S, tb, b, v, nxt)
+    if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
+        end_fall_back(S, tb, b, False)  # I9: stop short of the obstruction
+        return 0
+    S["fb_left"][b] = left - cost
+    if S["fb_enter_first"][b] >= 0:
+        S["fb_enter_first"][b] = -1
+    else:
+        S["fb_k"][b] += 1
+    S["unit_pos"][b, v] = nxt
+    if blk == 0:
+        S["fb_last_ok"][b] = nxt
+    S["fb_ask"][b] = 1
+    return -3
 
 
 @njit

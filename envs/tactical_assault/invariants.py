@@ -66,6 +66,7 @@ def check(S: np.ndarray, tb, b: int) -> str:
         if len(us) > 1:
             sides = {int(S["unit_side"][b, u]) for u in us}
             movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
+            movers.add(int(S["fb_unit"][b]))
             settling = int(S["settle_zone"][b]) == pos
             if len(sides) < 2 and not movers & set(us) and not settling:
                 return f"position {pos}: units {us} of one side share it outside Close Combat"

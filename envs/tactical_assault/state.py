@@ -140,7 +140,9 @@ STATE_FIELDS = [
     ("fb_left", np.int8, ()),  # int8 zones of movement left
     ("fb_enter_first", np.int16, ()),  # int16 position entered before the route (R6), -1
     ("settle_zone", np.int16, ()),  # int16 position whose side must pick the unit that stays
-    ("fb_cur", np.int16, ()),  # int16 position reached along the route so far
+    ("fb_origin", np.int16, ()),  # int16 position it fell back from
+    ("fb_depth", np.int8, ()),  # int8 stack depth when it began (Interrupts above run first)
+    ("fb_ask", np.uint8, ()),  # bool its opponent's enemy_unit_moves window is due (I3)
     ("fb_last_ok", np.int16, ()),  # int16 last position reached that it may end in, -1
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
@@ -172,7 +174,7 @@ NEG_ONE_FIELDS = (
     "fb_from",
     "fb_through",
     "fb_enter_first",
-    "fb_cur",
+    "fb_origin",
     "fb_last_ok",
     "settle_zone",
 )

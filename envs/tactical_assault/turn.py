@@ -110,10 +110,19 @@ def advance(S, tb, b):
                     S["current"][b] = S["unit_side"][b, w]
             return
         v = np.int64(S["fb_unit"][b])
-        if v >= 0:
+        if v >= 0 and S["depth"][b] <= S["fb_depth"][b]:
+            if S["fb_ask"][b]:
+                # I3: a Fall Back is a move; its opponent may interrupt it where it now is
+                S["stage"][b] = STAGE_WINDOW
+                S["current"][b] = 1 - S["unit_side"][b, v]
+                S["win_trigger"][b] = TRIG_ENEMY_MOVES
+                S["win_unit"][b] = v
+                S["win_enemy"][b] = -1
+                return
             if fall_back_step(S, tb, b, -1) == -2:
                 S["stage"][b] = STAGE_FALL_BACK_TIE
                 S["current"][b] = S["unit_side"][b, v]
+                return
             continue
         if S["depth"][b] == 0:
             return  # unreachable: every flow asks a decision
@@ -313,6 +322,9 @@ def apply_action(S, tb, b, a):
         if a == A_PASS:
             if S["win_trigger"][b] == 0:
                 general_passed(S, tb, b)
+            elif S["fb_ask"][b] and S["fb_unit"][b] >= 0 and S["depth"][b] <= S["fb_depth"][b]:
+                S["fb_ask"][b] = 0  # the Fall Back goes on
+                S["stage"][b] = STAGE_RUN
             else:
                 window_passed(S, b)
         else:

@@ -52,6 +52,15 @@ def put(S, u, tb, c, r, facing, entry=None):
     S["unit_entry"][0, u] = -1 if entry is None else z(tb, *entry)
 
 
+def run_fb(S, tb, choice=-1):
+    """Run a Fall Back to its end or to a choice (the enemy_unit_moves windows after each
+    position entered are left to the kernels' callers: here nobody interrupts)."""
+    r = combat.fall_back_step(S, tb, 0, choice)
+    while r == -3:
+        r = combat.fall_back_step(S, tb, 0, -1)
+    return r
+
+
 def occ_of(S):
     o = plays.new_occ()
     plays.occupancy(S, 0, o)
@@ -175,7 +184,7 @@ def test_fall_back_moves_directly_away_along_the_attack_line(tb):
     put(S, ARCHER, tb, 3, 0, S_)
     put(S, MILITIA, tb, 3, 3, N)
     combat.apply_result(S, tb, 0, ARCHER, MILITIA, 1)
-    assert combat.fall_back_step(S, tb, 0, -1) == 0
+    assert run_fb(S, tb, -1) == 0
     assert S["unit_pos"][0, MILITIA] == z(tb, 3, 4)
     assert S["unit_facing"][0, MILITIA] == N  # I10: Fall Back does not turn the unit
 
@@ -187,7 +196,7 @@ def test_fall_back_off_the_map_eliminates_and_an_enemy_stops_it(tb):
     put(S, ARCHER, tb, 3, 3, S_)
     put(S, MILITIA, tb, 3, 6, N)  # on the south edge
     combat.apply_result(S, tb, 0, ARCHER, MILITIA, 1)
-    combat.fall_back_step(S, tb, 0, -1)
+    run_fb(S, tb, -1)
     assert S["unit_where"][0, MILITIA] == state.WHERE_ELIMINATED
     assert S["points_lost"][0, 1] == 2
     S = started(tb)
@@ -195,7 +204,7 @@ def test_fall_back_off_the_map_eliminates_and_an_enemy_stops_it(tb):
     put(S, EINF, tb, 3, 2, N)
     put(S, INF, tb, 3, 3, N)  # the Archer's friend behind the target: an enemy of it
     combat.apply_result(S, tb, 0, ARCHER, EINF, 1)
-    combat.fall_back_step(S, tb, 0, -1)
+    run_fb(S, tb, -1)
     assert S["unit_pos"][0, EINF] == z(tb, 3, 2)
 
 
@@ -207,7 +216,7 @@ def test_defender_falling_back_leaves_the_winner_alone_in_the_zone(tb):
     put(S, INF, tb, 3, 3, S_, entry=(3, 2))
     S["unit_cc_target"][0, INF] = MILITIA
     combat.apply_result(S, tb, 0, INF, MILITIA, 1)
-    combat.fall_back_step(S, tb, 0, -1)
+    run_fb(S, tb, -1)
     assert S["unit_pos"][0, MILITIA] == z(tb, 3, 4)
     assert S["unit_pos"][0, INF] == z(tb, 3, 3) and S["unit_entry"][0, INF] == -1
     assert invariants.check(S, tb, 0) == ""
@@ -330,10 +339,10 @@ def test_fall_back_between_equal_zones_is_the_owners_choice(tb):
         put(S, ARCHER, tb, 0, 0, S_)
         put(S, MILITIA, tb, 1, 1, N)
         combat.apply_result(S, tb, 0, ARCHER, MILITIA, 1)
-        assert combat.fall_back_step(S, tb, 0, -1) == -2
+        assert run_fb(S, tb, -1) == -2
         fr, th, k = S["fb_from"][0], S["fb_through"][0], S["fb_k"][0]
         assert {int(x) for x in tb.g_fb_route[fr, th, k]} == {z(tb, 2, 1), z(tb, 1, 2)}
-        assert combat.fall_back_step(S, tb, 0, z(tb, *pick)) == 0
+        assert run_fb(S, tb, z(tb, *pick)) == 0
         assert S["unit_pos"][0, MILITIA] == z(tb, *pick)
 
 
@@ -418,3 +427,28 @@ def test_friendly_units_left_alone_in_a_zone_their_side_picks_who_remains(tb):
         assert S["unit_pos"][0, keep] == z(tb, 3, 3) and S["unit_entry"][0, keep] == -1
         assert S["unit_pos"][0, other] == z(tb, *back)
         assert S["settle_zone"][0] == -1
+
+
+def test_a_falling_back_unit_can_be_interrupted_where_it_moves(tb):
+    """I3 (enemy_unit_moves: "from any card or a Fall Back"): after each position a unit
+    enters while Falling Back, its opponent is asked; Opportunity Fire is offered there."""
+    S = started(tb)
+    _seat0_main(S, tb)
+    put(S, ARCHER, tb, 3, 0, S_)
+    put(S, MILITIA, tb, 3, 2, N)
+    hand(S, 0, [6, 9, *DEAD[:4]])  # Fire; Assault | Opportunity Fire
+    hand(S, 1, list(DEAD) + [57])
+    stack_top(S, 0, [NO_EFFECT])  # Moderate Ranged on Light Protection: No Effect + 1 = Fall Back
+    turn.apply_action(S, tb, 0, A.A_ACTION + 6)
+    turn.apply_action(S, tb, 0, A.A_UNIT + ARCHER)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # Cancel window
+    turn.apply_action(S, tb, 0, A.A_UNIT + MILITIA)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # ranged_attack_on_unit window
+    assert S["unit_pos"][0, MILITIA] == z(tb, 3, 3)  # fell back one zone (Short = 1)
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 0
+    assert S["win_unit"][0] == MILITIA and S["win_trigger"][0] == plays.TRIG_ENEMY_MOVES
+    assert A.A_SITUATION + 9 in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["fb_unit"][0] == -1 and S["unit_pos"][0, MILITIA] == z(tb, 3, 3)
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1  # after the Fire card
+    assert invariants.check(S, tb, 0) == ""

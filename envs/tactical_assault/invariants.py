@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.jit import njit
+from envs.core.rng import randint
 from envs.tactical_assault.actions import STAGE_GAME_OVER
+from envs.tactical_assault.flow import reset_game
 from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DECK,
@@ -16,6 +19,7 @@ from envs.tactical_assault.state import (
     WHERE_ON,
     WHERE_UNUSED,
 )
+from envs.tactical_assault.turn import apply_action, legal_actions
 
 
 def check(S: np.ndarray, tb, b: int) -> str:
@@ -76,3 +80,115 @@ def check(S: np.ndarray, tb, b: int) -> str:
     if S["stage"][b] != STAGE_GAME_OVER and S["depth"][b] == 0 and S["fb_unit"][b] != -1:
         return "a Fall Back pending outside any card"
     return ""
+
+
+# ---------------------------------------------------------------- the same checks in numba
+# (the fuzzer runs them after every decision of every game; codes instead of messages)
+OK = 0
+BAD_DECK = 1  # the deck order does not hold exactly the PLACE_DECK cards
+BAD_HAND = 2  # more cards in hand than the hand size
+BAD_PLAYED = 3  # cards in play are not the stack's
+BAD_POSITION = 4  # a unit on the battlefield at a bad position, or off it with one
+BAD_POINTS = 5  # points / units eliminated do not match the eliminated units
+BAD_SHARING = 6  # units share a position outside Close Combat
+CODE_NAMES = ("ok", "deck", "hand", "played", "position", "points", "sharing")
+
+
+@njit
+def check_codes(S, tb, b):
+    """The invariants of `check` as a code (OK when game b is consistent)."""
+    n = tb.n_cards
+    for p in range(2):
+        dc = np.int64(S["deck_count"][b, p])
+        in_deck = 0
+        hand = 0
+        for k in range(n):
+            place = S["card_place"][b, p, k]
+            if place == PLACE_DECK:
+                in_deck += 1
+            elif place == PLACE_HAND:
+                hand += 1
+            elif place == PLACE_PLAYED:
+                found = False
+                for i in range(S["depth"][b]):
+                    if S["fr_player"][b, i] == p and S["fr_card"][b, i] == k:
+                        found = True
+                if not found:
+                    return BAD_PLAYED
+        if in_deck != dc or hand > tb.hand_size:
+            return BAD_DECK if in_deck != dc else BAD_HAND
+        for i in range(dc):
+            k = S["deck"][b, p, i]
+            if k < 0 or S["card_place"][b, p, k] != PLACE_DECK:
+                return BAD_DECK
+        for i in range(S["depth"][b]):
+            if (
+                S["fr_player"][b, i] == p
+                and S["card_place"][b, p, S["fr_card"][b, i]] != PLACE_PLAYED
+            ):
+                return BAD_PLAYED
+    lost0 = 0
+    lost1 = 0
+    n0 = 0
+    n1 = 0
+    for u in range(MAX_UNITS):
+        where = S["unit_where"][b, u]
+        if where == WHERE_UNUSED:
+            continue
+        pos = S["unit_pos"][b, u]
+        if where == WHERE_ON:
+            if pos < 0 or pos >= tb.g_n_pos or tb.g_standable[pos] == 0:
+                return BAD_POSITION
+        elif pos != -1:
+            return BAD_POSITION
+        if where == WHERE_ELIMINATED:
+            if S["unit_side"][b, u] == 0:
+                lost0 += tb.type_points[S["unit_type"][b, u]]
+                n0 += 1
+            else:
+                lost1 += tb.type_points[S["unit_type"][b, u]]
+                n1 += 1
+    if (
+        lost0 != S["points_lost"][b, 0]
+        or lost1 != S["points_lost"][b, 1]
+        or n0 != S["units_lost"][b, 0]
+        or n1 != S["units_lost"][b, 1]
+    ):
+        return BAD_POINTS
+    for u in range(MAX_UNITS):
+        if S["unit_where"][b, u] != WHERE_ON:
+            continue
+        for v in range(u + 1, MAX_UNITS):
+            if S["unit_where"][b, v] != WHERE_ON or S["unit_pos"][b, v] != S["unit_pos"][b, u]:
+                continue
+            if S["unit_side"][b, u] != S["unit_side"][b, v]:
+                continue
+            fb = S["fb_unit"][b]
+            if S["settle_zone"][b] == S["unit_pos"][b, u] or fb == u or fb == v:
+                continue
+            mover = False
+            for i in range(S["depth"][b]):
+                if S["fr_unit"][b, i] == u or S["fr_unit"][b, i] == v:
+                    mover = True
+            if not mover:
+                return BAD_SHARING
+    return OK
+
+
+@njit
+def fuzz(S, tb, b, seed, first_game, n_games, out):
+    """Random games first_game .. +n_games of `seed` (turn.random_playout's player), every
+    invariant checked after every decision. Returns (games, decisions, bad game or -1, code)."""
+    decisions = 0
+    for g in range(first_game, first_game + n_games):
+        reset_game(S, tb, b, seed, g)
+        while S["stage"][b] != STAGE_GAME_OVER:
+            n = legal_actions(S, tb, b, out)
+            if n == 0:
+                return g - first_game, decisions, g, -1
+            apply_action(S, tb, b, out[randint(S["agent_rng"], b, n)])
+            decisions += 1
+            code = check_codes(S, tb, b)
+            if code != OK:
+                return g - first_game, decisions, g, code
+    return n_games, decisions, -1, OK

@@ -1,0 +1,39 @@
+"""The in-kernel invariant check and fuzzer (invariants.check_codes, invariants.fuzz)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.tactical_assault import actions as A
+from envs.tactical_assault import flow, invariants, state
+
+
+def test_fuzzer_plays_games_with_every_invariant_after_every_decision(crossroads):
+    S = state.allocate(1)
+    out = np.zeros(A.N_ACTIONS, dtype=np.int64)
+    games, decisions, bad, code = invariants.fuzz(S, crossroads, 0, 4, 0, 30, out)
+    assert (games, bad, code) == (30, -1, invariants.OK)
+    assert decisions > 30 * 100
+
+
+@pytest.mark.parametrize(
+    ("break_it", "code"),
+    [
+        (lambda S: S["card_place"][0, 0].__setitem__(int(S["deck"][0, 0, 0]), 2), "deck"),
+        (lambda S: S["card_place"][0, 1].__setitem__(int(S["deck"][0, 1, 5]), 3), "played"),
+        (lambda S: S["points_lost"][0].__setitem__(1, 3), "points"),
+        (lambda S: S["unit_pos"][0].__setitem__(1, S["unit_pos"][0, 0]), "sharing"),
+        (lambda S: S["unit_pos"][0].__setitem__(0, 200), "position"),
+    ],
+)
+def test_invariant_codes_catch_broken_games(crossroads, break_it, code):
+    """Each check can fail, and the numba and Python checks agree."""
+    S = state.allocate(1)
+    flow.reset_game(S, crossroads, 0, 2, 0)
+    assert invariants.check_codes(S, crossroads, 0) == invariants.OK
+    assert invariants.check(S, crossroads, 0) == ""
+    break_it(S)
+    got = invariants.check_codes(S, crossroads, 0)
+    assert invariants.CODE_NAMES[got] == code
+    assert invariants.check(S, crossroads, 0) != ""

@@ -10,7 +10,9 @@ folder named after a hash of the sources a kernel can reach:
   agents/core/, envs/R/ and agents/R/: editing one ruleset, or the generic tools, recompiles nothing of
   another ruleset;
 - a kernel of envs/core (rng, deck, ...) or agents/core (the generic search) -> hash of
-  envs/core/ and agents/core/ alone; every ruleset's hash includes both.
+  envs/core/ and agents/core/ alone; every ruleset's hash includes both;
+- a ruleset whose kernels call another package's kernels (DEPENDS_ON: Fantasy Cards and
+  Legendary Battles run on envs/tactical_assault) also hashes that package's folders.
 
 A ruleset's kernels are compiled (or loaded) only when a command first calls them, so a
 command that uses TAC never compiles another ruleset. The few most recent folders per key

@@ -71,7 +71,10 @@ def check(S: np.ndarray, tb, b: int) -> str:
             sides = {int(S["unit_side"][b, u]) for u in us}
             movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
             movers.add(int(S["fb_unit"][b]))
-            settling = int(S["settle_zone"][b]) == pos
+            # the zone a Fall Back left is settled when the Fall Back ends (combat.end_fall_back)
+            settling = int(S["settle_zone"][b]) == pos or (
+                S["fb_unit"][b] >= 0 and int(S["fb_origin"][b]) == pos
+            )
             if len(sides) < 2 and not movers & set(us) and not settling:
                 return f"position {pos}: units {us} of one side share it outside Close Combat"
             entered = [u for u in us if S["unit_entry"][b, u] >= 0]
@@ -165,6 +168,8 @@ def check_codes(S, tb, b):
                 continue
             fb = S["fb_unit"][b]
             if S["settle_zone"][b] == S["unit_pos"][b, u] or fb == u or fb == v:
+                continue
+            if fb >= 0 and S["fb_origin"][b] == S["unit_pos"][b, u]:
                 continue
             mover = False
             for i in range(S["depth"][b]):

@@ -37,3 +37,12 @@ def test_invariant_codes_catch_broken_games(crossroads, break_it, code):
     got = invariants.check_codes(S, crossroads, 0)
     assert invariants.CODE_NAMES[got] == code
     assert invariants.check(S, crossroads, 0) != ""
+
+
+def test_fall_back_out_of_a_multi_unit_close_combat_regression(crossroads):
+    """Fuzz find (seed 20261124, game 12686): a Raider Falls Back out of a zone holding two
+    Watch units; while it moves (its opponent's windows), the zone it left is settled only when
+    the Fall Back ends, and then one Watch unit holds it."""
+    S = state.allocate(1)
+    out = np.zeros(A.N_ACTIONS, dtype=np.int64)
+    assert invariants.fuzz(S, crossroads, 0, 20261124, 12686, 1, out)[2:] == (-1, invariants.OK)

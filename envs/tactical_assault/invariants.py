@@ -171,6 +171,16 @@ def check_codes(S, tb, b):
                 continue
             if fb >= 0 and S["fb_origin"][b] == S["unit_pos"][b, u]:
                 continue
+            enemy = False  # a multi-unit Close Combat (LB "Multiple unit close combat")
+            for w in range(MAX_UNITS):
+                if (
+                    S["unit_where"][b, w] == WHERE_ON
+                    and S["unit_pos"][b, w] == S["unit_pos"][b, u]
+                    and S["unit_side"][b, w] != S["unit_side"][b, u]
+                ):
+                    enemy = True
+            if enemy:
+                continue
             mover = False
             for i in range(S["depth"][b]):
                 if S["fr_unit"][b, i] == u or S["fr_unit"][b, i] == v:

@@ -296,9 +296,12 @@ def end_fall_back(S, tb, b, off_map):
     v = np.int64(S["fb_unit"][b])
     S["fb_unit"][b] = -1
     S["fb_ask"][b] = 0
-    if v < 0 or S["unit_where"][b, v] != WHERE_ON:
+    if v < 0:
         return
     origin = np.int64(S["fb_origin"][b])
+    if S["unit_where"][b, v] != WHERE_ON:
+        settle(S, tb, b, origin)  # eliminated on the way (e.g. by Opportunity Fire)
+        return
     if off_map:
         eliminate(S, tb, b, v)
         settle(S, tb, b, origin)
@@ -325,7 +328,7 @@ def fall_back_step(S, tb, b, choice):
     if v < 0:
         return 0
     if S["unit_where"][b, v] != WHERE_ON:
-        S["fb_unit"][b] = -1
+        end_fall_back(S, tb, b, False)
         return 0
     cur = np.int64(S["unit_pos"][b, v])
     left = np.int64(S["fb_left"][b])

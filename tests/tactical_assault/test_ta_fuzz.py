@@ -46,3 +46,12 @@ def test_fall_back_out_of_a_multi_unit_close_combat_regression(crossroads):
     S = state.allocate(1)
     out = np.zeros(A.N_ACTIONS, dtype=np.int64)
     assert invariants.fuzz(S, crossroads, 0, 20261124, 12686, 1, out)[2:] == (-1, invariants.OK)
+
+
+def test_unit_eliminated_while_falling_back_regression(crossroads):
+    """Fuzz find (seed 20261124, game 84579): a Watch unit Falling Back out of a zone two
+    Raiders had entered is Eliminated by Opportunity Fire on the way; the zone it left is
+    still settled (the Raiders' side picks the one that remains)."""
+    S = state.allocate(1)
+    out = np.zeros(A.N_ACTIONS, dtype=np.int64)
+    assert invariants.fuzz(S, crossroads, 0, 20261124, 84579, 1, out)[2:] == (-1, invariants.OK)

@@ -61,6 +61,10 @@ class DocConventions:
     # an R#/I# also counts as used when a table outside Readings/Invented names it (e.g. a
     # table of scenario files, all invented)
     refs_from_other_tables: bool = False
+    # engines this ruleset runs on (Fantasy Cards and Legendary Battles: the Tactical Assault
+    # core): a Kernel cell "<engine>.<module>.<function>" resolves in envs/<engine>/ and a Test
+    # cell "<engine>/<file>::<test>" in tests/<engine>/
+    shared: tuple[str, ...] = ()
 
 
 CONVENTIONS: dict[str, DocConventions] = {
@@ -71,9 +75,19 @@ CONVENTIONS: dict[str, DocConventions] = {
         seed_sections=tuple(str(i) for i in range(1, 12)),
         case_sensitive_placeholders=True,
     ),
-    "fantasy_cards": DocConventions(clause_id=r"FC-\d+(?:\.\d+)+", min_clauses=100),
+    # Fantasy Cards and Legendary Battles are built on the Tactical Assault core part by part
+    # while data only: a clause whose kernel exists is "implemented" (as TACTICA)
+    "fantasy_cards": DocConventions(
+        clause_id=r"FC-\d+(?:\.\d+)+",
+        min_clauses=100,
+        statuses=("implemented", "to implement", "reading chosen", "invented"),
+        shared=("tactical_assault",),
+    ),
     "legendary_battles": DocConventions(
-        clause_id=r"LB-(?:\d+|S)(?:\.\d+)+", refs_from_other_tables=True
+        clause_id=r"LB-(?:\d+|S)(?:\.\d+)+",
+        refs_from_other_tables=True,
+        statuses=("implemented", "to implement", "reading chosen", "invented"),
+        shared=("tactical_assault",),
     ),
     # TACTICA is built chapter by chapter while data only: a clause whose kernel exists is
     # "implemented" before the ruleset is playable (the combat arithmetic, decree
@@ -82,7 +96,12 @@ CONVENTIONS: dict[str, DocConventions] = {
         clause_id=r"TT-[AB]\.\d+(?:\.\d+)*",
         statuses=("implemented", "to implement", "reading chosen", "invented"),
     ),
-    "tactics_david": DocConventions(clause_id=r"TD-\d+(?:\.\d+)+"),
+    # Tactics David is built chapter by chapter while data only, like TACTICA: a clause whose
+    # kernel and test exist is "implemented" before the ruleset is playable
+    "tactics_david": DocConventions(
+        clause_id=r"TD-\d+(?:\.\d+)+",
+        statuses=("implemented", "to implement", "reading chosen", "invented"),
+    ),
 }
 
 
@@ -223,6 +242,10 @@ def clause_problems(text: str, sub: DocSubject) -> list[str]:
     have = {re.search(r"\d+", i.split("-", 1)[1]).group() for i in ids}  # type: ignore[union-attr]
     out += [f"seed section {s} has no clause" for s in conv.seed_sections if s not in have]
     tests = _test_names(sub.tests) if sub.tests.is_dir() else {}
+    for eng in conv.shared:
+        folder = sub.tests.parent / eng
+        if folder.is_dir():
+            tests = {**tests, **{f"{eng}/{f}": n for f, n in _test_names(folder).items()}}
     for r in rows:
         cid = r[0]
         if len(r) != 6:
@@ -245,8 +268,10 @@ def clause_problems(text: str, sub: DocSubject) -> list[str]:
         if (kernels, test_cell) == (NONE, NONE) and (not sub.playable or kind in conv.skipped):
             continue
         for k in (x.strip() for x in kernels.split(",")):
-            if not _kernel_exists(sub.package, k):
-                out.append(f"{cid}: kernel {k!r} does not exist in {sub.package}")
+            eng, _, inner = k.partition(".")
+            package, ref = (f"envs.{eng}", inner) if eng in conv.shared else (sub.package, k)
+            if not _kernel_exists(package, ref):
+                out.append(f"{cid}: kernel {k!r} does not exist in {package}")
         for t in (x.strip() for x in test_cell.split(",")):
             file, _, name = t.partition("::")
             if name not in tests.get(file, frozenset()):

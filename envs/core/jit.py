@@ -10,7 +10,9 @@ folder named after a hash of the sources a kernel can reach:
   agents/core/, envs/R/ and agents/R/: editing one ruleset, or the generic tools, recompiles nothing of
   another ruleset;
 - a kernel of envs/core (rng, deck, ...) or agents/core (the generic search) -> hash of
-  envs/core/ and agents/core/ alone; every ruleset's hash includes both.
+  envs/core/ and agents/core/ alone; every ruleset's hash includes both;
+- a ruleset whose kernels call another package's kernels (DEPENDS_ON: Fantasy Cards and
+  Legendary Battles run on envs/tactical_assault) also hashes that package's folders.
 
 A ruleset's kernels are compiled (or loaded) only when a command first calls them, so a
 command that uses TAC never compiles another ruleset. The few most recent folders per key
@@ -47,11 +49,27 @@ def key_of_module(module: str) -> str:
     return CORE
 
 
+# Rulesets whose kernels call another package's kernels: a cached kernel holds its callees'
+# machine code, so the key must hash those sources too (Fantasy Cards and Legendary Battles
+# both run on the Tactical Assault core, envs/tactical_assault).
+DEPENDS_ON: dict[str, tuple[str, ...]] = {
+    "fantasy_cards": ("tactical_assault",),
+    "legendary_battles": ("tactical_assault",),
+}
+
+
+def source_keys(key: str) -> tuple[str, ...]:
+    """The keys whose envs/<k> and agents/<k> folders a kernel of `key` is compiled from."""
+    if key == CORE:
+        return ()
+    return (key, *DEPENDS_ON.get(key, ()))
+
+
 def _sources(key: str) -> list[Path]:
     # agents/core holds generic agent kernels (search) that ruleset kernels call
     folders = [_ROOT / "envs" / CORE, _ROOT / "agents" / CORE]
-    if key != CORE:
-        folders += [_ROOT / "envs" / key, _ROOT / "agents" / key]
+    for k in source_keys(key):
+        folders += [_ROOT / "envs" / k, _ROOT / "agents" / k]
     return [p for f in folders if f.is_dir() for p in sorted(f.rglob("*.py"))]
 
 

@@ -705,6 +705,24 @@ def legal_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, ou
 
 
 # --- the flow of the phase ------------------------------------------------------------------
+#
+# The phase goes on from one step to the next until a decision is asked: a step returns the
+# step that follows (and its argument) instead of calling it, and apply_combat's loop runs
+# them. So every step is one level below apply_combat, rather than each step compiling every
+# step after it again (docs/adding_a_ruleset.md, "Habits that keep compile time bounded").
+
+GO_NONE = 0  # a decision is asked (or the phase is over): stop
+GO_ASK_SELECT = 1  # _ask_select
+GO_NEXT_WINDOW = 2  # _next_window(arg = the window just over)
+GO_AEGIS_OR_RESOLVE = 3  # _aegis_or_resolve
+GO_MAKE_SACRIFICE = 4  # _make_sacrifice(arg = the sacrifice)
+GO_SACRIFICE_PAID = 5  # _sacrifice_paid(arg = the paying name)
+GO_RESOLVE_AND_GO_ON = 6  # _resolve_and_go_on
+GO_PLAY = 7  # _play(arg = the draw-card name played)
+GO_CARD_TAKES_EFFECT = 8  # _card_takes_effect
+GO_RESCUE_GO_ON = 9  # _rescue_go_on
+GO_RESCUE_DONE = 10  # _rescue_done
+GO_AFTER_DECLARATION = 11  # _after_declaration
 
 
 @njit
@@ -745,64 +763,71 @@ def _open_window(S, b: int, stage: int, seat: int) -> bool:
     return True
 
 
-@njit_inline
-def _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+@njit
+def _after_declaration(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int
+) -> tuple[int, int]:
     """TT-B.7.4.5: the card window opens with the defender's Retreat; an attack on a summon
     has no window (R19) and resolves at once."""
     if S["attack_target_card"][b] < 0 or S["summon_attacking"][b]:  # R19, R43
-        _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
-        return
+        return GO_AEGIS_OR_RESOLVE, 0
     defender = 1 - np.int64(S["combat_active"][b])
     if not _open_window(S, b, STAGE_RETREAT_WINDOW, defender):
-        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, STAGE_RETREAT_WINDOW)
+        return GO_NEXT_WINDOW, STAGE_RETREAT_WINDOW
+    return GO_NONE, 0
 
 
 @njit
 def _next_window(
     S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, done_window: int
-) -> None:
+) -> tuple[int, int]:
     """Open the window after `done_window` (Retreat, attacker card, defender card), or resolve
     the attack; a standalone Engineer (done_window STAGE_COMBAT_SELECT) returns to the
     active player's next combat action."""
     attacker = np.int64(S["combat_active"][b])
     if done_window == STAGE_COMBAT_SELECT:
-        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
-        return
+        return GO_ASK_SELECT, 0
     if done_window == STAGE_RETREAT_WINDOW:
         if _open_window(S, b, STAGE_ATTACKER_CARD, attacker):
-            return
+            return GO_NONE, 0
         done_window = STAGE_ATTACKER_CARD
     if done_window == STAGE_ATTACKER_CARD:
         if _open_window(S, b, STAGE_DEFENDER_CARD, 1 - attacker):
-            return
-    _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            return GO_NONE, 0
+    return GO_AEGIS_OR_RESOLVE, 0
 
 
 @njit
-def _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+def _aegis_or_resolve(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int
+) -> tuple[int, int]:
     """The attack is about to be resolved, its card window over: Ouran's owner is asked for
     Aegis when it could guard the target (TT-A.12.2, R70); otherwise resolve now."""
     if _aegis_offered(S, tb, distance, b) >= 0:
         S["stage"][b] = STAGE_AEGIS_WINDOW
         S["current"][b] = 1 - S["combat_active"][b]
-        return
-    _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return GO_NONE, 0
+    return GO_RESOLVE_AND_GO_ON, 0
 
 
 @njit
-def _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, x: int) -> None:
+def _make_sacrifice(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, x: int
+) -> tuple[int, int]:
     """The current player makes sacrifice x: the pair is chosen (R36) unless one name could
     pay, then paid and the effect follows (_sacrifice_paid)."""
     S["sacrifice_paying"][b] = x
     name = only_pair(S, tb, b, np.int64(S["current"][b]))
     if name < 0:
         S["stage"][b] = STAGE_SACRIFICE_PAIR
-        return
-    _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b, name)
+        return GO_NONE, 0
+    return GO_SACRIFICE_PAID, name
 
 
 @njit
-def _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int) -> None:
+def _sacrifice_paid(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int
+) -> tuple[int, int]:
     """TT-A.11.6: the pair `name` pays; Aegis guards the target of the attack now resolved
     (TT-A.12.2); Tempest or Devour holds for the summon's combat action, still to be chosen
     (TT-A.12.3, TT-A.13.2)."""
@@ -812,10 +837,9 @@ def _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int,
     S["sacrifice_paying"][b] = NO_SACRIFICE
     if tb.sacrifice_effect[x] == SACRIFICE_GUARD_DEF_BONUS:
         S["attack_aegis"][b] = x
-        _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
-    else:
-        S["combat_sacrifice"][b, p] = x
-        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return GO_RESOLVE_AND_GO_ON, 0
+    S["combat_sacrifice"][b, p] = x
+    return GO_ASK_SELECT, 0
 
 
 @njit
@@ -834,7 +858,9 @@ def _spend_attackers(S, b: int, captured: bool) -> None:
 
 
 @njit
-def _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+def _resolve_and_go_on(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int
+) -> tuple[int, int]:
     captured = resolve_attack(S, tb, neighbours, distance, b)
     if S["attack_saved"][b]:
         stage = STAGE_SAVED_CAPTURE if captured else STAGE_SAVED_SWAP
@@ -843,8 +869,8 @@ def _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: i
             attacker = np.int64(S["combat_active"][b])
             S["stage"][b] = stage
             S["current"][b] = attacker if captured else 1 - attacker
-            return
-    _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            return GO_NONE, 0
+    return GO_ASK_SELECT, 0
 
 
 @njit_inline
@@ -999,7 +1025,9 @@ def resolve_attack(S, tb, neighbours, distance, b: int) -> bool:
 
 
 @njit
-def _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int) -> None:
+def _play(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int
+) -> tuple[int, int]:
     """The current player plays draw card `name` from the Barracks into play (TT-B.4.1); a
     card that is no counter card may be answered by the other player's Negate (TT-B.4.6-4.7)."""
     p = np.int64(S["current"][b])
@@ -1011,19 +1039,21 @@ def _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, name: int
         pending = np.int64(S["pending_card"][b])
         move_card(S, tb, b, pending, np.int64(PLACE_RESUPPLY), np.int64(-1))
         S["pending_card"][b] = NO_CARD
-        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, S["card_window"][b])
-        return
+        return GO_NEXT_WINDOW, np.int64(S["card_window"][b])
     if effect == EFFECT_RETREAT_TROOP:  # a counter card: not answered (TT-B.4.6)
         S["stage"][b] = STAGE_RETREAT_HEX
-        return
+        return GO_NONE, 0
     S["pending_card"][b] = c
     S["card_window"][b] = stage
     if not _open_window(S, b, STAGE_NEGATE_WINDOW, 1 - p):
-        _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return GO_CARD_TAKES_EFFECT, 0
+    return GO_NONE, 0
 
 
 @njit
-def _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+def _card_takes_effect(
+    S, tb, neighbours, distance, lof_crossed, lof_edges, b: int
+) -> tuple[int, int]:
     """The pending card was not negated: Press (TT-B.4.2) and Saved (TT-B.4.3) are in force
     on this attack; an Engineer's player now names the feature it removes (R40)."""
     c = np.int64(S["pending_card"][b])
@@ -1032,32 +1062,33 @@ def _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b: i
     if effect == EFFECT_REMOVE_FEATURE:
         S["stage"][b] = STAGE_ENGINEER_TARGET
         S["current"][b] = card_owner(c)
-        return
+        return GO_NONE, 0
     if effect == EFFECT_PRESS_OFF_BONUS:
         S["attack_press"][b] = True
     elif effect == EFFECT_SAVED_DEF_BONUS:
         S["attack_saved"][b] = True
     S["pending_card"][b] = NO_CARD
-    _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, window)
+    return GO_NEXT_WINDOW, window
 
 
 @njit
-def _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+def _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> tuple[int, int]:
     """Take the rescue's single-choice steps automatically (R42): the only hostage name,
     and the Barracks when no hex next to the rescuer is free (TT-B.7.4.7)."""
     p = np.int64(S["combat_active"][b])
     buf = np.empty(MAX_HEXES, np.int64)
     if S["rescue_card"][b] < 0:
         if _hostage_names(S, tb, b, p, buf) > 1:
-            return
+            return GO_NONE, 0
         S["rescue_card"][b] = _hostage_of(S, tb, b, p, np.int64(NO_CARD))
     if _rescue_hexes(S, tb, neighbours, b, buf) == 0:
         move_card(S, tb, b, np.int64(S["rescue_card"][b]), np.int64(PLACE_BARRACKS), -1)
-        _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        return GO_RESCUE_DONE, 0
+    return GO_NONE, 0
 
 
 @njit
-def _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> None:
+def _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) -> tuple[int, int]:
     """The rescuer has spent its combat action; a troop rescued onto the battlefield takes
     none this phase (R42)."""
     S["troop_fought"][b, S["rescuer"][b]] = True
@@ -1066,7 +1097,7 @@ def _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int) ->
         S["troop_fought"][b, c] = True
     S["rescuer"][b] = NO_CARD
     S["rescue_card"][b] = NO_CARD
-    _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+    return GO_ASK_SELECT, 0
 
 
 @njit_inline
@@ -1086,29 +1117,31 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
     (or set STAGE_PHASE_DONE)."""
     stage = np.int64(S["stage"][b])
     h = np.int64(a - A_HEX)
+    go = GO_NONE
+    arg = np.int64(0)
     if stage == STAGE_COMBAT_SELECT:
         if a == A_PASS:
             _player_done(S, b)
-            _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_ASK_SELECT
         elif a >= A_SACRIFICE:  # Tempest or Devour, before the summon's combat action
             x = np.int64(a - A_SACRIFICE)
-            _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b, x)
+            go, arg = GO_MAKE_SACRIFICE, x
         elif a >= A_CARD:
-            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+            go, arg = GO_PLAY, np.int64(a - A_CARD)
         elif S["hex_troop"][b, h] >= 0 and troop_controller(S, b, S["hex_troop"][b, h]) == np.int64(
             S["combat_active"][b]
         ):
             S["rescuer"][b] = S["hex_troop"][b, h]  # a rescue (TT-B.7.4.7)
             S["rescue_card"][b] = NO_CARD
             S["stage"][b] = STAGE_RESCUE_HEX
-            _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_RESCUE_GO_ON
         else:
             S["attack_target"][b] = h
             S["attack_target_card"][b] = S["hex_troop"][b, h]
             S["stage"][b] = STAGE_ATTACK_JOIN
     elif stage == STAGE_ATTACK_JOIN:
         if a == A_PASS:
-            _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_AFTER_DECLARATION
         elif S["hex_troop"][b, h] >= 0:
             S["troop_attacking"][b, S["hex_troop"][b, h]] = True
         else:
@@ -1119,46 +1152,71 @@ def apply_combat(S, tb, neighbours, distance, lof_crossed, lof_edges, b: int, a:
         or stage == STAGE_DEFENDER_CARD
     ):
         if a == A_PASS:
-            _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, stage)
+            go, arg = GO_NEXT_WINDOW, stage
         else:
-            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+            go, arg = GO_PLAY, np.int64(a - A_CARD)
     elif stage == STAGE_NEGATE_WINDOW:
         if a == A_PASS:
-            _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_CARD_TAKES_EFFECT
         else:
-            _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, np.int64(a - A_CARD))
+            go, arg = GO_PLAY, np.int64(a - A_CARD)
     elif stage == STAGE_RETREAT_HEX:
         # TT-B.4.8: the troop steps away; the attack is cancelled, its attackers are spent
         move_card(S, tb, b, np.int64(S["attack_target_card"][b]), PLACE_BATTLEFIELD, h)
         _spend_attackers(S, b, False)
-        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        go = GO_ASK_SELECT
     elif stage == STAGE_ENGINEER_TARGET:
         remove_feature(S, b, h)
         window = np.int64(S["card_window"][b])
         S["pending_card"][b] = NO_CARD
-        _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, window)
+        go, arg = GO_NEXT_WINDOW, window
     elif stage == STAGE_SAVED_SWAP:
         if a != A_PASS:
             _swap(S, b, np.int64(S["attack_target"][b]), h)
-        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        go = GO_ASK_SELECT
     elif stage == STAGE_RESCUE_HEX and a >= A_CARD:
         p = np.int64(S["combat_active"][b])
         S["rescue_card"][b] = _hostage_of(S, tb, b, p, np.int64(a - A_CARD))
-        _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        go = GO_RESCUE_GO_ON
     elif stage == STAGE_RESCUE_HEX:
         move_card(S, tb, b, np.int64(S["rescue_card"][b]), np.int64(PLACE_BATTLEFIELD), h)
-        _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        go = GO_RESCUE_DONE
     elif stage == STAGE_AEGIS_WINDOW:
         if a == A_PASS:
-            _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_RESOLVE_AND_GO_ON
         else:
             x = np.int64(a - A_SACRIFICE)
-            _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b, x)
+            go, arg = GO_MAKE_SACRIFICE, x
     elif stage == STAGE_SACRIFICE_PAIR:
         name = np.int64(a - A_CARD)
-        _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b, name)
+        go, arg = GO_SACRIFICE_PAID, name
     elif stage == STAGE_SAVED_CAPTURE:
         _capture_troop(
             S, tb, b, np.int64(S["hex_troop"][b, h]), np.int64(S["combat_active"][b]), False
         )
-        _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        go = GO_ASK_SELECT
+    # the steps that follow, each returning the next, until a decision is asked
+    while go != GO_NONE:
+        if go == GO_ASK_SELECT:
+            _ask_select(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+            go = GO_NONE
+        elif go == GO_NEXT_WINDOW:
+            go, arg = _next_window(S, tb, neighbours, distance, lof_crossed, lof_edges, b, arg)
+        elif go == GO_AEGIS_OR_RESOLVE:
+            go, arg = _aegis_or_resolve(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif go == GO_MAKE_SACRIFICE:
+            go, arg = _make_sacrifice(S, tb, neighbours, distance, lof_crossed, lof_edges, b, arg)
+        elif go == GO_SACRIFICE_PAID:
+            go, arg = _sacrifice_paid(S, tb, neighbours, distance, lof_crossed, lof_edges, b, arg)
+        elif go == GO_RESOLVE_AND_GO_ON:
+            go, arg = _resolve_and_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif go == GO_PLAY:
+            go, arg = _play(S, tb, neighbours, distance, lof_crossed, lof_edges, b, arg)
+        elif go == GO_CARD_TAKES_EFFECT:
+            go, arg = _card_takes_effect(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif go == GO_RESCUE_GO_ON:
+            go, arg = _rescue_go_on(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        elif go == GO_RESCUE_DONE:
+            go, arg = _rescue_done(S, tb, neighbours, distance, lof_crossed, lof_edges, b)
+        else:  # GO_AFTER_DECLARATION
+            go, arg = _after_declaration(S, tb, neighbours, distance, lof_crossed, lof_edges, b)

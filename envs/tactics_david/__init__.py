@@ -1,7 +1,7 @@
 """Tactics David (seed 004_10748bf01204f971.txt: Rule Book, Unit and Item Book, Battlefield Book).
 
-What exists so far (issue 3): the rules as numbered clauses in docs/rules/tactics_david.md, the
-rule data in configs/tactics_david/*.yaml, and its loaders:
+The rules as numbered clauses are in docs/rules/tactics_david.md, the rule data in
+configs/tactics_david/*.yaml with its loaders:
 
 - ``tables.load_tables()``: statuses, specials, items, terrain, movement types, unit classes,
   unit types, attack areas, families and unit trees, battlefields, rule constants; with
@@ -9,5 +9,9 @@ rule data in configs/tactics_david/*.yaml, and its loaders:
 - ``reference``: slow pure-Python reference rules for tests (unit stacking).
 - ``render``: ASCII and PNG pictures of the battlefields and attack areas.
 
-No environment yet: the engine (state, kernels, PettingZoo env) follows in a later issue.
+The engine, part one (issue 8; docs/rules/tactics_david.md section Engine): ``state``,
+``record`` (the tables record), ``actions``, ``setup``, ``turn``, ``movement``, ``combat``,
+``grid``, ``units`` and the one-game kernels ``kernels.start/legal/apply``; ``driver`` plays
+random whole games with the ``invariants`` check. Still data only for the platform: items,
+statuses, specials, abilities, the observation, the contract and agents come in part two.
 """

@@ -308,6 +308,7 @@ class BattlefieldMap:
     height: np.ndarray  # int8[R, C], Height Level of the piece (0 where none)
     deployment: np.ndarray  # int8[R, C], deploying player 0/1, NO_PLAYER elsewhere
     bridge_axis: int  # index into BRIDGE_AXES
+    purchase_limit: tuple[int, int]  # the suggested purchase limit (low, high)
 
 
 @dataclass(frozen=True)
@@ -768,6 +769,7 @@ def load_tables(config_dir: Path = CONFIG_ROOT / "tactics_david") -> Tables:
                 height=readonly(height.astype(np.int8)),
                 deployment=readonly(deploy),
                 bridge_axis=BRIDGE_AXES.index(bf.bridge_axis),
+                purchase_limit=(bf.purchase_limit[0], bf.purchase_limit[1]),
             )
         )
 

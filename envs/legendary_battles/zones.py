@@ -1,0 +1,209 @@
+"""A Legendary Battles scenario reduced to the Tactical Assault tables record (its ground and
+its forces), so the one Tactical Assault core plays it (envs/tactical_assault/).
+
+The zone map becomes the ``g_*`` arrays: positions are zones, distances are counted in zones
+(LB "Zones for distances"), sides carry the movement costs of tables.compile_scenario, LOS
+terrain is geometry.LosTerrain, LOS Arcs and Fall Back routes are tabulated from the geometry
+of geometry.py. The scenario's forces and rules become the ``sc_*`` and ``vc_*`` fields.
+
+Not yet playable here (the next part of issue 7; a ValueError names the scenario and the
+feature): forces chosen by points, oversized units (footprints), AERIAL, INFILTRATOR and
+OBSTACLE units, and the ``units_exit`` end condition.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from envs.fantasy_cards import tables as fct
+from envs.legendary_battles import geometry as geo
+from envs.legendary_battles.tables import (
+    DeployFirst,
+    FirstTurn,
+    HalfPointsEliminated,
+    HoldZones,
+    NoUnitsLeft,
+    PointsEliminated,
+    Reinforcements,
+    ScenarioArrays,
+    UnitEliminated,
+    load_tables,
+)
+from envs.tactical_assault import tables as tat
+from envs.tactical_assault.state import MAX_DIRS, MAX_POS, MAX_UNITS
+
+_UNSUPPORTED_TYPES = ("AERIAL", "INFILTRATOR", "OBSTACLE")
+
+
+def _area_mask(sa: ScenarioArrays, area) -> np.ndarray:
+    g = sa.grid
+    mask = np.zeros(g.n_zones, dtype=bool)
+    if area.cols is not None or area.rows is not None:
+        c0, c1 = area.cols or (0, g.width - 1)
+        r0, r1 = area.rows or (0, g.height - 1)
+        mask |= (g.col >= c0) & (g.col <= c1) & (g.row >= r0) & (g.row <= r1)
+    for c, r in area.zones:
+        mask[g.zone(c, r)] = True
+    return mask
+
+
+def _standable(sa: ScenarioArrays, z: int) -> bool:
+    """A unit may stand in zone z: some side lets a unit enter it (not Impassable terrain)."""
+    g = sa.grid
+    for k in range(g.n_sides):
+        y = int(g.neighbour[z, k])
+        if y >= 0:
+            back = int(np.flatnonzero(g.neighbour[y] == z)[0])
+            if sa.entry_cost[y, back] >= 0:
+                return True
+    return False
+
+
+def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
+    """Write the zone map of `sa` into record row `r` (the g_* fields)."""
+    g = sa.grid
+    n, nd = g.n_zones, g.n_sides
+    if n > MAX_POS:
+        raise ValueError(f"scenario {sa.scenario.name!r}: {n} zones exceed the capacity {MAX_POS}")
+    r["g_n_pos"] = n
+    r["g_n_dirs"] = nd
+    r["g_dist_units"][:] = sa.distances
+    r["g_extreme_extra"] = 0  # LB R19: a one-zone unit is all at its zone's centre
+    r["g_dist"][:n, :n] = geo.distance_matrix(g)
+    r["g_centre"][:n] = g.centre
+    r["g_vertex"][:n, :nd] = g.vertex
+    r["g_normal"][:n, :nd] = g.normal
+    r["g_offset"][:n, :nd] = g.offset
+    r["g_neighbour"][:n, :nd] = g.neighbour
+    r["g_entry_cost"][:n, :nd] = sa.entry_cost
+    r["g_standable"][:n] = [_standable(sa, z) for z in range(n)]
+    if 2 * int(sa.distances[1]) > tat.FB_LEN:
+        raise ValueError(
+            f"scenario {sa.scenario.name!r}: a Short Distance of {sa.distances[1]} zones needs "
+            f"Fall Back routes longer than {tat.FB_LEN} steps"
+        )
+    t = sa.los_terrain
+    r["g_ground"][:n] = t.ground
+    r["g_top"][:n] = t.top
+    r["g_covering"][:n] = t.covering
+    r["g_obstructing"][:n] = t.obstructing
+    r["g_template"][:n] = t.template
+    r["g_side_covering"][:n, :nd] = t.side_covering
+    r["g_side_obstructing"][:n, :nd] = t.side_obstructing
+    r["g_side_top"][:n, :nd] = t.side_top
+    for p in range(n):
+        for f in range(nd):
+            for o in range(n):
+                r["g_arc"][p, f, o] = geo.in_los_arc(g, p, f, o)
+    for a in range(n):
+        for b in range(n):
+            if a == b:
+                continue
+            route = geo.fall_back_route(g, a, b)[: tat.FB_LEN]
+            for k, options in enumerate(route):
+                r["g_fb_route"][a, b, k, 0] = options[0]
+                if len(options) > 1:
+                    r["g_fb_route"][a, b, k, 1] = options[1]
+
+
+def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -> None:
+    """Write the scenario's forces, special rules and end conditions into record row `r`."""
+    sc = sa.scenario
+    name = sc.name
+
+    def unsupported(what: str) -> ValueError:
+        return ValueError(f"scenario {name!r}: {what} is not playable yet (issue 7, next part)")
+
+    for s in sc.sides:
+        if s.force.points is not None:
+            raise unsupported(f"side {s.name!r}'s force chosen by points")
+    if np.any(sa.unit_zones.sum(axis=1) > 1) or any(
+        u.footprint for s in sc.sides for u in s.force.units
+    ):
+        raise unsupported("an oversized unit (footprint)")
+    nu = len(sa.unit_label)
+    if nu > MAX_UNITS:
+        raise ValueError(f"scenario {name!r}: {nu} units exceed the capacity {MAX_UNITS}")
+    types = [u.type for s in sc.sides for u in s.force.units]
+    for t in types:
+        if t in _UNSUPPORTED_TYPES:
+            raise unsupported(f"a {t} unit")
+    r["sc_n_units"] = nu
+    r["sc_unit_side"][:nu] = sa.unit_side
+    r["sc_unit_type"][:nu] = [type_index[t] for t in types]
+    r["sc_unit_pos"][:nu] = sa.unit_zone
+    r["sc_unit_facing"][:nu] = np.maximum(sa.unit_facing, 0)
+    n = sa.grid.n_zones
+    r["sc_deploy"][:, :n] = sa.deployment
+    label = {lbl: i for i, lbl in enumerate(sa.unit_label)}
+    for rule in sc.special_rules:
+        if isinstance(rule, FirstTurn):
+            r["sc_first_turn"] = rule.side
+        elif isinstance(rule, DeployFirst):
+            r["sc_deploy_first"] = rule.side
+        elif isinstance(rule, Reinforcements):
+            for lbl in rule.units:
+                r["sc_unit_arrives"][label[lbl]] = rule.turn
+            r["sc_arrive_zone"][rule.side, :n] |= _area_mask(sa, rule.zones)
+    eog = sc.end_of_game
+    r["sc_turn_limit"] = eog.turn_limit
+    for cond in eog.conditions:
+        if isinstance(cond, HalfPointsEliminated):
+            r["vc_half_points"] = 1
+        elif isinstance(cond, NoUnitsLeft):
+            r["vc_no_units"] = 1
+        elif isinstance(cond, PointsEliminated):
+            r["vc_points_side"] = cond.side
+            r["vc_points"] = cond.points
+        elif isinstance(cond, UnitEliminated):
+            r["vc_unit"] = label[cond.unit]
+        elif isinstance(cond, HoldZones):
+            r["vc_hold_side"] = cond.side
+            r["vc_hold"][:n] = _area_mask(sa, cond.zones)
+        else:
+            raise unsupported(f"the end condition {cond.kind!r}")
+    r["vc_at_limit"] = tat.AT_LIMIT_NAMES.index(eog.at_turn_limit)
+
+
+def scenario_record(sa: ScenarioArrays, fc: fct.Tables | None = None) -> np.ndarray:
+    """The 1-element tables record that plays scenario `sa` on the Tactical Assault core."""
+    fc = fc if fc is not None else _fc_tables()
+    if sa.grid.n_sides > MAX_DIRS:
+        raise ValueError(f"{sa.grid.n_sides} zone sides exceed the capacity {MAX_DIRS}")
+    rec = tat.card_record(fc)
+    fill_ground(rec[0], sa)
+    fill_forces(rec[0], sa, fc.unit_type_index)
+    return rec
+
+
+@lru_cache(maxsize=1)
+def _fc_tables() -> fct.Tables:
+    return fct.load_tables()
+
+
+@lru_cache(maxsize=8)
+def shipped_record(name: str) -> np.ndarray:
+    """The record of a shipped scenario by name (built once per process; do not modify)."""
+    scenarios = load_tables().scenarios
+    if name not in scenarios:
+        raise ValueError(f"unknown scenario {name!r}; shipped: {', '.join(sorted(scenarios))}")
+    rec = scenario_record(scenarios[name])
+    rec.setflags(write=False)
+    return rec
+
+
+def scenario_path_record(path: str | Path) -> np.ndarray:
+    """The record of a user scenario file (validated by the Legendary Battles loader)."""
+    from envs.legendary_battles.tables import (
+        DEFAULT_DIR,
+        compile_scenario,
+        load_scenario,
+        load_terrain,
+    )
+
+    path = Path(path)
+    sa = compile_scenario(load_scenario(path), path, load_terrain(DEFAULT_DIR / "terrain.yaml"))
+    return scenario_record(sa)

@@ -1,0 +1,209 @@
+"""Invariants of a Tactical Assault game, checked after every decision by the tests and the
+fuzzer: every card in exactly one place, statuses and positions consistent, points
+eliminated consistent, no two units sharing a position outside Close Combat."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.core.rng import randint
+from envs.tactical_assault.actions import STAGE_GAME_OVER
+from envs.tactical_assault.flow import reset_game
+from envs.tactical_assault.state import (
+    MAX_UNITS,
+    PLACE_DECK,
+    PLACE_HAND,
+    PLACE_PLAYED,
+    WHERE_ELIMINATED,
+    WHERE_ON,
+    WHERE_UNUSED,
+)
+from envs.tactical_assault.turn import apply_action, legal_actions
+
+
+def check(S: np.ndarray, tb, b: int) -> str:
+    """'' when game b is consistent, else what is wrong (one line)."""
+    n = int(tb.n_cards)
+    for p in (0, 1):
+        places = S["card_place"][b, p, :n]
+        dc = int(S["deck_count"][b, p])
+        deck = S["deck"][b, p, :dc]
+        if sorted(deck.tolist()) != np.flatnonzero(places == PLACE_DECK).tolist():
+            return f"seat {p}: the deck order does not hold exactly the PLACE_DECK cards"
+        if (S["deck"][b, p, dc:] != -1).any():
+            return f"seat {p}: cards past the deck count"
+        if (places == PLACE_HAND).sum() > int(tb.hand_size):
+            return f"seat {p}: more than {tb.hand_size} cards in hand"
+        played = {
+            int(S["fr_card"][b, i]) for i in range(S["depth"][b]) if S["fr_player"][b, i] == p
+        }
+        if set(np.flatnonzero(places == PLACE_PLAYED).tolist()) != played:
+            return f"seat {p}: cards in play are not the stack's"
+    lost = [0, 0]
+    units = [0, 0]
+    at: dict[int, list[int]] = {}
+    for u in range(MAX_UNITS):
+        where = int(S["unit_where"][b, u])
+        if where == WHERE_UNUSED:
+            if S["unit_side"][b, u] != -1:
+                return f"unit {u}: unused slot with a side"
+            continue
+        side = int(S["unit_side"][b, u])
+        pos = int(S["unit_pos"][b, u])
+        if where == WHERE_ON:
+            if not 0 <= pos < tb.g_n_pos or not tb.g_standable[pos]:
+                return f"unit {u}: on the battlefield at bad position {pos}"
+            at.setdefault(pos, []).append(u)
+        elif pos != -1:
+            return f"unit {u}: off the battlefield with a position"
+        if where == WHERE_ELIMINATED:
+            lost[side] += int(tb.type_points[S["unit_type"][b, u]])
+            units[side] += 1
+        if S["unit_status"][b, u] & ~np.uint8(3):
+            return f"unit {u}: unknown status bits"
+    if lost != S["points_lost"][b].tolist() or units != S["units_lost"][b].tolist():
+        return (
+            f"points/units eliminated {S['points_lost'][b]} {S['units_lost'][b]} != {lost} {units}"
+        )
+    for pos, us in at.items():
+        if len(us) > 1:
+            sides = {int(S["unit_side"][b, u]) for u in us}
+            movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
+            movers.add(int(S["fb_unit"][b]))
+            # the zone a Fall Back left is settled when the Fall Back ends (combat.end_fall_back)
+            settling = int(S["settle_zone"][b]) == pos or (
+                S["fb_unit"][b] >= 0 and int(S["fb_origin"][b]) == pos
+            )
+            if len(sides) < 2 and not movers & set(us) and not settling:
+                return f"position {pos}: units {us} of one side share it outside Close Combat"
+            entered = [u for u in us if S["unit_entry"][b, u] >= 0]
+            if len(sides) == 2 and len(entered) < len(us) - 1:
+                return f"position {pos}: units {us} share it but only {entered} entered"
+    if S["stage"][b] != STAGE_GAME_OVER and S["depth"][b] == 0 and S["fb_unit"][b] != -1:
+        return "a Fall Back pending outside any card"
+    return ""
+
+
+# ---------------------------------------------------------------- the same checks in numba
+# (the fuzzer runs them after every decision of every game; codes instead of messages)
+OK = 0
+BAD_DECK = 1  # the deck order does not hold exactly the PLACE_DECK cards
+BAD_HAND = 2  # more cards in hand than the hand size
+BAD_PLAYED = 3  # cards in play are not the stack's
+BAD_POSITION = 4  # a unit on the battlefield at a bad position, or off it with one
+BAD_POINTS = 5  # points / units eliminated do not match the eliminated units
+BAD_SHARING = 6  # units share a position outside Close Combat
+CODE_NAMES = ("ok", "deck", "hand", "played", "position", "points", "sharing")
+
+
+@njit
+def check_codes(S, tb, b):
+    """The invariants of `check` as a code (OK when game b is consistent)."""
+    n = tb.n_cards
+    for p in range(2):
+        dc = np.int64(S["deck_count"][b, p])
+        in_deck = 0
+        hand = 0
+        for k in range(n):
+            place = S["card_place"][b, p, k]
+            if place == PLACE_DECK:
+                in_deck += 1
+            elif place == PLACE_HAND:
+                hand += 1
+            elif place == PLACE_PLAYED:
+                found = False
+                for i in range(S["depth"][b]):
+                    if S["fr_player"][b, i] == p and S["fr_card"][b, i] == k:
+                        found = True
+                if not found:
+                    return BAD_PLAYED
+        if in_deck != dc or hand > tb.hand_size:
+            return BAD_DECK if in_deck != dc else BAD_HAND
+        for i in range(dc):
+            k = S["deck"][b, p, i]
+            if k < 0 or S["card_place"][b, p, k] != PLACE_DECK:
+                return BAD_DECK
+        for i in range(S["depth"][b]):
+            if (
+                S["fr_player"][b, i] == p
+                and S["card_place"][b, p, S["fr_card"][b, i]] != PLACE_PLAYED
+            ):
+                return BAD_PLAYED
+    lost0 = 0
+    lost1 = 0
+    n0 = 0
+    n1 = 0
+    for u in range(MAX_UNITS):
+        where = S["unit_where"][b, u]
+        if where == WHERE_UNUSED:
+            continue
+        pos = S["unit_pos"][b, u]
+        if where == WHERE_ON:
+            if pos < 0 or pos >= tb.g_n_pos or tb.g_standable[pos] == 0:
+                return BAD_POSITION
+        elif pos != -1:
+            return BAD_POSITION
+        if where == WHERE_ELIMINATED:
+            if S["unit_side"][b, u] == 0:
+                lost0 += tb.type_points[S["unit_type"][b, u]]
+                n0 += 1
+            else:
+                lost1 += tb.type_points[S["unit_type"][b, u]]
+                n1 += 1
+    if (
+        lost0 != S["points_lost"][b, 0]
+        or lost1 != S["points_lost"][b, 1]
+        or n0 != S["units_lost"][b, 0]
+        or n1 != S["units_lost"][b, 1]
+    ):
+        return BAD_POINTS
+    for u in range(MAX_UNITS):
+        if S["unit_where"][b, u] != WHERE_ON:
+            continue
+        for v in range(u + 1, MAX_UNITS):
+            if S["unit_where"][b, v] != WHERE_ON or S["unit_pos"][b, v] != S["unit_pos"][b, u]:
+                continue
+            if S["unit_side"][b, u] != S["unit_side"][b, v]:
+                continue
+            fb = S["fb_unit"][b]
+            if S["settle_zone"][b] == S["unit_pos"][b, u] or fb == u or fb == v:
+                continue
+            if fb >= 0 and S["fb_origin"][b] == S["unit_pos"][b, u]:
+                continue
+            enemy = False  # a multi-unit Close Combat (LB "Multiple unit close combat")
+            for w in range(MAX_UNITS):
+                if (
+                    S["unit_where"][b, w] == WHERE_ON
+                    and S["unit_pos"][b, w] == S["unit_pos"][b, u]
+                    and S["unit_side"][b, w] != S["unit_side"][b, u]
+                ):
+                    enemy = True
+            if enemy:
+                continue
+            mover = False
+            for i in range(S["depth"][b]):
+                if S["fr_unit"][b, i] == u or S["fr_unit"][b, i] == v:
+                    mover = True
+            if not mover:
+                return BAD_SHARING
+    return OK
+
+
+@njit
+def fuzz(S, tb, b, seed, first_game, n_games, out):
+    """Random games first_game .. +n_games of `seed` (turn.random_playout's player), every
+    invariant checked after every decision. Returns (games, decisions, bad game or -1, code)."""
+    decisions = 0
+    for g in range(first_game, first_game + n_games):
+        reset_game(S, tb, b, seed, g)
+        while S["stage"][b] != STAGE_GAME_OVER:
+            n = legal_actions(S, tb, b, out)
+            if n == 0:
+                return g - first_game, decisions, g, -1
+            apply_action(S, tb, b, out[randint(S["agent_rng"], b, n)])
+            decisions += 1
+            code = check_codes(S, tb, b)
+            if code != OK:
+                return g - first_game, decisions, g, code
+    return n_games, decisions, -1, OK

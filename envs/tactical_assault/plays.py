@@ -1,0 +1,471 @@
+"""Who may have which card played on it: the Golden Rules "Only If Usable", "One Action Per
+Turn", the statuses of Table 6 (R6), conditions and triggers of the card-effect table (FC I1-I4),
+and the options of each decision that follow from them (targets, move steps).
+
+Windows (R12, I3): a general window offers Situations timed ``any_time`` with no trigger; a
+triggered window offers the Situations whose trigger is the event (an Interrupt or a Cancel,
+or Counterattack's ``melee_attack_resolved_on_unit``). The Situation is played on the unit the
+event concerns (``win_unit``) when the event is about that unit (attacked, attacking,
+contacted), on any own unit otherwise (a unit that reacts to a mover or to an enemy card).
+A window is always asked and passing is always legal, so being asked tells nothing about
+the asked player's hand.
+
+Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
+offered: target_point_attack, aerial_attack, infiltrate and remove_obstacle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.fantasy_cards.tables import (
+    EFFECT_BACK_IN_ACTION,
+    EFFECT_CANCEL_CARD,
+    EFFECT_CHANGE_FACING,
+    EFFECT_MELEE_ATTACK,
+    EFFECT_MOVE,
+    EFFECT_PASS_ALONG,
+    EFFECT_RANGED_ATTACK,
+    EFFECT_RECOVER,
+    EFFECT_SHIFT_ATTACK,
+    PART_ACTION,
+    RANGE_DISTANCE_CODE,
+    TIMING_ACTION,
+    TIMING_ANY_TIME,
+    TRIGGERS,
+)
+from envs.tactical_assault.geometry import LOS_EXISTS, in_arc, line_of_sight
+from envs.tactical_assault.state import (
+    MAX_POS,
+    MAX_UNITS,
+    PLACE_HAND,
+    STATUS_OUT_OF_ACTION,
+    STATUS_SHAKEN,
+    WHERE_OFF,
+    WHERE_ON,
+)
+
+TRIG_NONE = TRIGGERS.index("none")
+TRIG_ENEMY_MOVES = TRIGGERS.index("enemy_unit_moves")
+TRIG_ENEMY_CONTACT = TRIGGERS.index("enemy_contact")
+TRIG_RANGED_ON = TRIGGERS.index("ranged_attack_on_unit")
+TRIG_MELEE_ON = TRIGGERS.index("melee_attack_on_unit")
+TRIG_MELEE_RESOLVED = TRIGGERS.index("melee_attack_resolved_on_unit")
+TRIG_ATTACK_DECLARED = TRIGGERS.index("unit_attack_declared")
+TRIG_ACTION_PLAYED = TRIGGERS.index("enemy_action_played")
+TRIG_SITUATION_PLAYED = TRIGGERS.index("enemy_situation_played")
+
+# fct.CONDITIONS codes
+COND_NONE, COND_ON, COND_OFF, COND_IN_CC, COND_NOT_IN_CC, COND_SHAKEN, COND_OOA = range(7)
+
+
+@njit
+def on_field(S, b, u):
+    return S["unit_where"][b, u] == WHERE_ON
+
+
+@njit
+def in_close_combat(S, b, u):
+    """u shares its position with an enemy unit (LB "Sharing a zone"; FC "Melee Attacks")."""
+    if S["unit_where"][b, u] != WHERE_ON:
+        return False
+    pos = S["unit_pos"][b, u]
+    side = S["unit_side"][b, u]
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_where"][b, v] == WHERE_ON
+            and S["unit_pos"][b, v] == pos
+            and S["unit_side"][b, v] != side
+        ):
+            return True
+    return False
+
+
+@njit
+def shares_with(S, b, u, v):
+    return (
+        S["unit_where"][b, u] == WHERE_ON
+        and S["unit_where"][b, v] == WHERE_ON
+        and S["unit_pos"][b, u] == S["unit_pos"][b, v]
+        and u != v
+    )
+
+
+@njit
+def occupancy(S, b, occ):
+    """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units")."""
+    occ[:] = 0
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] == WHERE_ON:
+            occ[S["unit_pos"][b, v]] = 1
+
+
+@njit
+def new_occ():
+    return np.zeros(MAX_POS, dtype=np.uint8)
+
+
+@njit
+def sight(S, tb, b, occ, u, v, code):
+    """Whether unit u can draw LOS within Table 2 distance `code` (RANGE_DISTANCE_CODE: u's
+    Range Distance, with Extreme Range) to unit v, through u's LOS Arc. Returns LOS_* bits
+    (0 none), plus 8 when only Extreme Range reaches (FC Step 3)."""
+    if S["unit_where"][b, u] != WHERE_ON or S["unit_where"][b, v] != WHERE_ON:
+        return 0
+    t = S["unit_type"][b, u]
+    extra = 0
+    if code == RANGE_DISTANCE_CODE:
+        code = np.int64(tb.type_range[t])
+        if code < 0:
+            return 0
+        extra = np.int64(tb.g_extreme_extra)
+    a = np.int64(S["unit_pos"][b, u])
+    c = np.int64(S["unit_pos"][b, v])
+    d = np.int64(tb.g_dist[a, c])
+    reach = np.int64(tb.g_dist_units[code])
+    if d > reach + extra:
+        return 0
+    if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
+        return 0
+    bits = line_of_sight(tb, occ, a, c)
+    if bits == 0:
+        return 0
+    if d > reach:
+        bits |= 8
+    return bits
+
+
+@njit
+def ranged_target_ok(S, tb, b, occ, u, v, code):
+    """v is a viable target of a Ranged Attack by u (PART V Steps 1-3; R4: a unit with no
+    Protection, an Obstacle, is never attacked)."""
+    if (
+        S["unit_side"][b, u] == S["unit_side"][b, v]
+        or tb.type_protection[S["unit_type"][b, v]] == 0
+    ):
+        return False
+    if tb.type_ranged[S["unit_type"][b, u]] == 0:
+        return False
+    return sight(S, tb, b, occ, u, v, code) & LOS_EXISTS != 0
+
+
+@njit
+def melee_target_ok(S, b, tb, u, v):
+    """v is an enemy in contact with u (PART V "Melee Attacks" Step 1)."""
+    return (
+        S["unit_side"][b, u] != S["unit_side"][b, v]
+        and shares_with(S, b, u, v)
+        and tb.type_protection[S["unit_type"][b, v]] != 0
+    )
+
+
+@njit
+def can_step(S, tb, b, u, pos, k, left, contact):
+    """Unit u at `pos` may cross side k now with `left` zones of movement: the cost is paid,
+    the next position is standable, holds no enemy unless the card allows contact
+    (FC "Contacting Enemy Units", LB "Moving through zones containing enemy units").
+    Returns the cost, or -1."""
+    y = np.int64(tb.g_neighbour[pos, k])
+    if y < 0:
+        return -1
+    cost = np.int64(tb.g_entry_cost[pos, k])
+    if cost < 0 or cost > left or tb.g_standable[y] == 0:
+        return -1
+    side = S["unit_side"][b, u]
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+            if S["unit_side"][b, v] != side:
+                if not contact or tb.type_protection[S["unit_type"][b, v]] == 0:
+                    return -1
+    return cost
+
+
+@njit
+def pos_state(S, b, u, y):
+    """0 empty, 1 holds a friendly unit (other than u), 2 holds an enemy unit."""
+    side = S["unit_side"][b, u]
+    out = 0
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+            if S["unit_side"][b, v] != side:
+                return 2
+            out = 1
+    return out
+
+
+@njit
+def can_end_from(S, tb, b, u, pos, left, contact, best):
+    """Some legal end of the move is reachable from `pos` with `left` movement: an empty
+    position, or an enemy's when contact is allowed (R17: a unit may pass friendly zones but not
+    end in one). best[P] is scratch."""
+    st = pos_state(S, b, u, pos)
+    if st == 0 or st == 2:
+        return True
+    n = np.int64(tb.g_n_pos)
+    for z in range(n):
+        best[z] = -1
+    best[pos] = left
+    changed = True
+    while changed:
+        changed = False
+        for z in range(n):
+            lz = np.int64(best[z])
+            if lz <= 0 or pos_state(S, b, u, z) != 1:
+                continue  # only friendly positions are passed through
+            for k in range(tb.g_n_dirs):
+                c = can_step(S, tb, b, u, z, k, lz, contact)
+                if c < 0:
+                    continue
+                y = np.int64(tb.g_neighbour[z, k])
+                if lz - c > best[y]:
+                    best[y] = lz - c
+                    changed = True
+                    if pos_state(S, b, u, y) != 1:
+                        return True
+    return False
+
+
+@njit
+def move_options(S, tb, b, u, left, contact, out, best):
+    """Sides k the moving unit may cross next (out[:n]); see can_step and can_end_from."""
+    pos = np.int64(S["unit_pos"][b, u])
+    n = 0
+    for k in range(tb.g_n_dirs):
+        c = can_step(S, tb, b, u, pos, k, left, contact)
+        if c < 0:
+            continue
+        y = np.int64(tb.g_neighbour[pos, k])
+        if can_end_from(S, tb, b, u, y, left - c, contact, best):
+            out[n] = k
+            n += 1
+    return n
+
+
+@njit
+def away_options(S, tb, b, u, origin, start, k, left, out):
+    """Positions (out[:n]) a unit moving "directly away" from the enemy at `origin` may enter
+    as step k of its route: the positions the line from origin through its starting position
+    `start` enters next (two when the line meets them equally: its player's choice, LB
+    "Making decisions"), payable and empty (reading R29 of Fantasy Cards: it stops short of
+    any unit)."""
+    if origin == start or k >= tb.g_fb_route.shape[2]:
+        return 0
+    pos = np.int64(S["unit_pos"][b, u])
+    n = 0
+    for o in range(2):
+        y = np.int64(tb.g_fb_route[origin, start, k, o])
+        if y < 0:
+            continue
+        for side in range(tb.g_n_dirs):
+            if tb.g_neighbour[pos, side] == y:
+                c = can_step(S, tb, b, u, pos, side, left, False)
+                if c >= 0 and pos_state(S, b, u, y) == 0:
+                    out[n] = y
+                    n += 1
+    return n
+
+
+@njit
+def volley_joiner_ok(S, tb, b, p, play, v, w, occ):
+    """w may join the "all available" attack of `play` on target v (I12, R20): a friendly unit
+    of a type the card names, that may have cards played on it, has not used its Action this
+    turn and can make the card's Ranged Attack on v."""
+    if S["unit_side"][b, w] != p or S["unit_where"][b, w] != WHERE_ON:
+        return False
+    if tb.play_on[play, S["unit_type"][b, w]] == 0 or S["unit_acted"][b, w]:
+        return False
+    if not can_take_cards(S, tb, b, play, w):
+        return False
+    return ranged_target_ok(S, tb, b, occ, w, v, np.int64(tb.step_range[play, 0]))
+
+
+@njit
+def can_take_cards(S, tb, b, play, u):
+    """Table 6 and R6: a Shaken or Out Of Action unit may have only the card that removes one
+    of its statuses played on it; an Eliminated unit none."""
+    if S["unit_where"][b, u] != WHERE_ON and S["unit_where"][b, u] != WHERE_OFF:
+        return False
+    st = S["unit_status"][b, u]
+    if st == 0:
+        return True
+    k0 = tb.step_kind[play, 0]
+    if k0 == EFFECT_RECOVER and st & STATUS_SHAKEN:
+        return True
+    if k0 == EFFECT_BACK_IN_ACTION and st & STATUS_OUT_OF_ACTION:
+        return True
+    return False
+
+
+@njit
+def condition_ok(S, b, cond, u):
+    if cond == COND_ON:
+        return S["unit_where"][b, u] == WHERE_ON
+    if cond == COND_OFF:
+        return S["unit_where"][b, u] == WHERE_OFF
+    if cond == COND_IN_CC:
+        return in_close_combat(S, b, u)
+    if cond == COND_NOT_IN_CC:
+        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, b, u)
+    if cond == COND_SHAKEN:
+        return S["unit_status"][b, u] & STATUS_SHAKEN != 0
+    if cond == COND_OOA:
+        return S["unit_status"][b, u] & STATUS_OUT_OF_ACTION != 0
+    return True
+
+
+@njit
+def usable(S, tb, b, p, play, u, occ, scratch, best):
+    """Play `play` may be played by seat p on its unit u now (Only If Usable, FC I1-I4). A
+    unit holding a pass-along for this part (I7) may have any such card played on it when
+    some friendly unit within the pass-along's distance could use it (FC "Only If Usable"
+    NOTE: passing along counts as using it)."""
+    if S["unit_side"][b, u] != p:
+        return False
+    if holds_pass(S, tb, b, play, u):
+        for r in range(MAX_UNITS):
+            if pass_receiver_ok(S, tb, b, p, play, u, r, occ, scratch, best):
+                return True
+        return False
+    return usable_direct(S, tb, b, p, play, u, occ, scratch, best, False)
+
+
+@njit
+def holds_pass(S, tb, b, play, u):
+    """u holds a pass-along for the part of `play` (I7) and may have cards played on it."""
+    bit = 1 if tb.play_part[play] == PART_ACTION else 2
+    return S["unit_pass"][b, u] & bit != 0 and S["unit_status"][b, u] == 0
+
+
+@njit
+def pass_receiver_ok(S, tb, b, p, play, u, r, occ, scratch, best):
+    """r may receive `play` passed along by u: a friendly unit within the pass-along's
+    distance of u that can use the whole card, whatever types the card names (I7)."""
+    if r == u or S["unit_side"][b, r] != p:
+        return False
+    if S["unit_where"][b, u] != WHERE_ON or S["unit_where"][b, r] != WHERE_ON:
+        return False
+    d = np.int64(S["unit_pass_dist"][b, u])
+    if tb.g_dist[S["unit_pos"][b, u], S["unit_pos"][b, r]] > tb.g_dist_units[d]:
+        return False
+    return usable_direct(S, tb, b, p, play, r, occ, scratch, best, True)
+
+
+@njit
+def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
+    """`usable` without pass-alongs; any_type: the card need not name u's type (I7)."""
+    if S["unit_side"][b, u] != p:
+        return False
+    if not any_type and tb.play_on[play, S["unit_type"][b, u]] == 0:
+        return False
+    if not can_take_cards(S, tb, b, play, u):
+        return False
+    if not condition_ok(S, b, np.int64(tb.play_condition[play]), u):
+        return False
+    if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
+        return False  # One Action Per Turn
+    trig = np.int64(tb.play_trigger[play])
+    forced = -1
+    if trig != TRIG_NONE:
+        if trig != np.int64(S["win_trigger"][b]):
+            return False
+        if (
+            trig == TRIG_ENEMY_CONTACT
+            or trig == TRIG_RANGED_ON
+            or trig == TRIG_MELEE_ON
+            or trig == TRIG_ATTACK_DECLARED
+            or trig == TRIG_MELEE_RESOLVED
+        ):
+            if u != S["win_unit"][b]:
+                return False
+        if trig == TRIG_ENEMY_MOVES:
+            forced = np.int64(S["win_unit"][b])
+        elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
+            forced = np.int64(S["win_enemy"][b])
+    for j in range(tb.step_kind.shape[1]):
+        kind = tb.step_kind[play, j]
+        if kind < 0:
+            break
+        if kind == EFFECT_MOVE:
+            if tb.step_direction[play, j] != 0:
+                # away_from_enemy (Evade): away from the enemy of the event, at least a step
+                if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
+                    return False
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                    return False
+                left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
+                start = np.int64(S["unit_pos"][b, u])
+                origin = np.int64(S["unit_pos"][b, forced])
+                if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
+                    return False
+            elif j == 0:
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                    return False
+                left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
+                if (
+                    move_options(S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best)
+                    == 0
+                ):
+                    return False
+        elif kind == EFFECT_MELEE_ATTACK:
+            if j == 0:
+                found = False
+                for v in range(MAX_UNITS):
+                    if (forced < 0 or v == forced) and melee_target_ok(S, b, tb, u, v):
+                        found = True
+                        break
+                if not found:
+                    return False
+        elif kind == EFFECT_RANGED_ATTACK:
+            code = np.int64(tb.step_range[play, j])
+            found = False
+            for v in range(MAX_UNITS):
+                if (forced < 0 or v == forced) and S["unit_where"][b, v] == WHERE_ON:
+                    if ranged_target_ok(S, tb, b, occ, u, v, code):
+                        found = True
+                        break
+            if not found:
+                return False
+        elif kind == EFFECT_RECOVER:
+            if S["unit_status"][b, u] & STATUS_SHAKEN == 0:
+                return False
+        elif kind == EFFECT_BACK_IN_ACTION:
+            if S["unit_status"][b, u] & STATUS_OUT_OF_ACTION == 0:
+                return False
+        elif kind == EFFECT_CHANGE_FACING:
+            if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_SHIFT_ATTACK:
+            pass
+        elif kind == EFFECT_PASS_ALONG:
+            if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_CANCEL_CARD:
+            w = np.int64(S["win_unit"][b])
+            if w < 0 or sight(S, tb, b, occ, u, w, np.int64(tb.step_range[play, j])) == 0:
+                return False
+        else:
+            return False  # not yet run by the core (module docstring)
+    return True
+
+
+@njit
+def playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
+    for u in range(MAX_UNITS):
+        if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
+            return True
+    return False
+
+
+@njit
+def window_fits(S, tb, b, p, k, general, new_only):
+    """Card k of p's hand may be offered in the window asked now (by its Situation's timing and
+    trigger); usability is checked separately."""
+    if S["card_place"][b, p, k] != PLACE_HAND:
+        return False
+    play = np.int64(tb.card_situation[k])
+    if general:
+        if new_only and S["card_new"][b, p, k] == 0:
+            return False
+        return tb.play_timing[play] == TIMING_ANY_TIME and tb.play_trigger[play] == TRIG_NONE
+    return np.int64(tb.play_trigger[play]) == np.int64(S["win_trigger"][b])

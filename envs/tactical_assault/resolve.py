@@ -1,0 +1,390 @@
+"""Resolving cards: the resolution stack and the effect steps of the card-effect table
+(FC Golden Rules "Sequential Events", "Exactly As Written", "One At A Time"; I3, I4; R12, R13).
+
+A card part played on a unit is pushed as a frame (state.py). Its phases, in order:
+
+    PH_CANCEL_W   the opponent's Cancel window (trigger enemy_action_played / _situation_played)
+    PH_STEP       run the next effect step, or finish the card (-> its owner's discard pile)
+    PH_MOVE       the mover picks its next position or stops        (STAGE_MOVE)
+    PH_CONTACT_W  the contacted unit's owner: enemy_contact window before the mover enters
+    PH_MOVE_W     the mover's opponent: enemy_unit_moves window after each position entered
+    PH_FACE       the unit faces a side (after a move, Stand To)     (STAGE_FACING)
+    PH_TARGET     the attacker's player picks the target             (STAGE_TARGET)
+    PH_RANGED_W   the target's owner: ranged_attack_on_unit window, before the flip
+    PH_RANGED_FLIP
+    PH_MELEE_W1   the target's owner: melee_attack_on_unit window, before the flip
+    PH_MELEE_W2   the attacker's owner: unit_attack_declared window (e.g. Battle Fury)
+    PH_MELEE_FLIP
+    PH_MELEE_W3   the target's owner: melee_attack_resolved_on_unit window (Counterattack)
+    PH_ENTER      the mover enters fr_aux: sharing an enemy's zone stops all movement
+    PH_VOLLEY     an "all available" card: the player names the next unit that attacks the
+                  same target (fr_aux while it attacks), or none more
+    PH_NEXT       step done
+
+A Situation played in a window is pushed above and resolves first (an Interrupt "takes effect
+immediately", a Cancel "prior to the original card"); then the lower frame runs its phase
+again, so its window is asked again until its player passes (any number of Situations). A
+cancelled card or one whose unit ceased its activity (Table 6) runs no further step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.fantasy_cards.tables import (
+    EFFECT_BACK_IN_ACTION,
+    EFFECT_CANCEL_CARD,
+    EFFECT_CHANGE_FACING,
+    EFFECT_MELEE_ATTACK,
+    EFFECT_MOVE,
+    EFFECT_PASS_ALONG,
+    EFFECT_RANGED_ATTACK,
+    EFFECT_RECOVER,
+    EFFECT_SHIFT_ATTACK,
+    PART_ACTION,
+)
+from envs.tactical_assault.actions import (
+    STAGE_FACING,
+    STAGE_MOVE,
+    STAGE_RUN,
+    STAGE_TARGET,
+    STAGE_VOLLEY,
+    STAGE_WINDOW,
+)
+from envs.tactical_assault.combat import resolve_attack
+from envs.tactical_assault.plays import (
+    TRIG_ACTION_PLAYED,
+    TRIG_ATTACK_DECLARED,
+    TRIG_ENEMY_CONTACT,
+    TRIG_ENEMY_MOVES,
+    TRIG_MELEE_ON,
+    TRIG_MELEE_RESOLVED,
+    TRIG_RANGED_ON,
+    TRIG_SITUATION_PLAYED,
+    in_close_combat,
+    melee_target_ok,
+    new_occ,
+    occupancy,
+    ranged_target_ok,
+)
+from envs.tactical_assault.state import (
+    FR_CANCELLED,
+    FR_CEASED,
+    MAX_UNITS,
+    PLACE_DISCARD,
+    PLACE_PLAYED,
+    STATUS_OUT_OF_ACTION,
+    STATUS_SHAKEN,
+    WHERE_ON,
+)
+
+PH_CANCEL_W = 0
+PH_STEP = 1
+PH_MOVE = 2
+PH_CONTACT_W = 3
+PH_MOVE_W = 4
+PH_FACE = 5
+PH_TARGET = 6
+PH_RANGED_W = 7
+PH_RANGED_FLIP = 8
+PH_MELEE_W1 = 9
+PH_MELEE_W2 = 10
+PH_MELEE_FLIP = 11
+PH_MELEE_W3 = 12
+PH_NEXT = 13
+PH_ENTER = 14  # the mover enters the position fr_aux (an enemy's: Close Combat)
+PH_VOLLEY = 15  # "all available" (I12): the next unit to join the attack     (STAGE_VOLLEY)
+
+
+@njit
+def push(S, tb, b, p, k, play, u, forced):
+    """Seat p plays card k's part `play` on its unit u; the frame starts at its Cancel window.
+    An Action uses the unit's Action for the turn even if it is cancelled (R13)."""
+    i = np.int64(S["depth"][b])
+    S["depth"][b] = i + 1
+    S["card_place"][b, p, k] = PLACE_PLAYED
+    S["fr_player"][b, i] = p
+    S["fr_card"][b, i] = k
+    S["fr_play"][b, i] = play
+    S["fr_unit"][b, i] = u
+    S["fr_step"][b, i] = 0
+    S["fr_phase"][b, i] = PH_CANCEL_W
+    S["fr_target"][b, i] = forced
+    S["fr_shift"][b, i] = 0
+    S["fr_left"][b, i] = 0
+    S["fr_moved"][b, i] = 0
+    S["fr_flags"][b, i] = 0
+    S["fr_contact"][b, i] = 0
+    S["fr_aux"][b, i] = -1
+    if tb.play_part[play] == PART_ACTION:
+        S["unit_acted"][b, u] = 1
+    S["stage"][b] = STAGE_RUN
+
+
+@njit
+def _window(S, b, seat, trigger, unit, enemy):
+    S["stage"][b] = STAGE_WINDOW
+    S["current"][b] = seat
+    S["win_trigger"][b] = trigger
+    S["win_unit"][b] = unit
+    S["win_enemy"][b] = enemy
+
+
+@njit
+def finish(S, b):
+    """The top card has resolved: it goes to its owner's discard pile. Returns its owner."""
+    i = np.int64(S["depth"][b]) - 1
+    p = np.int64(S["fr_player"][b, i])
+    S["card_place"][b, p, S["fr_card"][b, i]] = PLACE_DISCARD
+    S["fr_player"][b, i] = -1
+    S["fr_card"][b, i] = -1
+    S["fr_play"][b, i] = -1
+    S["fr_unit"][b, i] = -1
+    S["fr_target"][b, i] = -1
+    S["depth"][b] = i
+    return p
+
+
+@njit
+def enter(S, tb, b, i, u, y):
+    """Frame i's mover u enters neighbouring position y (paying its cost). Into an enemy's
+    position: the units share it and are in Close Combat, u recorded as entering from its
+    position and targeting that enemy; all movement stops (LB "Entering close combat",
+    "Sharing a zone", "Multiple unit close combat: moving into")."""
+    pos = np.int64(S["unit_pos"][b, u])
+    cost = -1
+    for k in range(tb.g_n_dirs):
+        if tb.g_neighbour[pos, k] == y:
+            cost = np.int64(tb.g_entry_cost[pos, k])
+    if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
+        S["fr_phase"][b, i] = PH_FACE
+        return
+    target = -1
+    for w in range(MAX_UNITS):
+        if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+            if S["unit_side"][b, w] != S["unit_side"][b, u]:
+                if target < 0 or S["unit_entry"][b, w] < 0:
+                    target = w  # the zone's first occupant when several
+    S["fr_left"][b, i] -= cost
+    S["fr_moved"][b, i] += 1
+    S["unit_pos"][b, u] = y
+    if target >= 0:
+        S["unit_entry"][b, u] = pos
+        S["unit_cc_target"][b, u] = target
+        S["fr_phase"][b, i] = PH_NEXT
+    else:
+        alone = True
+        for w in range(MAX_UNITS):
+            if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                alone = False
+        if alone:
+            S["fr_last_ok"][b, i] = y
+        S["fr_phase"][b, i] = PH_MOVE_W
+
+
+@njit
+def _stop_moving(S, b, i, u):
+    """A move stopped (the unit ceased its activity) while passing through a friendly unit's
+    position: the unit goes back to the last position of its path it may end in (FC "Sharing
+    Space"; reading R24 of Fantasy Cards)."""
+    if S["fr_moved"][b, i] == 0 or S["unit_where"][b, u] != WHERE_ON:
+        return
+    if in_close_combat(S, b, u):
+        return
+    pos = S["unit_pos"][b, u]
+    for w in range(MAX_UNITS):
+        if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == pos:
+            S["unit_pos"][b, u] = S["fr_last_ok"][b, i]
+            return
+
+
+@njit
+def _shooter(S, b, i, u):
+    """The unit making frame i's Ranged Attack: a unit that joined an "all available" attack
+    (fr_aux), else the unit the card was played on."""
+    w = np.int64(S["fr_aux"][b, i])
+    return w if w >= 0 else u
+
+
+@njit
+def run_frame(S, tb, b):
+    """Run the top frame until it asks a decision (stage set) or finishes (returns its
+    owner's seat; -1 while it is still running or waiting)."""
+    i = np.int64(S["depth"][b]) - 1
+    p = np.int64(S["fr_player"][b, i])
+    u = np.int64(S["fr_unit"][b, i])
+    play = np.int64(S["fr_play"][b, i])
+    ph = S["fr_phase"][b, i]
+    stopped = S["fr_flags"][b, i] & (FR_CANCELLED | FR_CEASED) != 0
+    if ph == PH_CANCEL_W:
+        if stopped:
+            return finish(S, b)
+        trig = TRIG_ACTION_PLAYED if tb.play_part[play] == PART_ACTION else TRIG_SITUATION_PLAYED
+        _window(S, b, 1 - p, trig, u, -1)
+        return -1
+    if stopped:
+        _stop_moving(S, b, i, u)
+        return finish(S, b)
+    j = np.int64(S["fr_step"][b, i])
+    if ph == PH_NEXT:
+        S["fr_step"][b, i] = j + 1
+        S["fr_phase"][b, i] = PH_STEP
+        return -1
+    if j >= tb.step_kind.shape[1] or tb.step_kind[play, j] < 0:
+        return finish(S, b)
+    kind = tb.step_kind[play, j]
+    v = np.int64(S["fr_target"][b, i])
+    if ph == PH_STEP:
+        if kind == EFFECT_MOVE:
+            if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                S["fr_phase"][b, i] = PH_NEXT
+                return -1
+            if tb.step_direction[play, j] != 0:  # away_from_enemy (Evade)
+                if v < 0 or S["unit_where"][b, v] != WHERE_ON:
+                    S["fr_phase"][b, i] = PH_NEXT
+                    return -1
+                S["fr_from"][b, i] = S["unit_pos"][b, v]
+                S["fr_start"][b, i] = S["unit_pos"][b, u]
+            S["fr_left"][b, i] = tb.g_dist_units[tb.step_distance[play, j]]
+            S["fr_moved"][b, i] = 0
+            S["fr_last_ok"][b, i] = S["unit_pos"][b, u]
+            S["fr_contact"][b, i] = tb.step_contact[play, j]
+            S["fr_phase"][b, i] = PH_MOVE
+        elif kind == EFFECT_MELEE_ATTACK or kind == EFFECT_RANGED_ATTACK:
+            ranged = kind == EFFECT_RANGED_ATTACK
+            code = np.int64(tb.step_range[play, j])
+            occ = new_occ()
+            occupancy(S, b, occ)
+            n = 0
+            for w in range(MAX_UNITS):
+                if v >= 0 and w != v:
+                    continue
+                if ranged:
+                    ok = ranged_target_ok(S, tb, b, occ, u, w, code)
+                else:
+                    ok = melee_target_ok(S, b, tb, u, w)
+                if ok:
+                    n += 1
+            if n == 0:
+                S["fr_phase"][b, i] = PH_NEXT  # e.g. Assault ended out of contact
+            elif v >= 0:
+                S["fr_phase"][b, i] = PH_RANGED_W if ranged else PH_MELEE_W1
+            else:
+                S["fr_phase"][b, i] = PH_TARGET
+        elif kind == EFFECT_RECOVER:
+            S["unit_status"][b, u] &= ~np.uint8(STATUS_SHAKEN)
+            S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_BACK_IN_ACTION:
+            S["unit_status"][b, u] &= ~np.uint8(STATUS_OUT_OF_ACTION)
+            S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_CHANGE_FACING:
+            S["fr_phase"][b, i] = PH_FACE
+        elif kind == EFFECT_SHIFT_ATTACK:
+            if i >= 1:
+                S["fr_shift"][b, i - 1] += tb.step_shift[play, j]
+            S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_PASS_ALONG:
+            # I7: the next Action / Situation played on u passes to a friendly unit near it
+            S["unit_pass"][b, u] |= np.uint8(1 if tb.step_what[play, j] == 0 else 2)
+            S["unit_pass_dist"][b, u] = tb.step_distance[play, j]
+            S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_CANCEL_CARD:
+            if i >= 1:
+                S["fr_flags"][b, i - 1] |= FR_CANCELLED
+            S["fr_phase"][b, i] = PH_NEXT
+        else:
+            S["fr_phase"][b, i] = PH_NEXT  # never offered (plays.py docstring)
+        return -1
+    if ph == PH_MOVE:
+        S["stage"][b] = STAGE_MOVE
+        S["current"][b] = p
+        return -1
+    if ph == PH_CONTACT_W:
+        y = np.int64(S["fr_aux"][b, i])
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                if S["unit_side"][b, w] != p:
+                    _window(S, b, 1 - p, TRIG_ENEMY_CONTACT, w, u)
+                    return -1
+        S["fr_phase"][b, i] = PH_MOVE  # the enemy is gone: the move goes on
+        return -1
+    if ph == PH_ENTER:
+        y = np.int64(S["fr_aux"][b, i])
+        S["fr_aux"][b, i] = -1
+        enter(S, tb, b, i, u, y)
+        return -1
+    if ph == PH_MOVE_W:
+        _window(S, b, 1 - p, TRIG_ENEMY_MOVES, u, -1)
+        return -1
+    if ph == PH_FACE:
+        S["stage"][b] = STAGE_FACING
+        S["current"][b] = p
+        S["sel_unit"][b] = u
+        return -1
+    if ph == PH_TARGET:
+        S["stage"][b] = STAGE_TARGET
+        S["current"][b] = p
+        return -1
+    if ph == PH_RANGED_W:
+        _window(S, b, 1 - p, TRIG_RANGED_ON, v, _shooter(S, b, i, u))
+        return -1
+    if ph == PH_VOLLEY:
+        # FC I12 "all available": the player names the next unit to join, or no more
+        S["fr_aux"][b, i] = -1
+        if S["unit_where"][b, v] != WHERE_ON:
+            S["fr_phase"][b, i] = PH_NEXT
+            return -1
+        S["stage"][b] = STAGE_VOLLEY
+        S["current"][b] = p
+        return -1
+    if ph == PH_MELEE_W1:
+        _window(S, b, 1 - p, TRIG_MELEE_ON, v, u)
+        return -1
+    if ph == PH_MELEE_W2:
+        _window(S, b, p, TRIG_ATTACK_DECLARED, u, v)
+        return -1
+    if ph == PH_RANGED_FLIP or ph == PH_MELEE_FLIP:
+        ranged = ph == PH_RANGED_FLIP
+        extra = np.int64(tb.step_shift[play, j]) + np.int64(S["fr_shift"][b, i])
+        S["fr_shift"][b, i] = 0
+        ok = True
+        if not ranged and not melee_target_ok(S, b, tb, u, v):
+            ok = False  # contact lost before the flip
+        att = _shooter(S, b, i, u) if ranged else u
+        if ok:
+            resolve_attack(S, tb, b, att, v, ranged, np.int64(tb.step_range[play, j]), extra)
+        if not ranged and S["unit_where"][b, v] == WHERE_ON and S["unit_where"][b, u] == WHERE_ON:
+            S["fr_phase"][b, i] = PH_MELEE_W3
+        elif ranged and tb.play_all_available[play]:
+            S["fr_phase"][b, i] = PH_VOLLEY
+        else:
+            S["fr_phase"][b, i] = PH_NEXT
+        return -1
+    if ph == PH_MELEE_W3:
+        _window(S, b, 1 - p, TRIG_MELEE_RESOLVED, v, u)
+        return -1
+    S["fr_phase"][b, i] = PH_NEXT
+    return -1
+
+
+@njit
+def window_passed(S, b):
+    """The asked player passed the top frame's window: its phase moves on."""
+    i = np.int64(S["depth"][b]) - 1
+    ph = S["fr_phase"][b, i]
+    if ph == PH_CANCEL_W:
+        S["fr_phase"][b, i] = PH_STEP
+    elif ph == PH_CONTACT_W:
+        S["fr_phase"][b, i] = PH_ENTER
+    elif ph == PH_MOVE_W:
+        S["fr_phase"][b, i] = PH_MOVE
+    elif ph == PH_RANGED_W:
+        S["fr_phase"][b, i] = PH_RANGED_FLIP
+    elif ph == PH_MELEE_W1:
+        S["fr_phase"][b, i] = PH_MELEE_W2
+    elif ph == PH_MELEE_W2:
+        S["fr_phase"][b, i] = PH_MELEE_FLIP
+    else:
+        S["fr_phase"][b, i] = PH_NEXT
+    S["stage"][b] = STAGE_RUN

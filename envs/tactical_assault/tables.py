@@ -1,0 +1,186 @@
+"""The Tactical Assault tables record: every rule table the kernels read, as ONE numpy record.
+
+Built once from the Fantasy Cards loader (envs/fantasy_cards/tables.py: cards, plays, Table 3)
+plus a ground (the ``g_*`` arrays: Legendary Battles' zone map, envs/legendary_battles/zones.py;
+Fantasy Cards' tabletop is the next part) and a force set-up (the ``sc_*``/``vc_*`` fields:
+who stands where, reinforcements, victory conditions). Kernels take it as ``tb`` (a np.record):
+``tb.card_result[k]``. Arrays are padded to the capacities below; ``n_*`` fields say how much is
+used. Whatever differs between the two rulesets is data here, never a branch in the kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.fantasy_cards import tables as fct
+from envs.tactical_assault.state import MAX_CARDS, MAX_DIRS, MAX_POS, MAX_UNITS, N_PLAYERS
+
+MAX_PLAYS = 40  # card-effect rows (33 in card_effects.yaml)
+MAX_STEPS = fct.MAX_STEPS  # effect steps per play
+N_TYPES = 20  # Table 3 unit types
+N_DISTANCES = 5  # Table 2: Very Short .. Very Long (fantasy_cards.tables distance codes)
+N_RANGED_CONDITIONS = len(fct.RANGED_CONDITIONS)
+N_MELEE_CONDITIONS = len(fct.MELEE_CONDITIONS)
+FB_LEN = 12  # steps of a stored Fall Back route (a Short Distance is at most a few zones)
+
+# vc_at_limit: who wins when the turn limit is reached (LB I3; FC R10)
+AT_LIMIT_MOST_UNITS = 0
+AT_LIMIT_HOLD_ZONES = 1
+AT_LIMIT_SIDE_0 = 2
+AT_LIMIT_SIDE_1 = 3
+AT_LIMIT_NAMES = ("most_units_eliminated", "hold_zones", "side_0_wins", "side_1_wins")
+
+TA_TABLE_FIELDS = [
+    # --- cards (deck.yaml, FC I5) ---
+    ("n_cards", np.int16, ()),  # cards per deck (72)
+    ("hand_size", np.int16, ()),  # FC "Draw Hand (Six Cards)"
+    ("card_number", np.int16, (MAX_CARDS,)),  # [72] printed number (deployment draw)
+    ("card_action", np.int16, (MAX_CARDS,)),  # [72] play index of the card's Action
+    ("card_situation", np.int16, (MAX_CARDS,)),  # [72] play index of its Situation
+    ("card_result", np.int8, (MAX_CARDS,)),  # [72] Combat Result code (Table 6 rank)
+    # --- the card-effect table (card_effects.yaml, FC I1-I4) ---
+    ("n_plays", np.int16, ()),
+    ("play_part", np.int8, (MAX_PLAYS,)),  # [P] PART_ACTION / PART_SITUATION
+    ("play_timing", np.int8, (MAX_PLAYS,)),  # [P] TIMING_*
+    ("play_trigger", np.int8, (MAX_PLAYS,)),  # [P] index into fct.TRIGGERS
+    ("play_condition", np.int8, (MAX_PLAYS,)),  # [P] index into fct.CONDITIONS
+    ("play_all_available", np.uint8, (MAX_PLAYS,)),  # [P] FC I12
+    ("play_on", np.uint8, (MAX_PLAYS, N_TYPES)),  # [P, T] unit types it may be played on
+    ("step_kind", np.int8, (MAX_PLAYS, MAX_STEPS)),  # [P, 4] EFFECT_*, -1 no step
+    ("step_distance", np.int8, (MAX_PLAYS, MAX_STEPS)),  # distance code, -1
+    ("step_contact", np.uint8, (MAX_PLAYS, MAX_STEPS)),  # move may end in contact
+    ("step_direction", np.int8, (MAX_PLAYS, MAX_STEPS)),  # index into fct.DIRECTIONS
+    ("step_range", np.int8, (MAX_PLAYS, MAX_STEPS)),  # distance code or RANGE_DISTANCE_CODE
+    ("step_radius", np.int8, (MAX_PLAYS, MAX_STEPS)),  # distance code, -1
+    ("step_shift", np.int8, (MAX_PLAYS, MAX_STEPS)),  # extra result shift, +1 = Up One
+    ("step_what", np.int8, (MAX_PLAYS, MAX_STEPS)),  # index into fct.WHATS, -1
+    ("step_min_enemy_distance", np.int8, (MAX_PLAYS, MAX_STEPS)),  # distance code, -1
+    # --- Table 3 ---
+    ("type_ranged", np.int8, (N_TYPES,)),  # [T] Ranged rating level, 0 none
+    ("type_range", np.int8, (N_TYPES,)),  # [T] Range Distance code, -1 none
+    ("type_protection", np.int8, (N_TYPES,)),  # [T] Protection level, 0 none (never attacked)
+    ("type_melee", np.int8, (N_TYPES,)),  # [T] Melee rating level
+    ("type_points", np.int16, (N_TYPES,)),  # [T] point value
+    ("rmod_shift", np.int8, (N_RANGED_CONDITIONS,)),  # Table 4 shift by fct.RANGED_CONDITIONS
+    ("mmod_shift", np.int8, (N_MELEE_CONDITIONS,)),  # Table 5 shift by fct.MELEE_CONDITIONS
+    ("type_aerial", np.int16, ()),  # unit type codes the rules single out by name
+    ("type_obstacle", np.int16, ()),
+    ("type_infiltrator", np.int16, ()),
+    # --- the ground: geometry reduced to arrays (envs/legendary_battles/zones.py) ---
+    ("g_n_pos", np.int16, ()),  # positions used
+    ("g_n_dirs", np.int16, ()),  # sides per position (= facings)
+    ("g_dist_units", np.int16, (N_DISTANCES,)),  # Table 2 distances in positions' units
+    ("g_extreme_extra", np.int16, ()),  # how far past its range an attack still reaches a
+    # part of the target (FC Step 3 "Extreme Range"); 0 on a zone map (LB R19)
+    ("g_dist", np.int16, (MAX_POS, MAX_POS)),  # [P, P] distance between positions
+    ("g_centre", np.float64, (MAX_POS, 2)),  # [P, 2] centre point (LOS is drawn between them)
+    ("g_vertex", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outline; side k: k -> k+1
+    ("g_normal", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outward side normals
+    ("g_offset", np.float64, (MAX_POS, MAX_DIRS)),  # [P, D] inside: normal . p <= offset
+    ("g_neighbour", np.int16, (MAX_POS, MAX_DIRS)),  # [P, D] position across side k, -1
+    ("g_entry_cost", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] movement to cross side k, -1 not
+    ("g_standable", np.uint8, (MAX_POS,)),  # [P] a unit may stand here (not Impassable)
+    ("g_ground", np.int8, (MAX_POS,)),  # [P] ground elevation level (units stand on it)
+    ("g_top", np.int8, (MAX_POS,)),  # [P] highest elevation of the position
+    ("g_covering", np.uint8, (MAX_POS,)),  # [P] Covering template terrain
+    ("g_obstructing", np.uint8, (MAX_POS,)),  # [P] Obstructing template terrain
+    ("g_template", np.int16, (MAX_POS,)),  # [P] terrain template id, -1 none
+    ("g_side_covering", np.uint8, (MAX_POS, MAX_DIRS)),  # [P, D] Covering linear terrain
+    ("g_side_obstructing", np.uint8, (MAX_POS, MAX_DIRS)),  # [P, D] Obstructing linear terrain
+    ("g_side_top", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] top elevation of that terrain
+    ("g_arc", np.uint8, (MAX_POS, MAX_DIRS, MAX_POS)),  # [P, F, P] other in the LOS Arc of a
+    # unit at p facing f (LB "Line-of-sight arcs", "LOS & zone corners")
+    ("g_fb_route", np.int16, (MAX_POS, MAX_POS, FB_LEN, 2)),  # [A, T, k, option] Fall Back
+    # route of a unit at T attacked from A: the positions the line from A through T enters
+    # after T, in order; a second option where the line meets two equally (else -1)
+    # --- the forces and the scenario (sc_*, vc_*) ---
+    ("sc_n_units", np.int16, ()),  # unit slots used
+    ("sc_unit_side", np.int8, (MAX_UNITS,)),  # [U] seat
+    ("sc_unit_type", np.int8, (MAX_UNITS,)),  # [U] Table 3 index
+    ("sc_unit_pos", np.int16, (MAX_UNITS,)),  # [U] starting position, -1 deployed by choice
+    ("sc_unit_facing", np.int8, (MAX_UNITS,)),  # [U] starting facing
+    ("sc_unit_arrives", np.int16, (MAX_UNITS,)),  # [U] own turn it enters (reinforcement), 0
+    ("sc_deploy", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] deployment area of each seat
+    ("sc_arrive_zone", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] where reinforcements enter
+    ("sc_first_turn", np.int8, ()),  # seat taking the first turn, -1 FC rule
+    ("sc_deploy_first", np.int8, ()),  # seat placing first, -1 FC card draw
+    ("sc_turn_limit", np.int16, ()),  # turns per player before time is called
+    ("vc_half_points", np.uint8, ()),  # half of a side's points eliminated loses
+    ("vc_no_units", np.uint8, ()),  # no units left on the battlefield loses
+    ("vc_points_side", np.int8, ()),  # points_eliminated: this seat loses at vc_points, -1
+    ("vc_points", np.int16, ()),
+    ("vc_unit", np.int8, ()),  # unit_eliminated: this unit slot's loss loses, -1
+    ("vc_hold_side", np.int8, ()),  # hold_zones side, -1
+    ("vc_hold", np.uint8, (MAX_POS,)),  # [P] the zones to hold
+    ("vc_at_limit", np.int8, ()),  # AT_LIMIT_*
+]
+TA_TABLES_DTYPE = np.dtype(TA_TABLE_FIELDS)
+
+
+def card_record(t: fct.Tables) -> np.ndarray:
+    """A 1-element record holding the Fantasy Cards data (cards, plays, Table 3); the ground and
+    the forces are filled by the ruleset (envs/legendary_battles/zones.py).
+
+    Raises ValueError when the data outgrow a capacity."""
+    if len(t.card_names) != MAX_CARDS:
+        raise ValueError(f"a deck has {len(t.card_names)} cards; the state holds {MAX_CARDS}")
+    if len(t.play_names) > MAX_PLAYS:
+        raise ValueError(f"{len(t.play_names)} card-effect rows exceed the capacity {MAX_PLAYS}")
+    if len(t.unit_type_names) != N_TYPES:
+        raise ValueError(f"{len(t.unit_type_names)} unit types; Table 3 has {N_TYPES}")
+    rec = np.zeros(1, dtype=TA_TABLES_DTYPE)
+    r = rec[0]
+    r["n_cards"] = len(t.card_names)
+    r["hand_size"] = t.standard_game.hand_size
+    r["card_number"][:] = t.card_number
+    r["card_action"][:] = t.card_action
+    r["card_situation"][:] = t.card_situation
+    r["card_result"][:] = t.card_result
+    n = len(t.play_names)
+    r["n_plays"] = n
+    for name in ("step_kind", "step_distance", "step_range", "step_radius", "step_what"):
+        r[name][:] = -1
+    r["step_min_enemy_distance"][:] = -1
+    for name in (
+        "play_part",
+        "play_timing",
+        "play_trigger",
+        "play_condition",
+        "play_all_available",
+        "play_on",
+        "step_kind",
+        "step_distance",
+        "step_contact",
+        "step_direction",
+        "step_range",
+        "step_radius",
+        "step_shift",
+        "step_what",
+        "step_min_enemy_distance",
+    ):
+        r[name][:n] = getattr(t, name)
+    r["type_ranged"][:] = t.unit_ranged_attack
+    r["type_range"][:] = t.unit_range_distance
+    r["type_protection"][:] = t.unit_protection
+    r["type_melee"][:] = t.unit_melee_attack
+    r["type_points"][:] = t.unit_points
+    for c, s in zip(t.ranged_modifier_condition, t.ranged_modifier_shift, strict=True):
+        r["rmod_shift"][c] += s
+    for c, s in zip(t.melee_modifier_condition, t.melee_modifier_shift, strict=True):
+        r["mmod_shift"][c] += s
+    r["type_aerial"] = t.unit_type_index[fct.AERIAL]
+    r["type_obstacle"] = t.unit_type_index[fct.OBSTACLE]
+    r["type_infiltrator"] = t.unit_type_index[fct.INFILTRATOR]
+    # no ground, no forces yet
+    for name in ("g_neighbour", "g_entry_cost", "g_template", "g_fb_route", "sc_unit_side"):
+        r[name] = -1
+    r["sc_unit_type"] = -1
+    r["sc_unit_pos"] = -1
+    for name in ("sc_first_turn", "sc_deploy_first", "vc_points_side", "vc_unit", "vc_hold_side"):
+        r[name] = -1
+    return rec
+
+
+def as_tb(rec: np.ndarray) -> np.record:
+    """The np.record the serial kernels take as `tb` (attribute access in Python and numba)."""
+    return rec.view(np.recarray)[0]

@@ -1,0 +1,87 @@
+"""Tactics David's one flat action space and its decision stages (ARCHITECTURE.md section 5).
+
+Every decision is one step of one player; what an action means depends on the stage. Layout::
+
+    index           count  meaning
+    A_CELL + c      308    Grid Space c (state.py numbering): where to deploy the picked unit
+                           (STAGE_DEPLOY_CELL), where a Movement Procedure ends (STAGE_MOVE),
+                           where a charge stops (STAGE_CHARGE_DIST), the target space of a
+                           Ranged Attack (STAGE_COMBAT)
+    A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
+                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE)
+    A_FACE + d      4      Facing Procedure: turn to FACE_N/E/S/W (STAGE_MOVE)
+    A_STRIKE + s    4      attack with strength side s (front/left/right/back, TD-13) through
+                           the unit's Melee Area of Attack; for a Ranged Unit this is the
+                           Ranged Melee Procedure (TD-10.5). Physical and Ethereal: front only
+    A_SIDE + s      4      a Magical Ranged Attack's side (STAGE_RANGED_SIDE, TD-13.2)
+    A_SEAT + p      2      the roll-off winner picks who takes the first Turn (STAGE_FIRST)
+    A_CHARGE        1      Charging Procedure in the facing direction (TD-9.3)
+    A_ESCAPE        1      Escape Procedure out of a Combat Lock (TD-9.8)
+    A_END           1      end: the Turn (STAGE_ENGAGE), the Movement Phase (STAGE_MOVE), the
+                           Combat Phase without attacking (STAGE_COMBAT)
+
+A decision whose only legal action is A_END is not asked (turn.advance applies it): the rules
+leave no choice there (TD-7.4 "forced to end their Turn"). The next part adds item, trade,
+loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
+"""
+
+from __future__ import annotations
+
+from envs.tactics_david.state import MAX_CELLS, MAX_UNITS
+
+A_CELL = 0
+A_UNIT = A_CELL + MAX_CELLS  # 308
+A_FACE = A_UNIT + MAX_UNITS  # 328
+A_STRIKE = A_FACE + 4  # 332
+A_SIDE = A_STRIKE + 4  # 336
+A_SEAT = A_SIDE + 4  # 340
+A_CHARGE = A_SEAT + 2  # 342
+A_ESCAPE = A_CHARGE + 1  # 343
+A_END = A_ESCAPE + 1  # 344
+N_ACTIONS = A_END + 1  # 345
+MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
+
+# stages (S["stage"])
+STAGE_NONE = 0  # a slot that holds no started game
+STAGE_FIRST = 1  # the roll-off winner chooses who goes first (TD-1.3, I7)
+STAGE_DEPLOY_UNIT = 2  # pick the next unit to deploy (TD-5.2)
+STAGE_DEPLOY_CELL = 3  # the space it is deployed on
+STAGE_ENGAGE = 4  # Engage a unit or end the Turn (TD-7)
+STAGE_MOVE = 5  # the Engaged unit's Movement Phase (TD-9)
+STAGE_CHARGE_DIST = 6  # where a passed charge stops (TD-9.5)
+STAGE_COMBAT = 7  # the Engaged unit's Combat Phase (TD-10, TD-14, TD-15)
+STAGE_RANGED_SIDE = 8  # a Magical Ranged Attack's side (TD-13.2)
+STAGE_GAME_OVER = 9
+STAGE_NAMES = (
+    "none",
+    "first player",
+    "deploy: unit",
+    "deploy: space",
+    "engage",
+    "movement phase",
+    "charge distance",
+    "combat phase",
+    "ranged side",
+    "game over",
+)
+FACE_NAMES = ("north", "east", "south", "west")
+SIDE_NAMES = ("front", "left", "right", "back")
+
+
+def describe(a: int, cols: int = 14) -> str:
+    """A short English name of action a (cols: the battlefield's width, for row/col)."""
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action {a} outside 0..{N_ACTIONS - 1}")
+    if a < A_UNIT:
+        return f"space {a} (row {a // cols}, col {a % cols})"
+    if a < A_FACE:
+        return f"unit slot {a - A_UNIT}"
+    if a < A_STRIKE:
+        return f"face {FACE_NAMES[a - A_FACE]}"
+    if a < A_SIDE:
+        return f"attack with {SIDE_NAMES[a - A_STRIKE]}"
+    if a < A_SEAT:
+        return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
+    if a < A_CHARGE:
+        return f"player {a - A_SEAT} goes first"
+    return {A_CHARGE: "charge", A_ESCAPE: "escape", A_END: "end"}[a]

@@ -1,0 +1,331 @@
+"""The Combat Phase as numba kernels (TD-10, TD-13, TD-14, TD-15, TD-16, TD-24).
+
+Encodings of this chapter (actions.py):
+
+    stage              action        meaning
+    STAGE_COMBAT       A_STRIKE + s  attack through the Melee Area of Attack (a Ranged Unit: the
+                                     Ranged Melee Procedure, area MA, TD-10.5) with strength
+                                     side s; Physical and Ethereal attack types: front only
+                                     (TD-13.1-13.3); an enemy must be in the area (TD-15.3)
+                       A_CELL + c    Ranged Attack on the enemy unit on space c (TD-14.2,
+                                     TD-15.1, TD-15.4, TD-15.7; not a Locked unit, TD-16.2);
+                                     a Magical attacker then picks its side (STAGE_RANGED_SIDE)
+                       A_END         End Combat Phase without attacking (not while Locked and
+                                     able to attack: TD-16.3)
+    STAGE_RANGED_SIDE  A_SIDE + s    the Magical Ranged Attack's side (TD-13.2)
+
+An attack hits every unit in the Area of Attack, friend or foe (TD-15.2), each in its own
+Attack and Defend Procedures (R28), on the side the attacker's front faces (Physical,
+Ethereal) or the same-named side the attacker chose (Magical). After its Combat Phase the unit
+is Disengaged (Item Phase 2 comes with the next part).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.core.rng import roll_d
+from envs.tactics_david.actions import (
+    A_CELL,
+    A_END,
+    A_SIDE,
+    A_STRIKE,
+    STAGE_RANGED_SIDE,
+)
+from envs.tactics_david.grid import (
+    MAX_AREA_OUT,
+    REL_TO_SIDE,
+    area_cells,
+    line_of_sight,
+    offset_cell,
+    on_forest_edge,
+    range_distance,
+)
+from envs.tactics_david.record import (
+    ATTACK_SIDE_FRONT,
+    MATCH_ADD_D3,
+    MATCH_CANNOT_DIE,
+    MATCH_REPLACE_D3,
+    MODE_RANGED,
+)
+from envs.tactics_david.state import MAX_UNITS, SIDE_FRONT
+from envs.tactics_david.units import disengage, in_play, is_dead, kill
+
+MAX_DUELS = 32  # Duel rounds before the last result decides (a safety bound; R10)
+
+
+@njit
+def strength(S, tb, b: int, u: int, side: int) -> int:
+    """Strength Rating of unit u on `side` (F/L/R/B): its base rating, halved (rounding down)
+    while Locked in Combat with a Terrain Piece against its back edge (TD-16.4, R19); never
+    below the minimum (TD-3.10). Statuses, Items and Abilities come with the next part."""
+    s = np.int64(S["unit_strength"][b, u, side])
+    if S["unit_lock"][b, u] >= 0:
+        bf = np.int64(S["battlefield"][b])
+        behind = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), S["unit_facing"][b, u], -1, 0)
+        if behind >= 0 and tb.bf_height[bf, behind] >= 0:
+            s = s // 2
+    return max(s, np.int64(tb.strength_min))
+
+
+@njit
+def dice_max(n6: int, sides_a: int, sides_b: int) -> int:
+    """Highest roll of n6 D6 plus a die of sides_a and one of sides_b (0 = no die)."""
+    return 6 * n6 + sides_a + sides_b
+
+
+@njit
+def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int, def_max: int):
+    """The Duel condition (TD-10.6, R10): one result is out of the other side's reach even with
+    its highest roll: the attack beats the defender's best, or the defence holds against the
+    attacker's best."""
+    return att > def_str + def_max or dfn >= att_str + att_max
+
+
+@njit
+def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
+    """(attacking strength, defending strength) of unit a attacking unit d. A Physical or
+    Ethereal Attack Type attacks with the front (TD-13.1, TD-13.3) on the defender's edge that
+    faces the attacker's front (TD-15.3); a Magical one with its chosen `side` against the
+    defender's same-named side (TD-13.2). A Ranged Melee attack's strength is the class's
+    (Light 1, Medium 2, Heavy 3; TD-10.5)."""
+    atype = np.int64(S["unit_attack_type"][b, a])
+    if tb.type_attack_side[atype] == ATTACK_SIDE_FRONT:
+        a_side = SIDE_FRONT
+        edge = (np.int64(S["unit_facing"][b, a]) + 2) % 4
+        d_side = REL_TO_SIDE[(edge - S["unit_facing"][b, d]) % 4]
+    else:
+        a_side = side
+        d_side = side
+    if ranged_melee:
+        a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
+    else:
+        a_str = strength(S, tb, b, a, a_side)
+    return a_str, strength(S, tb, b, d, d_side)
+
+
+@njit
+def defence_dice(tb, atype: int, dtype: int, terrain: int):
+    """The defending dice besides Duel D6s: (base die sides, extra die sides, matchup die
+    sides, the defender cannot die). The base die is the terrain's (D6; Road D4, TD-2.10), the
+    extra die the terrain's (Water, Forest: D3; TD-2.7, TD-2.11), then the Unit Type/Attack
+    Type matchup (TD-13.4): a D3 replaces the base die, or one more D3, or no death."""
+    base = np.int64(tb.t_def_base[terrain])
+    extra = np.int64(tb.t_def_extra[terrain])
+    more = np.int64(0)
+    match = tb.matchup[atype, dtype]
+    if match == MATCH_REPLACE_D3:
+        base = 3
+    elif match == MATCH_ADD_D3:
+        more = 3
+    return base, extra, more, match == MATCH_CANNOT_DIE
+
+
+@njit
+def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
+    """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
+    (TD-10.1-10.3, TD-10.6): strength + 1 D6 against strength + the defending dice; while the
+    Duel condition holds both roll again with one more D6 each, and the last result decides.
+    Returns (attack result, defence result, the defender cannot die from it)."""
+    bf = np.int64(S["battlefield"][b])
+    a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+    base, extra, more, cannot_die = defence_dice(
+        tb,
+        np.int64(S["unit_attack_type"][b, a]),
+        np.int64(S["unit_type"][b, d]),
+        np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]]),
+    )
+    n_att = np.int64(tb.attack_dice)
+    n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
+    att = np.int64(0)
+    dfn = np.int64(0)
+    for duel in range(MAX_DUELS):
+        att = a_str
+        for _ in range(n_att + duel):
+            att += roll_d(S["rng"], b, 6)
+        dfn = d_str + roll_d(S["rng"], b, base)
+        for _ in range(n_def + duel):
+            dfn += roll_d(S["rng"], b, 6)
+        if extra > 0:
+            dfn += roll_d(S["rng"], b, extra)
+        if more > 0:
+            dfn += roll_d(S["rng"], b, more)
+        a_max = dice_max(n_att + duel, 0, 0)
+        d_max = dice_max(n_def + duel, base, extra) + more
+        if not duel_condition(att, dfn, a_str, a_max, d_str, d_max):
+            break
+    return att, dfn, cannot_die
+
+
+@njit
+def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
+    """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
+    (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
+    attacker in direct contact that survives is Locked in Combat with it (TD-16.1)."""
+    att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee)
+    if att > dfn and not cannot_die:
+        kill(S, tb, b, d, a // MAX_UNITS)
+        if d // MAX_UNITS != a // MAX_UNITS:
+            S["unit_kills"][b, a] += 1
+        return
+    bf = np.int64(S["battlefield"][b])
+    fa = np.int64(S["unit_facing"][b, a])
+    front = offset_cell(tb, bf, np.int64(S["unit_cell"][b, a]), fa, 1, 0)
+    if (
+        d // MAX_UNITS != a // MAX_UNITS  # only enemies lock (R29)
+        and front == S["unit_cell"][b, d]
+        and S["unit_facing"][b, d] == (fa + 2) % 4
+        and not is_dead(S, tb, b, a)
+        and S["unit_team"][b, a] < 0
+        and S["unit_team"][b, d] < 0
+        and S["unit_lock"][b, a] != d
+    ):
+        for u in (a, d):
+            v = S["unit_lock"][b, u]
+            if v >= 0:
+                S["unit_lock"][b, v] = -1
+        S["unit_lock"][b, a] = d
+        S["unit_lock"][b, d] = a
+        S["unit_lock_turn"][b, a] = S["turn"][b]
+        S["unit_lock_turn"][b, d] = S["turn"][b]
+
+
+@njit
+def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool) -> None:
+    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order."""
+    for i in range(n):
+        for slot in range(2):
+            d = S["cell_unit"][b, cells[i], slot]
+            if d >= 0 and d != a and in_play(S, tb, b, d):
+                attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee)
+
+
+@njit
+def strike_area(S, tb, b: int, u: int, cells) -> int:
+    """The spaces of unit u's Melee Area of Attack, or MA for a Ranged Unit's Ranged Melee."""
+    bf = np.int64(S["battlefield"][b])
+    top = S["unit_member"][b, u, 0]
+    area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else np.int64(tb.u_area[top])
+    return area_cells(
+        tb, bf, area, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]), False, cells
+    )
+
+
+@njit
+def range_rating(S, tb, b: int, u: int) -> int:
+    """Range Rating of unit u: its top member's, with its space's terrain modifier (Water -1,
+    R14); never below 0."""
+    bf = np.int64(S["battlefield"][b])
+    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    return max(np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + tb.t_range_mod[tt], 0)
+
+
+@njit
+def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
+    """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
+    Locked in Combat (TD-16.2), in the Range Area (TD-15.1), in Line of Sight (TD-15.7)."""
+    v = S["cell_unit"][b, c, 0]
+    if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
+        return False
+    if S["unit_lock"][b, v] >= 0:
+        return False
+    bf = np.int64(S["battlefield"][b])
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    if range_distance(tb, bf, a, facing, c, range_rating(S, tb, b, u)) < 0:
+        return False
+    return line_of_sight(tb, bf, a, facing, c)
+
+
+@njit
+def legal_combat(S, tb, b: int, out) -> int:
+    """Legal actions of STAGE_COMBAT and STAGE_RANGED_SIDE (module docstring)."""
+    u = np.int64(S["engaged"][b])
+    if S["stage"][b] == STAGE_RANGED_SIDE:
+        for s in range(4):
+            out[s] = A_SIDE + s
+        return 4
+    n = 0
+    top = S["unit_member"][b, u, 0]
+    p = u // MAX_UNITS
+    # strikes: an enemy in play in the area (TD-15.3); sides by Attack Type (TD-13)
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+    k = strike_area(S, tb, b, u, cells)
+    enemy = False
+    for i in range(k):
+        for slot in range(2):
+            v = S["cell_unit"][b, cells[i], slot]
+            if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
+                enemy = True
+    if enemy:
+        sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
+        for s in range(sides):
+            out[n] = A_STRIKE + s
+            n += 1
+    # ranged attacks: not after entering the Movement Phase (TD-14.2), not from inside Forest
+    # unless on its edge (TD-2.12), not by a Locked unit, which must attack its opponent
+    # (TD-16.3), a unit no Ranged Attack may target (TD-16.2)
+    bf = np.int64(S["battlefield"][b])
+    if (
+        tb.u_mode[top] == MODE_RANGED
+        and not S["unit_moved"][b, u]
+        and S["unit_lock"][b, u] < 0
+        and on_forest_edge(tb, bf, np.int64(S["unit_cell"][b, u]))
+    ):
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if ranged_target_ok(S, tb, b, u, c):
+                out[n] = A_CELL + c
+                n += 1
+    if n == 0 or S["unit_lock"][b, u] < 0:
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit
+def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
+    """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
+    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6)."""
+    bf = np.int64(S["battlefield"][b])
+    top = S["unit_member"][b, u, 0]
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
+    hit = np.int64(tb.u_rmod[top])
+    for _ in range(tb.ranged_hit_dice):
+        hit += roll_d(S["rng"], b, 6)
+    hit = max(hit, np.int64(tb.ranged_hit_min))
+    if hit < rise_plus_run:
+        return  # missed: the Combat Phase ends
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+    n = area_cells(tb, bf, np.int64(tb.u_area[top]), target, facing, True, cells)
+    _attack_area(S, tb, b, u, cells, n, side, False)
+
+
+@njit
+def apply_combat(S, tb, b: int, a: int) -> None:
+    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Disengage (module docstring)."""
+    u = np.int64(S["engaged"][b])
+    if a == A_END:
+        disengage(S, tb, b)
+        return
+    S["unit_fought"][b, u] = 1
+    if a >= A_STRIKE and a < A_STRIKE + 4:
+        cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+        n = strike_area(S, tb, b, u, cells)
+        top = S["unit_member"][b, u, 0]
+        _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
+        disengage(S, tb, b)
+        return
+    if a >= A_SIDE and a < A_SIDE + 4:
+        _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
+        disengage(S, tb, b)
+        return
+    target = a - A_CELL
+    if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
+        S["pending_target"][b] = target
+        S["stage"][b] = STAGE_RANGED_SIDE
+        return
+    _fire(S, tb, b, u, target, 0)
+    disengage(S, tb, b)

@@ -1,0 +1,83 @@
+"""Invariant check of a Tactics David state (plain Python, for tests and the random-game
+driver; a numba fuzzer over the contract comes with the next part).
+
+:func:`violations` returns a list of sentences, empty when every invariant holds: units stand
+on the battlefield's spaces and the spaces name them back, one unit per space (two only as a
+Unit Team), strengths in range, Dead units out of every Combat Lock, locks in pairs and face to
+face, army costs within the purchase limit, every item card in exactly one place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.tactics_david import state as st
+
+
+def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
+    """Every broken invariant of game b (empty list: the state is sound)."""
+    out: list[str] = []
+    g = S[b]
+    bf = int(g["battlefield"])
+    rows, cols = int(tb.bf_rows[bf]), int(tb.bf_cols[bf])
+    dead = int(tb.status_dead)
+    seen: dict[int, list[int]] = {}
+    for u in range(st.N_UNIT_IDS):
+        place = int(g["unit_place"][u])
+        p, k = divmod(u, st.MAX_UNITS)
+        if k >= g["army_size"][p]:
+            if place != st.PLACE_NONE:
+                out.append(f"unit {u}: slot past the army size holds a unit")
+            continue
+        if place == st.PLACE_NONE:
+            out.append(f"unit {u}: bought but PLACE_NONE")
+        strength = g["unit_strength"][u]
+        if (strength < tb.strength_min).any():
+            out.append(f"unit {u}: strength {strength.tolist()} below the minimum")
+        status = g["unit_status"][u]
+        if (status < st.STATUS_PERMANENT).any():
+            out.append(f"unit {u}: status duration below -1")
+        if place == st.PLACE_FIELD:
+            c = int(g["unit_cell"][u])
+            if not 0 <= c < rows * cols:
+                out.append(f"unit {u}: space {c} off the {rows}x{cols} battlefield")
+                continue
+            seen.setdefault(c, []).append(u)
+            if u not in g["cell_unit"][c].tolist():
+                out.append(f"unit {u}: space {c} does not name it")
+            if tb.bf_height[bf, c] > 0:
+                out.append(f"unit {u}: stands on a Terrain Piece at {c}")
+        elif g["unit_cell"][u] != -1:
+            out.append(f"unit {u}: off the battlefield but unit_cell {g['unit_cell'][u]}")
+        v = int(g["unit_lock"][u])
+        if v >= 0:
+            if status[dead] != 0:
+                out.append(f"unit {u}: Dead and Locked in Combat")
+            if g["unit_lock"][v] != u:
+                out.append(f"unit {u}: locked with {v}, which is not locked with it")
+            if v // st.MAX_UNITS == p:
+                out.append(f"unit {u}: locked with its own side's unit {v}")
+            if (int(g["unit_facing"][u]) + 2) % 4 != int(g["unit_facing"][v]):
+                out.append(f"unit {u}: locked with {v} but not face to face")
+    for c in range(st.MAX_CELLS):
+        for slot in range(st.TEAM_SLOTS):
+            u = int(g["cell_unit"][c, slot])
+            if u >= 0 and (g["unit_place"][u] != st.PLACE_FIELD or g["unit_cell"][u] != c):
+                out.append(f"space {c}: names unit {u}, which is not there")
+        if g["cell_unit"][c, 1] >= 0 and g["cell_unit"][c, 0] < 0:
+            out.append(f"space {c}: second slot used, first empty")
+    for c, us in seen.items():
+        if len(us) > 1 and not (len(us) == 2 and g["unit_team"][us[0]] == us[1]):
+            out.append(f"space {c}: units {us} share it without being a Unit Team")
+    for p in range(st.N_PLAYERS):
+        cost = sum(int(g["unit_cost"][p * st.MAX_UNITS + k]) for k in range(g["army_size"][p]))
+        if cost != g["army_cost"][p]:
+            out.append(f"seat {p}: army_cost {g['army_cost'][p]} but its units cost {cost}")
+        if cost > g["purchase_limit"]:
+            out.append(f"seat {p}: army cost {cost} over the purchase limit")
+    # items: the deck and the units' slots together hold each deck card once (I10)
+    held = [int(i) for i in g["deck"][: g["deck_count"]]]
+    held += [int(i) for i in g["unit_item"].reshape(-1) if i >= 0]
+    if sorted(held) != list(range(int(tb.n_items))):
+        out.append(f"items: deck + slots hold {sorted(held)}, not one card of each item")
+    return out

@@ -1,0 +1,32 @@
+"""Tactics David's one-game kernels: start, legal, apply (the contract's batch kernels, the
+observation and the agents come with the next part).
+
+`tb` is the tables record (record.build_record), `out` an int64 buffer of actions.MAX_LEGAL.
+"""
+
+from __future__ import annotations
+
+from envs.core.jit import njit
+from envs.tactics_david import turn
+from envs.tactics_david.setup import reset_game
+
+
+@njit
+def start(S, tb, b, seed, game_index, out):
+    """A new game in slot b from (seed, game_index) alone; its first decision's legal actions
+    in out[:n] and n."""
+    reset_game(S, tb, b, seed, game_index)
+    return turn.advance(S, tb, b, out)
+
+
+@njit
+def legal(S, tb, b, out):
+    """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
+    return turn.legal_actions(S, tb, b, out)
+
+
+@njit
+def apply(S, tb, b, a, out):
+    """Apply legal action a to game b and advance; the next decision's legal actions in
+    out[:n] and n."""
+    return turn.apply_action(S, tb, b, a, out)

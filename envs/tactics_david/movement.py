@@ -1,0 +1,295 @@
+"""The Movement Phase as numba kernels (TD-2.7-2.14, TD-3.5-3.9, TD-9, TD-16.3).
+
+Encodings of this chapter (actions.py):
+
+    stage              action        meaning
+    STAGE_MOVE         A_CELL + c    Movement Procedure ending on space c (reachable within the
+                                     Movement Rating, TD-9.2; Slow halving, TD-2.14)
+                       A_CHARGE      Charging Procedure in the facing direction (TD-9.3-9.5)
+                       A_FACE + d    Facing Procedure: face d (TD-9.6; once per Movement Phase,
+                                     before or after the Movement Procedure, R26)
+                       A_ESCAPE      Escape Procedure out of a Combat Lock (TD-9.8)
+                       A_END         End Movement Phase (TD-9.9)
+    STAGE_CHARGE_DIST  A_CELL + c    a passed charge stops on space c of its line (TD-9.5)
+                       A_END         ... or where it stands
+
+A Movement or Charging Procedure, a Facing Procedure or an Escape is "entering the Movement
+Phase" (R27): a Ranged Unit that did any of them may attack only by Ranged Melee (TD-14.2).
+A unit Locked in Combat may only try to Escape (TD-9.8); after a won Escape it may go on
+moving but not enter the Combat Phase.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit, njit_inline
+from envs.core.rng import roll_d
+from envs.tactics_david.actions import (
+    A_CELL,
+    A_CHARGE,
+    A_END,
+    A_ESCAPE,
+    A_FACE,
+    STAGE_CHARGE_DIST,
+    STAGE_COMBAT,
+)
+from envs.tactics_david.combat import contest
+from envs.tactics_david.grid import may_step, may_stop, offset_cell
+from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY
+from envs.tactics_david.state import (
+    MAX_CELLS,
+    MAX_UNITS,
+    PROC_CHARGE,
+    PROC_ESCAPED,
+    PROC_MOVE,
+    PROC_NONE,
+)
+from envs.tactics_david.units import disengage, is_dead, kill, move_to, unlock
+
+MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
+
+
+@njit
+def movement_rating(S, tb, b: int, u: int) -> int:
+    """The Movement Rating of unit u for this Movement Phase: the top member's rating, the
+    terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off Water
+    (TD-3.8); never below 0."""
+    bf = np.int64(S["battlefield"][b])
+    top = S["unit_member"][b, u, 0]
+    mtype = np.int64(tb.u_mtype[top])
+    tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
+    m = np.int64(tb.u_move[top]) + tb.t_move_mod[tt]
+    if tt != tb.water_terrain:
+        m += tb.m_off_water[mtype]
+    return max(m, 0)
+
+
+@njit
+def _enemy_on(S, b: int, cell: int, p: int) -> bool:
+    v = S["cell_unit"][b, cell, 0]
+    return v >= 0 and v // MAX_UNITS != p
+
+
+@njit
+def reach(S, tb, b: int, u: int, dest) -> None:
+    """dest[c] = 1 for every space unit u may end a Movement Procedure on (TD-9.2): orthogonal
+    steps up to its Movement Rating through allied but not enemy units (Dead ones included),
+    over pieces its Movement Type passes (TD-3.5-3.7), onto an empty space it may occupy. Once
+    it enters or starts on Slow terrain the rest of its rating is halved, rounding down, once
+    (TD-2.14, R19). Search over (space, halved yet) keeping the most movement left."""
+    bf = np.int64(S["battlefield"][b])
+    p = u // MAX_UNITS
+    cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
+    top = S["unit_member"][b, u, 0]
+    mtype = np.int64(tb.u_mtype[top])
+    start = np.int64(S["unit_cell"][b, u])
+    best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
+    m = movement_rating(S, tb, b, u)
+    if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
+        best[1, start] = m // 2
+    else:
+        best[0, start] = m
+    for c in range(cells):
+        dest[c] = 0
+    for level in range(m, 0, -1):
+        for h in range(2):
+            for c in range(cells):
+                if best[h, c] != level:
+                    continue
+                for d in range(4):
+                    nb = offset_cell(tb, bf, c, d, 1, 0)
+                    if nb < 0 or not may_step(tb, bf, mtype, c, nb, d) or _enemy_on(S, b, nb, p):
+                        continue
+                    left = level - 1
+                    h2 = h
+                    if h == 0 and tb.t_slow[tb.bf_terrain[bf, nb], mtype]:
+                        left = left // 2
+                        h2 = 1
+                    if left > best[h2, nb]:
+                        best[h2, nb] = left
+    for c in range(cells):
+        if (
+            c != start
+            and (best[0, c] >= 0 or best[1, c] >= 0)
+            and S["cell_unit"][b, c, 0] < 0
+            and may_stop(tb, bf, mtype, c)
+        ):
+            dest[c] = 1
+
+
+@njit
+def charge_line(S, tb, b: int, u: int, out) -> int:
+    """The spaces a charge of unit u can pass, in order, into out[:n] (TD-9.3-9.5, TD-2.8,
+    TD-2.13, R15): straight ahead in its facing, stopping before the edge, a piece it may not
+    pass, an enemy unit, a Forest space (no charge into Forest), or a change into or out of a
+    Water space (charges stay within Water). Allied units are passed, not stopped on."""
+    bf = np.int64(S["battlefield"][b])
+    p = u // MAX_UNITS
+    top = S["unit_member"][b, u, 0]
+    mtype = np.int64(tb.u_mtype[top])
+    facing = np.int64(S["unit_facing"][b, u])
+    c = np.int64(S["unit_cell"][b, u])
+    t0 = np.int64(tb.bf_terrain[bf, c])
+    n = 0
+    while n < MAX_CHARGE_LINE:
+        nb = offset_cell(tb, bf, c, facing, 1, 0)
+        if nb < 0 or not may_step(tb, bf, mtype, c, nb, facing) or _enemy_on(S, b, nb, p):
+            break
+        tt = np.int64(tb.bf_terrain[bf, nb])
+        if tb.t_charge[tt] == CHARGE_NEVER:
+            break
+        if (tb.t_charge[tt] == CHARGE_WITHIN_ONLY or tb.t_charge[t0] == CHARGE_WITHIN_ONLY) and (
+            tt != t0
+        ):
+            break
+        out[n] = nb
+        n += 1
+        c = nb
+    return n
+
+
+@njit
+def may_charge(S, tb, b: int, u: int) -> bool:
+    """A Charging Procedure is possible: the Movement Type may charge (not Hover, TD-3.6) and
+    the unit does not stand on terrain that forbids charging (Forest, TD-2.13)."""
+    bf = np.int64(S["battlefield"][b])
+    top = S["unit_member"][b, u, 0]
+    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    return tb.m_may_charge[tb.u_mtype[top]] and tb.t_charge[tt] != CHARGE_NEVER
+
+
+@njit_inline
+def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
+    """The farthest space among the first k of the line where u may stop, -1 none."""
+    bf = np.int64(S["battlefield"][b])
+    mtype = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
+    for i in range(min(k, n) - 1, -1, -1):
+        c = line[i]
+        if S["cell_unit"][b, c, 0] < 0 and may_stop(tb, bf, mtype, c):
+            return c
+    return -1
+
+
+@njit
+def legal_move(S, tb, b: int, out) -> int:
+    """Legal actions of STAGE_MOVE and STAGE_CHARGE_DIST (module docstring)."""
+    u = np.int64(S["engaged"][b])
+    n = 0
+    if S["stage"][b] == STAGE_CHARGE_DIST:
+        line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
+        k = charge_line(S, tb, b, u, line)
+        bf = np.int64(S["battlefield"][b])
+        mtype = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
+        for i in range(min(k, np.int64(S["charge_max"][b]))):
+            c = line[i]
+            if S["cell_unit"][b, c, 0] < 0 and may_stop(tb, bf, mtype, c):
+                out[n] = A_CELL + c
+                n += 1
+        out[n] = A_END
+        return n + 1
+    proc = S["eng_procedure"][b]
+    if S["unit_lock"][b, u] >= 0:
+        # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8)
+        if S["unit_lock_turn"][b, u] < S["turn"][b]:
+            out[n] = A_ESCAPE
+            n += 1
+        out[n] = A_END
+        return n + 1
+    if proc == PROC_NONE or proc == PROC_ESCAPED:
+        dest = np.empty(MAX_CELLS, dtype=np.uint8)
+        reach(S, tb, b, u, dest)
+        bf = np.int64(S["battlefield"][b])
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if dest[c]:
+                out[n] = A_CELL + c
+                n += 1
+        if may_charge(S, tb, b, u):
+            out[n] = A_CHARGE
+            n += 1
+    if not S["eng_faced"][b]:
+        for d in range(4):
+            if d != S["unit_facing"][b, u]:
+                out[n] = A_FACE + d
+                n += 1
+    out[n] = A_END
+    return n + 1
+
+
+@njit
+def end_movement(S, tb, b: int) -> None:
+    """End Movement Phase (TD-9.9): a Soar unit ending it on Water dies on a D6 of 1-2
+    (TD-2.9); the unit goes on to its Combat Phase, or is Disengaged if it may not."""
+    u = np.int64(S["engaged"][b])
+    bf = np.int64(S["battlefield"][b])
+    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    if S["unit_moved"][b, u] and tb.t_soar_dead[tt] != 0:
+        if tb.u_mtype[S["unit_member"][b, u, 0]] == 2:  # Soar (tables.MOVEMENT_TYPES)
+            r = roll_d(S["rng"], b, 6)
+            if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
+                kill(S, tb, b, u, -1)
+    if is_dead(S, tb, b, u) or S["unit_no_combat"][b, u]:
+        disengage(S, tb, b)
+    else:
+        S["stage"][b] = STAGE_COMBAT
+
+
+@njit
+def apply_move(S, tb, b: int, a: int) -> None:
+    """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring)."""
+    u = np.int64(S["engaged"][b])
+    if S["stage"][b] == STAGE_CHARGE_DIST:
+        if a != A_END:
+            move_to(S, b, u, a - A_CELL)
+        end_movement(S, tb, b)
+        return
+    if a == A_END:
+        end_movement(S, tb, b)
+        return
+    S["unit_moved"][b, u] = 1
+    if a == A_ESCAPE:
+        v = np.int64(S["unit_lock"][b, u])
+        att, dfn, _ = contest(S, tb, b, u, v, 0, False)
+        if att >= dfn:  # wins or ties (R16): free, no Combat Phase this Turn
+            unlock(S, b, u)
+            S["unit_no_combat"][b, u] = 1
+            S["eng_procedure"][b] = PROC_ESCAPED
+        else:
+            kill(S, tb, b, u, v // MAX_UNITS)
+            disengage(S, tb, b)
+        return
+    if a >= A_FACE and a < A_FACE + 4:
+        S["unit_facing"][b, u] = a - A_FACE
+        S["eng_faced"][b] = 1
+        return
+    if a == A_CHARGE:
+        S["eng_procedure"][b] = PROC_CHARGE
+        line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
+        n = charge_line(S, tb, b, u, line)
+        test = 0
+        for _ in range(tb.charge_test_dice):
+            test += roll_d(S["rng"], b, 6)
+        m = movement_rating(S, tb, b, u)
+        bf = np.int64(S["battlefield"][b])
+        if tb.t_slow[
+            tb.bf_terrain[bf, S["unit_cell"][b, u]], tb.u_mtype[S["unit_member"][b, u, 0]]
+        ]:
+            m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
+        if test >= tb.charge_test_pass:
+            roll = 0
+            for _ in range(tb.charge_roll_dice):
+                roll += roll_d(S["rng"], b, 6)
+            S["charge_max"][b] = min(m + roll, MAX_CHARGE_LINE)
+            S["stage"][b] = STAGE_CHARGE_DIST
+            return
+        # stumbled: it charges 1 D6 spaces (as far along them as it may stop) and stops
+        roll = 0
+        for _ in range(tb.stumble_dice):
+            roll += roll_d(S["rng"], b, 6)
+        c = _stop_along(S, tb, b, u, line, n, roll)
+        if c >= 0:
+            move_to(S, b, u, c)
+        end_movement(S, tb, b)
+        return
+    move_to(S, b, u, a - A_CELL)  # Movement Procedure
+    S["eng_procedure"][b] = PROC_MOVE

@@ -1,0 +1,260 @@
+"""The Tactics David tables record (`tb`): the loaded tables as one numpy record of fixed-size
+arrays, the single pointer the kernels take (like envs/tactica/tables.py's record).
+
+Built once from ``tables.load_tables()`` by :func:`build_record`. Arrays are padded to the
+capacities below. Battlefield maps are stacked by battlefield index and flattened to Grid Space
+numbers (``cell = row * cols + col``, state.py); a space's terrain is the type its Terrain Piece
+counts as, if any (the Bridge counts as Road, TD-26.2). The env's options are record fields
+(``opt_*``): a copy of the record with other options is another game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.tactics_david import tables as T
+from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES
+
+MAX_PROFILES = 256  # units.yaml rows (202)
+MAX_AREAS = 24  # attack_areas.yaml rows (20)
+MAX_TERRAINS = 8  # terrain_types.yaml rows (4)
+MAX_BATTLEFIELDS = 4  # battlefields.yaml rows (2)
+N_MOVEMENT_TYPES = 4
+N_CLASSES = 3
+N_UNIT_TYPES = 3
+
+MATCH_NORMAL = 0  # tables.MATCHUPS order
+MATCH_REPLACE_D3 = 1
+MATCH_ADD_D3 = 2
+MATCH_CANNOT_DIE = 3
+CHARGE_FREE = 0  # tables.CHARGE_RULES order
+CHARGE_WITHIN_ONLY = 1
+CHARGE_NEVER = 2
+ATTACK_SIDE_FRONT = 0  # tables.ATTACK_SIDES order
+ATTACK_SIDE_ANY = 1
+MODE_MELEE = 0
+MODE_RANGED = 1
+AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
+AXIS_NORTH_SOUTH = 1
+
+TD_TABLE_FIELDS = [
+    # --- units.yaml profiles (TD-3, TD-22) ---
+    ("n_profiles", np.int16, ()),  # rows used in the u_* arrays (202)
+    ("u_strength", np.int8, (MAX_PROFILES, 4)),  # [N, F/L/R/B] base Strength Ratings
+    ("u_class", np.int8, (MAX_PROFILES,)),  # [N] 0 Light, 1 Medium, 2 Heavy
+    ("u_type", np.int8, (MAX_PROFILES,)),  # [N] Unit Type (tables.UNIT_TYPES)
+    ("u_mode", np.int8, (MAX_PROFILES,)),  # [N] MODE_MELEE / MODE_RANGED
+    ("u_move", np.int8, (MAX_PROFILES,)),  # [N] Movement Rating
+    ("u_mtype", np.int8, (MAX_PROFILES,)),  # [N] Movement Type (tables.MOVEMENT_TYPES)
+    ("u_range", np.int8, (MAX_PROFILES,)),  # [N] Range Rating, -1 Melee
+    ("u_rmod", np.int8, (MAX_PROFILES,)),  # [N] Range Modifier (0 when blank)
+    ("u_area", np.int8, (MAX_PROFILES,)),  # [N] Attack Area (attack_areas.yaml index)
+    ("u_special", np.int8, (MAX_PROFILES,)),  # [N] Special, -1 none
+    ("u_cost", np.int16, (MAX_PROFILES,)),  # [N] Purchase Cost
+    ("u_family", np.int8, (MAX_PROFILES,)),  # [N] Root family (unit_tree.yaml)
+    ("min_cost", np.int16, ()),  # the cheapest unit's Purchase Cost
+    # --- attack areas (TD-24; cells [forward, right]) ---
+    ("area_n_cells", np.int8, (MAX_AREAS,)),  # [A] cells used
+    ("area_cells", np.int8, (MAX_AREAS, T.MAX_AREA_CELLS, 2)),  # [A, 9, 2] offsets
+    ("area_ranged", np.uint8, (MAX_AREAS,)),  # [A] 1 = cells relative to the target space
+    ("area_continues", np.int8, (MAX_AREAS, 2)),  # [A, 2] ray direction after the last cell
+    ("area_ma", np.int8, ()),  # index of MA (the Ranged Melee Procedure's area, TD-10.5)
+    # --- terrain types (TD-2.5-2.14) ---
+    ("t_move_mod", np.int8, (MAX_TERRAINS,)),  # [T] Movement Rating modifier
+    ("t_range_mod", np.int8, (MAX_TERRAINS,)),  # [T] Range Rating modifier
+    ("t_def_base", np.int8, (MAX_TERRAINS,)),  # [T] base defending die sides (6, Road 4)
+    ("t_def_extra", np.int8, (MAX_TERRAINS,)),  # [T] extra defending die sides, 0 none
+    ("t_slow", np.uint8, (MAX_TERRAINS, N_MOVEMENT_TYPES)),  # [T, M] Slow for that type
+    ("t_charge", np.int8, (MAX_TERRAINS,)),  # [T] CHARGE_*
+    ("t_blocks_los", np.uint8, (MAX_TERRAINS,)),  # [T] blocks Line of Sight (Forest)
+    ("t_edge_only", np.uint8, (MAX_TERRAINS,)),  # [T] Ranged Attacks only from its edge
+    ("t_soar_dead", np.uint8, (MAX_TERRAINS,)),  # [T] bit r: a Soar unit ending here dies on r
+    # --- movement types, classes, unit types ---
+    ("m_pass_over", np.int8, (N_MOVEMENT_TYPES,)),  # [M] highest piece it may move over
+    ("m_occupy", np.int8, (N_MOVEMENT_TYPES,)),  # [M] highest piece it may stop on
+    ("m_may_charge", np.uint8, (N_MOVEMENT_TYPES,)),  # [M] may perform a Charge Procedure
+    ("m_off_water", np.int8, (N_MOVEMENT_TYPES,)),  # [M] modifier when Engaged off Water
+    ("class_ranged_melee", np.int8, (N_CLASSES,)),  # [C] Ranged Melee strength (TD-10.5)
+    ("type_attack_side", np.int8, (N_UNIT_TYPES,)),  # [3] ATTACK_SIDE_* by Attack Type
+    ("matchup", np.int8, (N_UNIT_TYPES, N_UNIT_TYPES)),  # [attack type, defender type] MATCH_*
+    ("water_terrain", np.int8, ()),  # index of Water (Aqua, Soar rules)
+    ("status_dead", np.int8, ()),  # index of the Dead Status
+    # --- battlefields, stacked (TD-26) ---
+    ("n_battlefields", np.int8, ()),
+    ("bf_rows", np.int16, (MAX_BATTLEFIELDS,)),
+    ("bf_cols", np.int16, (MAX_BATTLEFIELDS,)),
+    ("bf_terrain", np.int8, (MAX_BATTLEFIELDS, MAX_CELLS)),  # [B, C] terrain type it counts as
+    ("bf_height", np.int8, (MAX_BATTLEFIELDS, MAX_CELLS)),  # [B, C] piece height, -1 no piece
+    ("bf_bridge", np.uint8, (MAX_BATTLEFIELDS, MAX_CELLS)),  # [B, C] 1 = a Bridge (R18)
+    ("bf_deploy", np.int8, (MAX_BATTLEFIELDS, MAX_CELLS)),  # [B, C] deploying seat, -1
+    ("bf_axis", np.int8, (MAX_BATTLEFIELDS,)),  # [B] AXIS_* of its Bridges
+    ("bf_limit", np.int16, (MAX_BATTLEFIELDS,)),  # [B] the suggested purchase limit's top
+    # [B, seat] facing of a deployed unit: toward the other zone (R23)
+    ("bf_deploy_facing", np.int8, (MAX_BATTLEFIELDS, 2)),
+    ("n_items", np.int8, ()),  # items.yaml rows (23): one card each in the Item Deck (I10)
+    # --- rules.yaml numbers ---
+    ("charge_test_dice", np.int8, ()),
+    ("charge_test_pass", np.int8, ()),
+    ("stumble_dice", np.int8, ()),
+    ("charge_roll_dice", np.int8, ()),
+    ("attack_dice", np.int8, ()),
+    ("defend_dice", np.int8, ()),
+    ("duel_extra_dice", np.int8, ()),
+    ("ranged_hit_dice", np.int8, ()),
+    ("ranged_hit_min", np.int8, ()),
+    ("los_block_height", np.int8, ()),
+    ("strength_min", np.int8, ()),
+    # --- the env's options ---
+    ("opt_battlefield", np.int8, ()),  # battlefield played; -1 = a random one per game
+    ("opt_purchase_limit", np.int16, ()),  # each army's limit; 0 = the battlefield's top
+    ("opt_turn_limit", np.int16, ()),  # 0 = Deathmatch; else Turns, scored by cost (I8)
+]
+TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
+
+
+def build_record(
+    t: T.Tables, battlefield: int = 0, purchase_limit: int = 0, turn_limit: int = 0
+) -> np.record:
+    """The tables record of `t` with these options (a np.record: `tb` of the kernels).
+
+    Raises ValueError naming the option or capacity a value breaks."""
+    u = t.units
+    if u is None:
+        raise ValueError("the tables have no units (configs/tactics_david/units.yaml)")
+    n = len(u.unit_names)
+    for what, have, cap in (
+        ("units", n, MAX_PROFILES),
+        ("attack areas", len(t.area_names), MAX_AREAS),
+        ("terrain types", len(t.terrain_names), MAX_TERRAINS),
+        ("battlefields", len(t.battlefields), MAX_BATTLEFIELDS),
+        ("statuses", len(t.status_names), N_STATUSES),
+    ):
+        if have > cap or (what == "statuses" and have != cap):
+            raise ValueError(f"{have} {what} do not fit the capacity {cap}")
+    if not -1 <= battlefield < len(t.battlefields):
+        raise ValueError(f"battlefield {battlefield} not in -1..{len(t.battlefields) - 1}")
+    if purchase_limit < 0:
+        raise ValueError(f"purchase_limit {purchase_limit} is negative")
+    if 0 < purchase_limit < int(u.cost.min()):
+        raise ValueError(f"purchase_limit {purchase_limit} buys no unit (cheapest {u.cost.min()})")
+    if turn_limit < 0:
+        raise ValueError(f"turn_limit {turn_limit} is negative")
+    min_cost = int(u.cost.min())
+    top = max([purchase_limit, *_limits(t)])
+    if top // min_cost > MAX_UNITS:
+        raise ValueError(f"purchase limit {top} buys more than {MAX_UNITS} units")
+
+    rec = np.zeros(1, dtype=TD_TABLES_DTYPE)
+    r = rec[0]
+    r["n_profiles"] = n
+    r["u_strength"][:n] = u.strength
+    r["u_class"][:n] = u.unit_class
+    r["u_type"][:n] = u.unit_type
+    r["u_mode"][:n] = u.attack_mode
+    r["u_move"][:n] = u.movement_rating
+    r["u_mtype"][:n] = u.movement_type
+    r["u_range"][:n] = u.range_rating
+    r["u_rmod"][:n] = u.range_modifier
+    r["u_area"][:n] = u.attack_area
+    r["u_special"][:n] = u.special
+    r["u_cost"][:n] = u.cost
+    r["u_family"][:n] = [t.tree_family[t.tree_index[name]] for name in u.unit_names]
+    r["min_cost"] = min_cost
+
+    na = len(t.area_names)
+    r["area_n_cells"][:na] = t.area_n_cells
+    r["area_cells"][:na] = t.area_cells
+    r["area_ranged"][:na] = t.area_is_ranged
+    r["area_continues"][:na] = t.area_continues
+    r["area_ma"] = t.area_index["MA"]
+
+    nt = len(t.terrain_names)
+    r["t_move_mod"][:nt] = t.terrain_movement_modifier
+    r["t_range_mod"][:nt] = t.terrain_range_modifier
+    r["t_def_base"][:nt] = t.terrain_defend_base_sides
+    r["t_def_extra"][:nt] = t.terrain_defend_extra_sides
+    r["t_slow"][:nt] = t.terrain_slow[:, None] & ~t.terrain_slow_exempt
+    r["t_charge"][:nt] = t.terrain_charge
+    r["t_blocks_los"][:nt] = t.terrain_blocks_los
+    r["t_edge_only"][:nt] = t.terrain_ranged_edge_only
+    r["t_soar_dead"][:nt] = t.terrain_soar_dead_results
+    r["m_pass_over"] = t.movement_pass_over_height
+    r["m_occupy"] = t.movement_occupy_height
+    r["m_may_charge"] = t.movement_may_charge
+    r["m_off_water"] = t.movement_off_water_modifier
+    r["class_ranged_melee"] = t.class_ranged_melee_strength
+    r["type_attack_side"] = t.unit_type_attack_side
+    r["matchup"] = t.matchup
+    r["water_terrain"] = t.terrain_index["Water"]
+    r["status_dead"] = t.status_index["Dead"]
+
+    r["n_battlefields"] = len(t.battlefields)
+    r["bf_height"][:] = -1
+    r["bf_deploy"][:] = -1
+    bridge = t.piece_index["Bridge"]
+    for k, (bf, limit) in enumerate(zip(t.battlefields, _limits(t), strict=True)):
+        rows, cols = bf.terrain.shape
+        if rows * cols > MAX_CELLS:
+            raise ValueError(f"battlefield {bf.name!r}: {rows}x{cols} exceeds {MAX_CELLS} spaces")
+        r["bf_rows"][k] = rows
+        r["bf_cols"][k] = cols
+        piece = bf.piece.reshape(-1)
+        terrain = bf.terrain.reshape(-1).copy()
+        counts_as = np.where(piece >= 0, t.piece_terrain[np.maximum(piece, 0)], -1)
+        terrain[counts_as >= 0] = counts_as[counts_as >= 0]
+        r["bf_terrain"][k, : rows * cols] = terrain
+        r["bf_height"][k, : rows * cols] = np.where(
+            piece >= 0, t.piece_height[np.maximum(piece, 0)], -1
+        )
+        r["bf_bridge"][k, : rows * cols] = piece == bridge
+        r["bf_deploy"][k, : rows * cols] = bf.deployment.reshape(-1)
+        r["bf_axis"][k] = bf.bridge_axis
+        r["bf_limit"][k] = limit
+        r["bf_deploy_facing"][k] = _deploy_facing(bf.deployment)
+        for p in (0, 1):
+            room = int(((bf.deployment == p) & (bf.height <= 0)).sum())  # spaces units stand on
+            if room < top // min_cost:
+                raise ValueError(
+                    f"battlefield {bf.name!r}: seat {p}'s Deployment area has {room} free spaces,"
+                    f" fewer than the {top // min_cost} units a limit of {top} buys"
+                )
+
+    r["n_items"] = len(t.item_names)
+    rules = t.rules
+    for name in (
+        "charge_test_dice",
+        "charge_test_pass",
+        "stumble_dice",
+        "charge_roll_dice",
+        "attack_dice",
+        "defend_dice",
+        "duel_extra_dice",
+        "strength_min",
+    ):
+        r[name] = getattr(rules, name)
+    r["ranged_hit_dice"] = rules.ranged_hit_dice
+    r["ranged_hit_min"] = rules.ranged_hit_min_result
+    r["los_block_height"] = rules.line_of_sight_block_height
+    r["opt_battlefield"] = battlefield
+    r["opt_purchase_limit"] = purchase_limit
+    r["opt_turn_limit"] = turn_limit
+    return rec.view(np.recarray)[0]
+
+
+def _limits(t: T.Tables) -> list[int]:
+    """The top of each battlefield's suggested purchase limit (battlefields.yaml)."""
+    return [bf.purchase_limit[1] for bf in t.battlefields]
+
+
+def _deploy_facing(zone: np.ndarray) -> tuple[int, int]:
+    """Each seat's facing toward the other's deployment zone (the larger of the row and column
+    differences between the zones' centres; R23)."""
+    centre = [np.argwhere(zone == p).mean(axis=0) for p in (0, 1)]
+    out = []
+    for p in (0, 1):
+        dr, dc = centre[1 - p] - centre[p]
+        if abs(dr) >= abs(dc):
+            out.append(2 if dr > 0 else 0)  # FACE_S / FACE_N
+        else:
+            out.append(1 if dc > 0 else 3)  # FACE_E / FACE_W
+    return out[0], out[1]

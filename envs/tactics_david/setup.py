@@ -1,0 +1,233 @@
+"""Before the first Turn: armies, the Item Deck, who goes first, deployment (TD-1.2-1.3, TD-5,
+TD-6, TD-12.3).
+
+Encodings of this chapter (actions.py):
+
+    stage              action        meaning
+    STAGE_FIRST        A_SEAT + p    the roll-off winner (I7) lets seat p take the first Turn
+    STAGE_DEPLOY_UNIT  A_UNIT + k    the deploying player's reserve unit k is placed next
+    STAGE_DEPLOY_CELL  A_CELL + c    ... on free space c of the player's Deployment area
+
+Armies: in this part each army is a random legal army under the purchase limit (free building,
+TD-6.2): units are bought one at a time, each uniformly among the units still affordable,
+until none is (or MAX_UNITS are bought; I12). Stacks, Strict army types, bought Items and army
+building as player decisions come with the next part.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit, njit_inline
+from envs.core.rng import randint, roll_d6, seed_stream, shuffle_prefix
+from envs.tactics_david.actions import (
+    A_CELL,
+    A_SEAT,
+    A_UNIT,
+    STAGE_DEPLOY_CELL,
+    STAGE_DEPLOY_UNIT,
+    STAGE_FIRST,
+)
+from envs.tactics_david.grid import may_stop
+from envs.tactics_david.state import (
+    MAX_MEMBERS,
+    MAX_UNITS,
+    N_ITEM_SLOTS,
+    N_PLAYERS,
+    N_STATUSES,
+    N_UNIT_IDS,
+    N_USE_COUNTERS,
+    PLACE_NONE,
+    PLACE_RESERVE,
+)
+from envs.tactics_david.units import begin_turn, put
+
+STREAM_RULES = 0
+STREAM_AGENT = 1
+
+
+@njit
+def add_unit(S, tb, b: int, p: int, profile: int) -> int:
+    """Seat p buys one unit of units.yaml row `profile` into its next army slot; its id."""
+    k = np.int64(S["army_size"][b, p])
+    u = p * MAX_UNITS + k
+    S["army_size"][b, p] = k + 1
+    S["unit_member"][b, u, 0] = profile
+    S["unit_n_members"][b, u] = 1
+    S["unit_place"][b, u] = PLACE_RESERVE
+    for s in range(4):
+        S["unit_strength"][b, u, s] = tb.u_strength[profile, s]
+    S["unit_cost"][b, u] = tb.u_cost[profile]
+    S["unit_type"][b, u] = tb.u_type[profile]
+    S["unit_attack_type"][b, u] = tb.u_type[profile]  # TD-3.3: Attack Type = Unit Type
+    S["army_cost"][b, p] += tb.u_cost[profile]
+    return u
+
+
+@njit_inline
+def random_army(S, tb, b: int, p: int) -> None:
+    """A random legal army for seat p under the purchase limit (module docstring; TD-6.1)."""
+    n = np.int64(tb.n_profiles)
+    while S["army_size"][b, p] < MAX_UNITS:
+        left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+        count = 0
+        for i in range(n):
+            if tb.u_cost[i] <= left:
+                count += 1
+        if count == 0:
+            return
+        pick = randint(S["rng"], b, count)
+        for i in range(n):
+            if tb.u_cost[i] <= left:
+                if pick == 0:
+                    add_unit(S, tb, b, p, i)
+                    break
+                pick -= 1
+
+
+@njit
+def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
+    """A new game in slot b from (seed, game_index): battlefield, purchase limit, random
+    armies, the shuffled Item Deck (I10) and the first-player roll-off (I7), which asks its
+    winner STAGE_FIRST."""
+    seed_stream(S["rng"], b, seed, game_index, STREAM_RULES)
+    seed_stream(S["agent_rng"], b, seed, game_index, STREAM_AGENT)
+    S["game_index"][b] = game_index
+    S["num_players"][b] = N_PLAYERS
+    S["decisions"][b] = 0
+    S["winner"][b] = -1
+    S["turn"][b] = 0
+    S["first_player"][b] = -1
+    S["engaged"][b] = -1
+    S["eng_procedure"][b] = 0
+    S["eng_faced"][b] = 0
+    S["charge_max"][b] = 0
+    S["pending_target"][b] = -1
+    S["deploy_unit"][b] = -1
+    for p in range(N_PLAYERS):
+        S["rewards"][b, p] = 0.0
+        S["army_cost"][b, p] = 0
+        S["army_size"][b, p] = 0
+        S["kills_turn"][b, p] = 0
+    for u in range(N_UNIT_IDS):
+        for m in range(MAX_MEMBERS):
+            S["unit_member"][b, u, m] = -1
+        S["unit_n_members"][b, u] = 0
+        S["unit_place"][b, u] = PLACE_NONE
+        S["unit_cell"][b, u] = -1
+        S["unit_facing"][b, u] = 0
+        S["unit_cost"][b, u] = 0
+        for s in range(4):
+            S["unit_strength"][b, u, s] = 0
+        for s in range(N_STATUSES):
+            S["unit_status"][b, u, s] = 0
+        for s in range(N_ITEM_SLOTS):
+            S["unit_item"][b, u, s] = -1
+        for s in range(N_USE_COUNTERS):
+            S["unit_uses"][b, u, s] = 0
+        S["unit_lock"][b, u] = -1
+        S["unit_lock_turn"][b, u] = 0
+        S["unit_team"][b, u] = -1
+        S["unit_engaged"][b, u] = 0
+        S["unit_moved"][b, u] = 0
+        S["unit_fought"][b, u] = 0
+        S["unit_no_combat"][b, u] = 0
+        S["unit_kills"][b, u] = 0
+    for c in range(S["cell_unit"].shape[1]):
+        S["cell_unit"][b, c, 0] = -1
+        S["cell_unit"][b, c, 1] = -1
+    bf = np.int64(tb.opt_battlefield)
+    if bf < 0:
+        bf = randint(S["rng"], b, np.int64(tb.n_battlefields))
+    S["battlefield"][b] = bf
+    limit = np.int64(tb.opt_purchase_limit)
+    S["purchase_limit"][b] = limit if limit > 0 else tb.bf_limit[bf]
+    for p in range(N_PLAYERS):
+        random_army(S, tb, b, p)
+    # the Item Deck: one card of each item, shuffled (I10)
+    for i in range(S["deck"].shape[1]):
+        S["deck"][b, i] = -1
+    for i in range(tb.n_items):
+        S["deck"][b, i] = i
+    S["deck_count"][b] = tb.n_items
+    shuffle_prefix(S["rng"], b, S["deck"][b], np.int64(tb.n_items))
+    # who goes first: a D6 each, ties reroll, the higher roll chooses (I7)
+    while True:
+        r0 = roll_d6(S["rng"], b)
+        r1 = roll_d6(S["rng"], b)
+        if r0 != r1:
+            break
+    S["roll_winner"][b] = 0 if r0 > r1 else 1
+    S["current"][b] = S["roll_winner"][b]
+    S["stage"][b] = STAGE_FIRST
+
+
+@njit_inline
+def _free_deploy_cell(S, tb, b: int, p: int, u: int, out, n: int) -> int:
+    """Append to out the spaces of p's Deployment area where unit u may stand (TD-5.1-5.2)."""
+    bf = np.int64(S["battlefield"][b])
+    cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
+    mtype = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
+    for c in range(cells):
+        if tb.bf_deploy[bf, c] == p and S["cell_unit"][b, c, 0] < 0 and may_stop(tb, bf, mtype, c):
+            out[n] = A_CELL + c
+            n += 1
+    return n
+
+
+@njit
+def legal_setup(S, tb, b: int, out) -> int:
+    """Legal actions of STAGE_FIRST, STAGE_DEPLOY_UNIT and STAGE_DEPLOY_CELL."""
+    stage = S["stage"][b]
+    p = np.int64(S["current"][b])
+    if stage == STAGE_FIRST:
+        out[0] = A_SEAT
+        out[1] = A_SEAT + 1
+        return 2
+    if stage == STAGE_DEPLOY_UNIT:
+        n = 0
+        for k in range(S["army_size"][b, p]):
+            if S["unit_place"][b, p * MAX_UNITS + k] == PLACE_RESERVE:
+                out[n] = A_UNIT + k
+                n += 1
+        return n
+    return _free_deploy_cell(S, tb, b, p, np.int64(S["deploy_unit"][b]), out, 0)
+
+
+@njit
+def _has_reserve(S, b: int, p: int) -> bool:
+    for k in range(S["army_size"][b, p]):
+        if S["unit_place"][b, p * MAX_UNITS + k] == PLACE_RESERVE:
+            return True
+    return False
+
+
+@njit
+def apply_setup(S, tb, b: int, a: int) -> None:
+    """Apply a setup decision; after the last unit is deployed the first Turn begins."""
+    stage = S["stage"][b]
+    p = np.int64(S["current"][b])
+    if stage == STAGE_FIRST:
+        first = a - A_SEAT
+        S["first_player"][b] = first
+        S["current"][b] = first
+        S["stage"][b] = STAGE_DEPLOY_UNIT
+        if not _has_reserve(S, b, first):
+            S["current"][b] = 1 - first
+        return
+    if stage == STAGE_DEPLOY_UNIT:
+        S["deploy_unit"][b] = p * MAX_UNITS + (a - A_UNIT)
+        S["stage"][b] = STAGE_DEPLOY_CELL
+        return
+    u = np.int64(S["deploy_unit"][b])
+    put(S, b, u, a - A_CELL)
+    S["unit_facing"][b, u] = tb.bf_deploy_facing[S["battlefield"][b], p]
+    S["deploy_unit"][b] = -1
+    # players alternate, one unit at a time; a player with none left is skipped (R23)
+    if _has_reserve(S, b, 1 - p):
+        S["current"][b] = 1 - p
+        S["stage"][b] = STAGE_DEPLOY_UNIT
+    elif _has_reserve(S, b, p):
+        S["stage"][b] = STAGE_DEPLOY_UNIT
+    else:
+        begin_turn(S, tb, b, np.int64(S["first_player"][b]))

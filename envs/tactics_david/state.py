@@ -1,0 +1,183 @@
+"""Tactics David game state: one structured record per game, batch-first (ARCHITECTURE.md 3).
+
+A batch is a 1-D array of STATE_DTYPE records, ``S["unit_cell"][b, u]`` in numba and Python
+alike; copying a batch is copying one array. Two players (seats 0 and 1).
+
+Units (TD-3, TD-6). Unit ids are ``u = owner * MAX_UNITS + k``, k the army slot (the order in
+which the army was bought). A Unit is one playing piece: a single unit of units.yaml or a
+Stacked Unit of 2-3 members (TD-17; ``unit_member[u, 0]`` is the top member, whose profile
+gives area, type, movement and range, R25). ``unit_place`` says where it is::
+
+    unit_place      meaning
+    PLACE_NONE      unused slot (k >= the army's size)
+    PLACE_RESERVE   bought, not yet deployed (TD-5)
+    PLACE_FIELD     on the battlefield at unit_cell, facing unit_facing; a Dead Unit stays
+                    here with the Dead Status (TD-10.3)
+    PLACE_REMOVED   removed from the game (Swarm, abilities that remove; TD-23.1)
+
+Battlefield (TD-2). Grid Spaces are numbered row by row, ``cell = row * cols + col`` with row 0
+north (I11), cols/rows of the battlefield being played (tables record, per battlefield). The
+largest map has 14 x 22 = 308 spaces (MAX_CELLS)::
+
+    row 0   [  0][  1] ... [cols-1]          north
+    row 1   [cols] ...
+    ...
+    row R-1 [...]  ...     [R*cols-1]        south
+
+Terrain types, pieces and heights are static per battlefield and live in the tables record;
+the state keeps what stands where: ``cell_unit[cell, 0..1]`` (slot 1 only for a Unit Team,
+TD-18). Facing: FACE_N, FACE_E, FACE_S, FACE_W (clockwise). Strength sides are indexed as in
+units.yaml: SIDE_FRONT, SIDE_LEFT, SIDE_RIGHT, SIDE_BACK.
+
+Statuses (TD-20): ``unit_status[u, s]`` is the remaining duration of status s (statuses.yaml
+order): 0 = not held, STATUS_PERMANENT (-1) = until discarded, n > 0 = n more Turns. Items
+(TD-19): ``unit_item[u, t]`` is the item (items.yaml index) in slot t (Weapon, Accessory,
+Expendable), -1 empty; the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
+item card is in exactly one place: a unit slot or the deck (or the box, never in play).
+
+Hidden information: none in this part (army lists, items and statuses are public; the deck
+order is hidden from both players and is resampled by the observation's hidden-info test in
+the next part).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N_PLAYERS = 2
+MAX_UNITS = 20  # units per army: purchase limit 100 / cheapest unit 5 (record.py checks it)
+N_UNIT_IDS = N_PLAYERS * MAX_UNITS  # 40, ids fit int8
+MAX_MEMBERS = 3  # members of a Stacked Unit (3 stacking points, TD-17.1)
+MAX_CELLS = 308  # Grid Spaces of the largest battlefield (Death's Highway, 22 x 14)
+TEAM_SLOTS = 2  # units per Grid Space: one, or a two-unit Team (TD-18.1)
+N_STATUSES = 20  # statuses.yaml (R1); record.py checks the count
+N_ITEM_SLOTS = 3  # Weapon, Accessory, Expendable (TD-19.1)
+MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
+N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
+TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
+
+# unit_place
+PLACE_NONE = 0
+PLACE_RESERVE = 1
+PLACE_FIELD = 2
+PLACE_REMOVED = 3
+
+# facings (clockwise) and strength sides (units.yaml order)
+FACE_N = 0
+FACE_E = 1
+FACE_S = 2
+FACE_W = 3
+SIDE_FRONT = 0
+SIDE_LEFT = 1
+SIDE_RIGHT = 2
+SIDE_BACK = 3
+
+STATUS_PERMANENT = -1
+NO_UNIT = -1
+
+STATE_FIELDS = [
+    # --- generic fields (every ruleset) ---
+    ("rng", np.uint64, (2,)),  # uint64[2] rules RNG (dice, armies, deck), envs/core/rng
+    ("agent_rng", np.uint64, (2,)),  # uint64[2] RNG for agents playing inside kernels
+    ("game_index", np.int64, ()),  # int64 which game of the seed this slot plays
+    ("num_players", np.int8, ()),  # int8 always 2
+    ("stage", np.int8, ()),  # int8 STAGE_* decision asked now (actions.py)
+    ("current", np.int8, ()),  # int8 seat asked to decide now (in a Turn: the Attacking Player)
+    ("decisions", np.int32, ()),  # int32 decisions taken so far
+    ("rewards", np.float32, (N_PLAYERS,)),  # float32[2] +1 win, -1 loss, 0 draw once over
+    ("winner", np.int8, ()),  # int8 seat that won, -1 drawn or not over
+    # --- the game (TD-1.2) ---
+    ("battlefield", np.int8, ()),  # int8 battlefield index (tables record, battlefields.yaml)
+    ("purchase_limit", np.int16, ()),  # int16 each army's purchase limit (TD-6.1)
+    ("army_cost", np.int16, (N_PLAYERS,)),  # int16[2] Purchase Cost of each army (TD-6.1)
+    ("army_size", np.int8, (N_PLAYERS,)),  # int8[2] units bought (slots 0..size-1 used)
+    ("roll_winner", np.int8, ()),  # int8 seat that won the first-player roll-off (I7)
+    ("first_player", np.int8, ()),  # int8 seat taking the first Turn, -1 before it is chosen
+    ("turn", np.int16, ()),  # int16 Turns begun so far (1 = the first player's first Turn)
+    ("kills_turn", np.int8, (N_PLAYERS,)),  # int8[2] enemy units killed this Turn (TD-12.1)
+    # --- units, by id u = owner * MAX_UNITS + k (docstring) ---
+    (
+        "unit_member",
+        np.int16,
+        (N_UNIT_IDS, MAX_MEMBERS),
+    ),  # int16[40, 3] units.yaml index, top first, -1
+    ("unit_n_members", np.int8, (N_UNIT_IDS,)),  # int8[40] 1 single, 2-3 stacked (TD-17)
+    ("unit_place", np.int8, (N_UNIT_IDS,)),  # int8[40] PLACE_*
+    ("unit_cell", np.int16, (N_UNIT_IDS,)),  # int16[40] Grid Space while PLACE_FIELD, else -1
+    ("unit_facing", np.int8, (N_UNIT_IDS,)),  # int8[40] FACE_*
+    (
+        "unit_strength",
+        np.int8,
+        (N_UNIT_IDS, 4),
+    ),  # int8[40, 4] base Strength Ratings F/L/R/B (summed for stacks)
+    ("unit_cost", np.int16, (N_UNIT_IDS,)),  # int16[40] Purchase Cost (stack: sum + bonus, TD-17.3)
+    (
+        "unit_type",
+        np.int8,
+        (N_UNIT_IDS,),
+    ),  # int8[40] current Unit Type (Amulet/abilities may change it)
+    ("unit_attack_type", np.int8, (N_UNIT_IDS,)),  # int8[40] current Attack Type (TD-3.3)
+    ("unit_status", np.int8, (N_UNIT_IDS, N_STATUSES)),  # int8[40, 20] status durations (docstring)
+    ("unit_item", np.int8, (N_UNIT_IDS, N_ITEM_SLOTS)),  # int8[40, 3] item per type slot, -1 empty
+    ("unit_lock", np.int8, (N_UNIT_IDS,)),  # int8[40] unit it is Locked in Combat with, -1 (TD-16)
+    ("unit_lock_turn", np.int16, (N_UNIT_IDS,)),  # int16[40] Turn the lock began (Escape, TD-9.8)
+    ("unit_team", np.int8, (N_UNIT_IDS,)),  # int8[40] Unit Team partner, -1 none (TD-18)
+    ("unit_engaged", np.uint8, (N_UNIT_IDS,)),  # bool[40] Engaged already this Turn (TD-7.2)
+    ("unit_moved", np.uint8, (N_UNIT_IDS,)),  # bool[40] entered its Movement Phase this Turn (R27)
+    ("unit_fought", np.uint8, (N_UNIT_IDS,)),  # bool[40] entered its Combat Phase this Turn
+    (
+        "unit_no_combat",
+        np.uint8,
+        (N_UNIT_IDS,),
+    ),  # bool[40] may not enter the Combat Phase this Turn
+    ("unit_kills", np.int16, (N_UNIT_IDS,)),  # int16[40] enemy units it has killed (abilities)
+    ("unit_uses", np.uint8, (N_UNIT_IDS, N_USE_COUNTERS)),  # uint8[40, 4] ability use counters
+    # --- the battlefield (docstring: cell layout) ---
+    ("cell_unit", np.int8, (MAX_CELLS, TEAM_SLOTS)),  # int8[308, 2] unit ids on the space, -1
+    # --- the Engagement in progress (TD-7.3) ---
+    ("engaged", np.int8, ()),  # int8 the Engaged unit, -1 between Engagements
+    ("eng_procedure", np.int8, ()),  # int8 PROC_* Movement/Charging Procedure done this phase
+    ("eng_faced", np.uint8, ()),  # bool Facing Procedure done this Movement Phase
+    ("charge_max", np.int8, ()),  # int8 spaces the charge may go (STAGE_CHARGE_DIST)
+    ("pending_target", np.int16, ()),  # int16 ranged target space awaiting a side choice, -1
+    # --- deployment (TD-5) ---
+    ("deploy_unit", np.int8, ()),  # int8 unit picked to deploy (STAGE_DEPLOY_CELL), -1
+    # --- the Item Deck (I10) ---
+    ("deck", np.int8, (MAX_DECK,)),  # int8[32] item indices bottom..top, -1 past the count
+    ("deck_count", np.int8, ()),  # int8 cards in the Item Deck
+]
+STATE_DTYPE = np.dtype(STATE_FIELDS)
+
+# eng_procedure
+PROC_NONE = 0
+PROC_MOVE = 1  # a Movement Procedure was made (Facing may still follow)
+PROC_CHARGE = 2  # a Charging Procedure (the Movement Phase ended)
+PROC_ESCAPED = 3  # a won Escape Procedure: movement may follow, no Combat Phase
+
+
+def allocate(n: int) -> np.ndarray:
+    """A batch of n zeroed records with the 'none' markers set (not a started game)."""
+    S = np.zeros(n, dtype=STATE_DTYPE)
+    for name in (
+        "unit_member",
+        "unit_cell",
+        "unit_item",
+        "unit_lock",
+        "unit_team",
+        "cell_unit",
+        "engaged",
+        "pending_target",
+        "deploy_unit",
+        "deck",
+        "first_player",
+        "roll_winner",
+        "winner",
+    ):
+        S[name] = -1
+    S["num_players"] = N_PLAYERS
+    return S
+
+
+def owner_of(u: int) -> int:
+    """Seat owning unit id u (Python side; kernels write u // MAX_UNITS)."""
+    return u // MAX_UNITS

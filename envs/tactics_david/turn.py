@@ -1,0 +1,134 @@
+"""The Tactics David game as one decision at a time (TD-1.3, TD-5, TD-7, TD-9, TD-10).
+
+    reset (setup.reset_game) -> STAGE_FIRST (roll-off winner) -> STAGE_DEPLOY_UNIT /
+    STAGE_DEPLOY_CELL alternately (setup.py) -> Turn 1 of the first player:
+    STAGE_ENGAGE (Engage a unit or end the Turn; this module)
+      -> [Item Phase: next part] -> STAGE_MOVE / STAGE_CHARGE_DIST (movement.py)
+      -> STAGE_COMBAT / STAGE_RANGED_SIDE (combat.py) -> [Item Phase 2: next part]
+      -> Disengaged: STAGE_ENGAGE again (units.disengage), or STAGE_GAME_OVER
+    A_END in STAGE_ENGAGE ends the Turn (units.end_turn): the other player's Turn begins.
+
+`legal_actions` lists the actions of the decision asked; `apply_action` applies a legal one
+(the caller checked), counts the decision and advances: a decision whose only legal action is
+A_END is applied at once, since the rules leave nothing to choose (actions.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.tactics_david import combat, movement, setup
+from envs.tactics_david.actions import (
+    A_END,
+    A_UNIT,
+    STAGE_CHARGE_DIST,
+    STAGE_COMBAT,
+    STAGE_DEPLOY_CELL,
+    STAGE_DEPLOY_UNIT,
+    STAGE_ENGAGE,
+    STAGE_FIRST,
+    STAGE_GAME_OVER,
+    STAGE_MOVE,
+    STAGE_NONE,
+    STAGE_RANGED_SIDE,
+)
+from envs.tactics_david.state import MAX_UNITS, PROC_NONE
+from envs.tactics_david.units import end_turn, in_play
+
+MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
+
+
+@njit
+def legal_engage(S, tb, b: int, out) -> int:
+    """STAGE_ENGAGE (TD-7.2-7.4): Engage any own unit in play not yet Engaged this Turn; end
+    the Turn, unless a unit Locked in Combat has still to attack or Escape (TD-16.3)."""
+    p = np.int64(S["current"][b])
+    n = 0
+    forced = False
+    for k in range(S["army_size"][b, p]):
+        u = p * MAX_UNITS + k
+        if in_play(S, tb, b, u) and not S["unit_engaged"][b, u]:
+            out[n] = A_UNIT + k
+            n += 1
+            if S["unit_lock"][b, u] >= 0:
+                forced = True
+    if not forced:
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit
+def apply_engage(S, tb, b: int, a: int) -> None:
+    """Engage a unit (its Movement Phase is asked next) or end the Turn."""
+    if a == A_END:
+        end_turn(S, tb, b)
+        return
+    u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
+    S["engaged"][b] = u
+    S["unit_engaged"][b, u] = 1
+    S["eng_procedure"][b] = PROC_NONE
+    S["eng_faced"][b] = 0
+    S["stage"][b] = STAGE_MOVE
+
+
+@njit
+def _legal(S, tb, b: int, out) -> int:
+    stage = S["stage"][b]
+    if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
+        return setup.legal_setup(S, tb, b, out)
+    if stage == STAGE_ENGAGE:
+        return legal_engage(S, tb, b, out)
+    if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+        return movement.legal_move(S, tb, b, out)
+    if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
+        return combat.legal_combat(S, tb, b, out)
+    return 0
+
+
+@njit
+def _apply(S, tb, b: int, a: int) -> None:
+    stage = S["stage"][b]
+    if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
+        setup.apply_setup(S, tb, b, a)
+    elif stage == STAGE_ENGAGE:
+        apply_engage(S, tb, b, a)
+    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+        movement.apply_move(S, tb, b, a)
+    else:
+        combat.apply_combat(S, tb, b, a)
+
+
+@njit
+def advance(S, tb, b: int, out) -> int:
+    """Apply forced A_END decisions until a real one is asked or the game is over; returns the
+    legal actions of the decision asked in out[:n] and n (0 once over)."""
+    for _ in range(MAX_AUTO):
+        stage = S["stage"][b]
+        if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
+            return 0
+        n = _legal(S, tb, b, out)
+        if n != 1 or out[0] != A_END:
+            return n
+        _apply(S, tb, b, A_END)
+    S["stage"][b] = STAGE_GAME_OVER  # unreachable by the rules; stops a runaway game
+    return 0
+
+
+@njit
+def legal_actions(S, tb, b: int, out) -> int:
+    """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
+    stage = S["stage"][b]
+    if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
+        return 0
+    return _legal(S, tb, b, out)
+
+
+@njit
+def apply_action(S, tb, b: int, a: int, out) -> int:
+    """Apply legal action a to game b, advance; returns the next decision's legal actions in
+    out[:n] and n."""
+    S["decisions"][b] += 1
+    _apply(S, tb, b, a)
+    return advance(S, tb, b, out)

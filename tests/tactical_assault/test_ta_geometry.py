@@ -1,0 +1,70 @@
+"""The core's geometry kernels over the zone ground agree with the Legendary Battles
+geometry (LB PART III "Line of sight", "Units & line-of-sight arcs")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.fantasy_cards.tables import load_tables as load_fc
+from envs.legendary_battles import geometry as geo
+from envs.legendary_battles.tables import load_tables as load_lb
+from envs.legendary_battles.zones import fill_ground
+from envs.tactical_assault import geometry, tables
+from envs.tactical_assault.state import MAX_POS
+
+
+def _ground(name):
+    sa = load_lb().scenarios[name]
+    rec = tables.card_record(load_fc())
+    fill_ground(rec[0], sa)
+    return sa, tables.as_tb(rec)
+
+
+@pytest.mark.parametrize(
+    "name", ["Crossroads of Hallin", "Greywater Ford", "Siege of the Ridge Fort"]
+)
+def test_line_of_sight_matches_the_zone_geometry(name):
+    """Squares and hexes, woods, buildings, walls, hedges, a palisade, elevation: every
+    sampled pair with random blocking units gives the same LOS, Obstructed and In Cover."""
+    sa, tb = _ground(name)
+    g = sa.grid
+    n = g.n_zones
+    rng = np.random.default_rng(5)
+    short = int(sa.distances[1])
+    for _ in range(400):
+        a, b = (int(x) for x in rng.integers(n, size=2))
+        blockers = rng.random(n) < 0.12
+        blockers[[a, b]] = False
+        want = geo.line_of_sight(g, sa.los_terrain, a, b, blockers, short)
+        occ = np.zeros(MAX_POS, dtype=np.uint8)
+        occ[:n] = blockers
+        bits = geometry.line_of_sight(tb, occ, a, b)
+        got = (
+            bool(bits & geometry.LOS_EXISTS),
+            bool(bits & geometry.LOS_OBSTRUCTED),
+            bool(bits & geometry.LOS_IN_COVER),
+        )
+        assert got == (want.exists, want.obstructed, want.in_cover), (a, b)
+
+
+def test_units_block_line_of_sight_and_obscured_targets():
+    """LB "LOS through units": a unit on the line blocks; LB "LOS to other than center
+    point": a target seen only off-centre is Obscured (Obstructed, R11)."""
+    sa, tb = _ground("Crossroads of Hallin")
+    g = sa.grid
+    a, b, mid = g.zone(3, 7), g.zone(7, 7), g.zone(5, 7)
+    occ = np.zeros(MAX_POS, dtype=np.uint8)
+    assert geometry.line_of_sight(tb, occ, a, b) == geometry.LOS_EXISTS
+    occ[mid] = 1
+    assert geometry.line_of_sight(tb, occ, a, b) == 0
+    occ[:] = 0
+    occ[g.zone(5, 6)] = 1  # beside the line: the centre line passes, off-centre points too
+    assert geometry.line_of_sight(tb, occ, a, b) == geometry.LOS_EXISTS
+
+
+def test_distance_bands_are_table_2_in_zones(crossroads):
+    """LB "Calculating battlefield distances": 10 zones on the short side -> 10/5/3/2/1."""
+    assert list(crossroads.g_dist_units) == [1, 2, 3, 5, 10]
+    a = 0
+    assert geometry.in_band(crossroads, a, 2, 1) and not geometry.in_band(crossroads, a, 3, 1)

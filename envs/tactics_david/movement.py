@@ -38,28 +38,43 @@ from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY
 from envs.tactics_david.state import (
+    FORCE_FLEE,
+    FORCE_NONE,
     MAX_CELLS,
     MAX_UNITS,
+    N_UNIT_IDS,
     PROC_CHARGE,
     PROC_ESCAPED,
     PROC_MOVE,
     PROC_NONE,
 )
-from envs.tactics_david.units import disengage, is_dead, kill, move_to, unlock
+from envs.tactics_david.units import (
+    disengage,
+    has_flag,
+    in_play,
+    is_dead,
+    kill,
+    move_to,
+    unlock,
+)
 
 MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 
 
 @njit
 def movement_rating(S, tb, b: int, u: int) -> int:
-    """The Movement Rating of unit u for this Movement Phase: the top member's rating, the
-    terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off Water
-    (TD-3.8); never below 0."""
+    """The Movement Rating of unit u for this Movement Phase: the top member's base rating plus
+    this Turn's Haste roll (TD-20.16), halved by Frozen (TD-20.7, R19, additions first: R32),
+    then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
+    Water (TD-3.8); never below 0."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
-    m = np.int64(tb.u_move[top]) + tb.t_move_mod[tt]
+    base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u]
+    if has_flag(S, b, u, tb.st_move_halve):
+        base = base // 2
+    m = base + tb.t_move_mod[tt]
     if tt != tb.water_terrain:
         m += tb.m_off_water[mtype]
     return max(m, 0)
@@ -152,11 +167,83 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
 @njit
 def may_charge(S, tb, b: int, u: int) -> bool:
     """A Charging Procedure is possible: the Movement Type may charge (not Hover, TD-3.6) and
-    the unit does not stand on terrain that forbids charging (Forest, TD-2.13)."""
+    the unit does not stand on terrain that forbids charging (Forest, TD-2.13), and no Status
+    forbids it (Frozen, TD-20.7)."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    return tb.m_may_charge[tb.u_mtype[top]] and tb.t_charge[tt] != CHARGE_NEVER
+    return (
+        tb.m_may_charge[tb.u_mtype[top]]
+        and tb.t_charge[tt] != CHARGE_NEVER
+        and not has_flag(S, b, u, tb.st_no_charge)
+    )
+
+
+@njit
+def nearest_distance(S, tb, b: int, u: int, c: int, allies: bool) -> int:
+    """Orthogonal steps (I11) from space c to the nearest other unit in play of u's side
+    (allies) or of the other side; a large number when there is none."""
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    p = u // MAX_UNITS
+    best = np.int64(1 << 20)
+    for v in range(N_UNIT_IDS):
+        if v == u or (v // MAX_UNITS == p) != allies or not in_play(S, tb, b, v):
+            continue
+        w = np.int64(S["unit_cell"][b, v])
+        d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
+        best = min(best, d)
+    return best
+
+
+@njit
+def _charge_toward(S, tb, b: int, u: int, d: int, allies: bool, here: int) -> bool:
+    """Whether a charge of u facing d would head toward its nearest ally/enemy: charging is
+    possible and the line's first space is nearer to it than u's space (R33)."""
+    if not may_charge(S, tb, b, u):
+        return False
+    old = S["unit_facing"][b, u]
+    S["unit_facing"][b, u] = d
+    line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
+    n = charge_line(S, tb, b, u, line)
+    S["unit_facing"][b, u] = old
+    return n > 0 and nearest_distance(S, tb, b, u, line[0], allies) < here
+
+
+@njit_inline
+def _legal_forced(S, tb, b: int, u: int, out) -> int:
+    """Legal actions of a Movement Phase a Status forces (R33), before its Movement or Charge
+    Procedure. Fearful (FORCE_FLEE, TD-20.8): a charge toward the nearest ally, turning first
+    if needed; if no such charge exists, a Movement Procedure ending nearer to it. Enraged
+    (FORCE_ADVANCE, TD-20.18): a charge or a Movement Procedure toward the closest enemy (or
+    turning to charge it). Nothing possible: only A_END. Returns -1 when nothing forces (no
+    such unit on the battlefield)."""
+    allies = S["eng_force"][b] == FORCE_FLEE
+    bf = np.int64(S["battlefield"][b])
+    here = nearest_distance(S, tb, b, u, np.int64(S["unit_cell"][b, u]), allies)
+    if here >= (1 << 20):
+        return -1
+    n = 0
+    facing = np.int64(S["unit_facing"][b, u])
+    if _charge_toward(S, tb, b, u, facing, allies, here):
+        out[n] = A_CHARGE
+        n += 1
+    if not S["eng_faced"][b]:
+        for d in range(4):
+            if d != facing and _charge_toward(S, tb, b, u, d, allies, here):
+                out[n] = A_FACE + d
+                n += 1
+    if n == 0 or not allies:
+        dest = np.empty(MAX_CELLS, dtype=np.uint8)
+        reach(S, tb, b, u, dest)
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if dest[c] and nearest_distance(S, tb, b, u, c, allies) < here:
+                out[n] = A_CELL + c
+                n += 1
+    if n == 0:
+        out[0] = A_END
+        n = 1
+    return n
 
 
 @njit_inline
@@ -190,12 +277,19 @@ def legal_move(S, tb, b: int, out) -> int:
         return n + 1
     proc = S["eng_procedure"][b]
     if S["unit_lock"][b, u] >= 0:
-        # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8)
+        # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8);
+        # a fleeing Fearful unit must Escape first (TD-20.8)
         if S["unit_lock_turn"][b, u] < S["turn"][b]:
             out[n] = A_ESCAPE
             n += 1
+            if S["eng_force"][b] == FORCE_FLEE:
+                return n
         out[n] = A_END
         return n + 1
+    if S["eng_force"][b] != FORCE_NONE and (proc == PROC_NONE or proc == PROC_ESCAPED):
+        k = _legal_forced(S, tb, b, u, out)
+        if k >= 0:
+            return k
     if proc == PROC_NONE or proc == PROC_ESCAPED:
         dest = np.empty(MAX_CELLS, dtype=np.uint8)
         reach(S, tb, b, u, dest)

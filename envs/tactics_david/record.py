@@ -32,6 +32,21 @@ CHARGE_WITHIN_ONLY = 1
 CHARGE_NEVER = 2
 ATTACK_SIDE_FRONT = 0  # tables.ATTACK_SIDES order
 ATTACK_SIDE_ANY = 1
+MAX_STATUS_ROWS = 4  # effect rows of one status (Petrified has 4)
+# status triggers and effect kinds: indices of tables.STATUS_TRIGGERS / STATUS_EFFECTS
+TRIG_ALWAYS = T.STATUS_TRIGGERS.index("always")
+TRIG_ENGAGEMENT = T.STATUS_TRIGGERS.index("on_engagement")
+TRIG_BEFORE_DISENGAGEMENT = T.STATUS_TRIGGERS.index("before_disengagement")
+TRIG_END_OF_TURN = T.STATUS_TRIGGERS.index("end_of_each_turn")
+TRIG_ENEMY_KILLED = T.STATUS_TRIGGERS.index("on_enemy_killed")
+EFF_DISENGAGE = T.STATUS_EFFECTS.index("disengage")
+EFF_NO_COMBAT_PHASE = T.STATUS_EFFECTS.index("no_combat_phase")
+EFF_ACQUIRE_DEAD = T.STATUS_EFFECTS.index("acquire_dead")
+EFF_FLEE = T.STATUS_EFFECTS.index("flee_to_nearest_ally")
+EFF_DISCARD_SELF = T.STATUS_EFFECTS.index("discard_self")
+EFF_ADD_ROLL_MOVE = T.STATUS_EFFECTS.index("add_roll_to_base_movement")
+EFF_ADVANCE = T.STATUS_EFFECTS.index("advance_on_nearest_enemy")
+EFF_ROTATE = T.STATUS_EFFECTS.index("rotate_clockwise_by_roll")
 MODE_MELEE = 0
 MODE_RANGED = 1
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
@@ -79,6 +94,27 @@ TD_TABLE_FIELDS = [
     ("matchup", np.int8, (N_UNIT_TYPES, N_UNIT_TYPES)),  # [attack type, defender type] MATCH_*
     ("water_terrain", np.int8, ()),  # index of Water (Aqua, Soar rules)
     ("status_dead", np.int8, ()),  # index of the Dead Status
+    ("status_fearful", np.int8, ()),  # index of Fearful (no re-acquiring after discarding it)
+    ("type_magical", np.int8, ()),  # Attack Type index of Magical (Reflective, TD-20.21)
+    # --- statuses.yaml (TD-20): the rows, and per-status modifier columns derived from them ---
+    ("st_afflicts", np.uint8, (N_STATUSES, N_UNIT_TYPES)),  # [S, type] may carry it (TD-20.23)
+    ("st_cancels", np.int32, (N_STATUSES,)),  # [S] bit t: acquiring s discards t
+    ("st_n_eff", np.int8, (N_STATUSES,)),  # [S] effect rows used
+    ("st_trigger", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] TRIG_*
+    ("st_die", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] die sides, 0 = no roll
+    ("st_results", np.uint8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] bit r: result r fires
+    ("st_kind", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] EFF_* (tables.STATUS_EFFECTS)
+    ("st_amount", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] amount
+    ("st_str_add", np.int8, (N_STATUSES,)),  # [S] added to base Strength Ratings (always rows)
+    ("st_str_halve", np.uint8, (N_STATUSES,)),  # [S] base Strength Ratings halved
+    ("st_str_double", np.uint8, (N_STATUSES,)),  # [S] base Strength Ratings doubled
+    ("st_move_halve", np.uint8, (N_STATUSES,)),  # [S] base Movement Rating halved
+    ("st_no_charge", np.uint8, (N_STATUSES,)),  # [S] no Charge Procedure
+    ("st_no_own_attack", np.uint8, (N_STATUSES,)),  # [S] no attack of its own type
+    ("st_no_lock", np.uint8, (N_STATUSES,)),  # [S] never Locked in Combat
+    ("st_no_phases", np.uint8, (N_STATUSES,)),  # [S] no Movement, Combat or Item Phase
+    ("st_reflect", np.uint8, (N_STATUSES,)),  # [S] reflects Magical attacks
+    ("st_feared", np.uint8, (N_STATUSES,)),  # [S] adjacent enemies acquire Fearful (turn end)
     # --- battlefields, stacked (TD-26) ---
     ("n_battlefields", np.int8, ()),
     ("bf_rows", np.int16, (MAX_BATTLEFIELDS,)),
@@ -187,6 +223,9 @@ def build_record(
     r["matchup"] = t.matchup
     r["water_terrain"] = t.terrain_index["Water"]
     r["status_dead"] = t.status_index["Dead"]
+    r["status_fearful"] = t.status_index["Fearful"]
+    r["type_magical"] = T.UNIT_TYPES.index("Magical")
+    _status_rows(t, r)
 
     r["n_battlefields"] = len(t.battlefields)
     r["bf_height"][:] = -1
@@ -239,6 +278,47 @@ def build_record(
     r["opt_purchase_limit"] = purchase_limit
     r["opt_turn_limit"] = turn_limit
     return rec.view(np.recarray)[0]
+
+
+def _status_rows(t: T.Tables, r) -> None:
+    """Copy statuses.yaml's effect rows into the st_* arrays and derive the per-status
+    modifier columns the kernels read (`always` rows and the Feared/Reflective triggers)."""
+    eff = T.STATUS_EFFECTS
+    sides = [T.ROLL_SIDES[name] for name in T.ROLLS]
+    for s in range(len(t.status_names)):
+        lo, hi = int(t.status_effect_offset[s]), int(t.status_effect_offset[s + 1])
+        if hi - lo > MAX_STATUS_ROWS:
+            raise ValueError(
+                f"status {t.status_names[s]!r}: {hi - lo} effect rows, capacity {MAX_STATUS_ROWS}"
+            )
+        r["st_afflicts"][s] = t.status_afflicts[s]
+        r["st_cancels"][s] = sum(1 << int(x) for x in np.flatnonzero(t.status_cancels[s]))
+        r["st_n_eff"][s] = hi - lo
+        for k, e in enumerate(range(lo, hi)):
+            kind = eff[int(t.status_eff_kind[e])]
+            r["st_trigger"][s, k] = t.status_eff_trigger[e]
+            r["st_die"][s, k] = sides[int(t.status_eff_roll[e])]
+            r["st_results"][s, k] = t.status_eff_results[e]
+            r["st_kind"][s, k] = t.status_eff_kind[e]
+            r["st_amount"][s, k] = t.status_eff_amount[e]
+            always = int(t.status_eff_trigger[e]) == TRIG_ALWAYS
+            if always and kind == "add_base_strength":
+                r["st_str_add"][s] += t.status_eff_amount[e]
+            for field, name in (
+                ("st_str_halve", "halve_base_strength"),
+                ("st_str_double", "double_base_strength"),
+                ("st_move_halve", "halve_base_movement"),
+                ("st_no_charge", "no_charge"),
+                ("st_no_own_attack", "no_attack_of_own_type"),
+                ("st_no_lock", "no_combat_lock"),
+                ("st_no_phases", "no_phases"),
+            ):
+                if always and kind == name:
+                    r[field][s] = 1
+            if kind == "reflect_magical_attack":
+                r["st_reflect"][s] = 1
+            if kind == "adjacent_enemies_acquire_fearful":
+                r["st_feared"][s] = 1
 
 
 def _limits(t: T.Tables) -> list[int]:

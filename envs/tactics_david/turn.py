@@ -33,8 +33,18 @@ from envs.tactics_david.actions import (
     STAGE_NONE,
     STAGE_RANGED_SIDE,
 )
-from envs.tactics_david.state import MAX_UNITS, PROC_NONE
-from envs.tactics_david.units import end_turn, in_play
+from envs.tactics_david.record import TRIG_ENGAGEMENT
+from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE
+from envs.tactics_david.units import (
+    OUT_DEAD,
+    OUT_DISENGAGE,
+    OUT_END_MOVE,
+    disengage,
+    end_turn,
+    has_flag,
+    in_play,
+    run_status_rows,
+)
 
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
 
@@ -61,7 +71,10 @@ def legal_engage(S, tb, b: int, out) -> int:
 
 @njit
 def apply_engage(S, tb, b: int, a: int) -> None:
-    """Engage a unit (its Movement Phase is asked next) or end the Turn."""
+    """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
+    (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then
+    its Movement Phase is asked, unless it was Disengaged, died, is still Petrified (no
+    phases, TD-20.20) or was Confused (moved; its Movement Phase ends, TD-20.22)."""
     if a == A_END:
         end_turn(S, tb, b)
         return
@@ -70,7 +83,15 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["unit_engaged"][b, u] = 1
     S["eng_procedure"][b] = PROC_NONE
     S["eng_faced"][b] = 0
+    S["eng_force"][b] = FORCE_NONE
+    S["refl_count"][b] = 0
     S["stage"][b] = STAGE_MOVE
+    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
+    if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
+        disengage(S, tb, b)
+    elif out & OUT_END_MOVE:
+        S["unit_moved"][b, u] = 1
+        movement.end_movement(S, tb, b)
 
 
 @njit

@@ -1,8 +1,14 @@
-"""Units on the battlefield and the Turn's frame (TD-4, TD-7, TD-10.3, TD-12.4, TD-20.15).
+"""Units on the battlefield and the Turn's frame (TD-4, TD-7, TD-10.3, TD-12.4, TD-20).
 
 Small kernels the chapters share: placing and lifting units, the Dead Status, the Engagement's
 end, the Turn's start and end, and the end of the game (Deathmatch, TD-4.2; the turn-limited
 variant, I8; the safety cap, I13).
+
+Statuses (TD-20) are data: ``apply_status`` / ``discard_status`` are the only ways a Status
+comes and goes (abilities and items call them too), ``has_flag`` reads a per-status modifier
+column of the tables record (``tb.st_no_charge`` ...), and ``run_status_rows`` interprets the
+statuses.yaml rows of one trigger (Engagement, before Disengagement, an enemy killed) with one
+switch over the effect kinds. Rows of one Status under one trigger share a single roll (R32).
 """
 
 from __future__ import annotations
@@ -10,8 +16,23 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.core.rng import roll_d
 from envs.tactics_david.actions import STAGE_ENGAGE, STAGE_GAME_OVER
+from envs.tactics_david.grid import offset_cell
+from envs.tactics_david.record import (
+    EFF_ACQUIRE_DEAD,
+    EFF_ADD_ROLL_MOVE,
+    EFF_ADVANCE,
+    EFF_DISCARD_SELF,
+    EFF_DISENGAGE,
+    EFF_FLEE,
+    EFF_NO_COMBAT_PHASE,
+    EFF_ROTATE,
+    TRIG_BEFORE_DISENGAGEMENT,
+)
 from envs.tactics_david.state import (
+    FORCE_ADVANCE,
+    FORCE_FLEE,
     MAX_UNITS,
     N_PLAYERS,
     N_STATUSES,
@@ -78,6 +99,130 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
         S["kills_turn"][b, killer_seat] += 1
 
 
+# run_status_rows outcome bits
+OUT_DISENGAGE = 1  # the unit is Disengaged at once (Paralyzed)
+OUT_DEAD = 2  # the unit acquired the Dead Status (Poisoned)
+OUT_END_MOVE = 4  # the unit counts as moved and its Movement Phase ends (Confused)
+
+
+@njit
+def has_flag(S, b: int, u: int, flags) -> bool:
+    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set."""
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] != 0 and flags[s] != 0:
+            return True
+    return False
+
+
+@njit
+def discard_status(S, tb, b: int, u: int, s: int) -> None:
+    """Unit u discards Status s."""
+    S["unit_status"][b, u, s] = 0
+
+
+@njit
+def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
+    """Unit u acquires Status s for `turns` Turns (STATUS_PERMANENT: until discarded); returns
+    whether it took. Nothing happens to a unit out of play, a Dead unit (it discards every other
+    Status, TD-20.15), a Unit Type the Status does not afflict (TD-20.23), or a Fearful unit
+    that discarded Fearful this Turn (TD-20.8). Held already: one of each kind (TD-20.1), the
+    longer duration stays. The Statuses it `cancels` are discarded (Fearful/Enraged); one that
+    forbids Combat Lock ends the unit's lock (Petrified, TD-20.20). Dead goes through kill."""
+    if S["unit_place"][b, u] != PLACE_FIELD or S["unit_status"][b, u, tb.status_dead] != 0:
+        return False
+    if s == tb.status_dead:
+        kill(S, tb, b, u, -1)
+        return True
+    if not tb.st_afflicts[s, S["unit_type"][b, u]]:
+        return False
+    if (S["unit_no_reacquire"][b, u] >> np.int32(s)) & 1:
+        return False
+    old = np.int64(S["unit_status"][b, u, s])
+    if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
+        S["unit_status"][b, u, s] = STATUS_PERMANENT
+    else:
+        S["unit_status"][b, u, s] = max(old, turns)
+    for t in range(N_STATUSES):
+        if (tb.st_cancels[s] >> t) & 1:
+            discard_status(S, tb, b, u, t)
+    if tb.st_no_lock[s]:
+        unlock(S, b, u)
+    return True
+
+
+@njit
+def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
+    """Run every statuses.yaml row of `trigger` of the Statuses unit u holds (statuses.yaml
+    order): roll the row's die once per Status and trigger (R32), and if the result is one of
+    the row's results (or the row has no roll) apply its effect. Returns OUT_* bits for the
+    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"]."""
+    out = 0
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] == 0:
+            continue
+        r = np.int64(0)
+        for k in range(tb.st_n_eff[s]):
+            if tb.st_trigger[s, k] != trigger:
+                continue
+            die = np.int64(tb.st_die[s, k])
+            if die > 0:
+                if r == 0:
+                    r = roll_d(S["rng"], b, die)
+                if not (np.int64(tb.st_results[s, k]) >> r) & 1:
+                    continue
+            kind = tb.st_kind[s, k]
+            if kind == EFF_DISENGAGE:
+                out |= OUT_DISENGAGE
+            elif kind == EFF_NO_COMBAT_PHASE:
+                S["unit_no_combat"][b, u] = 1
+            elif kind == EFF_ACQUIRE_DEAD:
+                kill(S, tb, b, u, -1)
+                return out | OUT_DEAD
+            elif kind == EFF_FLEE:
+                S["eng_force"][b] = FORCE_FLEE
+            elif kind == EFF_DISCARD_SELF:
+                discard_status(S, tb, b, u, s)
+                if s == tb.status_fearful:  # overcome: not again this Turn (TD-20.8)
+                    S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
+            elif kind == EFF_ADD_ROLL_MOVE:
+                S["unit_move_bonus"][b, u] += r
+            elif kind == EFF_ADVANCE:
+                S["eng_force"][b] = FORCE_ADVANCE
+            elif kind == EFF_ROTATE:
+                S["unit_facing"][b, u] = (np.int64(S["unit_facing"][b, u]) + r) % 4
+                unlock(S, b, u)  # no longer face to face (R33)
+                out |= OUT_END_MOVE
+    return out
+
+
+@njit
+def end_of_turn_statuses(S, tb, b: int) -> None:
+    """At the end of either player's Turn: enemies in direct contact with a Feared unit acquire
+    Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""
+    bf = np.int64(S["battlefield"][b])
+    for u in range(N_UNIT_IDS):
+        if not in_play(S, tb, b, u) or not has_flag(S, b, u, tb.st_feared):
+            continue
+        for d in range(4):
+            nb = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), d, 1, 0)
+            if nb < 0:
+                continue
+            for slot in range(2):
+                v = S["cell_unit"][b, nb, slot]
+                if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and in_play(S, tb, b, v):
+                    apply_status(S, tb, b, np.int64(v), np.int64(tb.status_fearful), -1)
+    for u in range(N_UNIT_IDS):
+        for s in range(N_STATUSES):
+            if S["unit_status"][b, u, s] > 0:
+                S["unit_status"][b, u, s] -= 1
+
+
+@njit
+def may_lock(S, tb, b: int, u: int) -> bool:
+    """Whether unit u may be Locked in Combat: not Dead, no Status forbidding it (TD-20.20)."""
+    return not is_dead(S, tb, b, u) and not has_flag(S, b, u, tb.st_no_lock)
+
+
 @njit
 def finish(S, b: int, winner: int) -> None:
     """The game is over: winner (or -1 drawn) and the rewards."""
@@ -119,6 +264,8 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_moved"][b, u] = 0
         S["unit_fought"][b, u] = 0
         S["unit_no_combat"][b, u] = 0
+        S["unit_move_bonus"][b, u] = 0
+        S["unit_no_reacquire"][b, u] = 0
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
     S["stage"][b] = STAGE_ENGAGE
@@ -128,7 +275,8 @@ def begin_turn(S, tb, b: int, p: int) -> None:
 def end_turn(S, tb, b: int) -> None:
     """End Player's Turn (TD-12.4): the other player's Turn begins, unless the turn-limited
     variant's last Turn was played (I8: the higher Purchase Cost of units in play wins) or the
-    safety cap is reached (I13: a draw)."""
+    safety cap is reached (I13: a draw). Statuses act first (end_of_turn_statuses)."""
+    end_of_turn_statuses(S, tb, b)
     turn = np.int64(S["turn"][b])
     limit = np.int64(tb.opt_turn_limit)
     if limit > 0 and turn >= limit:
@@ -150,7 +298,11 @@ def end_turn(S, tb, b: int) -> None:
 @njit
 def disengage(S, tb, b: int) -> None:
     """End Unit Engagement (TD-7.3, TD-11.3): the player may Engage another unit, unless the
-    game has just been won."""
+    game has just been won. Just before, the unit rolls its `before_disengagement` rows
+    (Crippled, Silenced, Banished: 5-6 discards them, TD-20.9/11/13)."""
+    u = np.int64(S["engaged"][b])
+    if u >= 0 and in_play(S, tb, b, u):
+        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT))
     S["engaged"][b] = -1
     S["pending_target"][b] = -1
     if not deathmatch_over(S, tb, b):

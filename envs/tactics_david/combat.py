@@ -17,7 +17,7 @@ Encodings of this chapter (actions.py):
 An attack hits every unit in the Area of Attack, friend or foe (TD-15.2), each in its own
 Attack and Defend Procedures (R28), on the side the attacker's front faces (Physical,
 Ethereal) or the same-named side the attacker chose (Magical). After its Combat Phase the unit
-is Disengaged (Item Phase 2 comes with the next part).
+goes on to Item Phase 2 (items.py).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from envs.tactics_david.grid import (
     on_forest_edge,
     range_distance,
 )
+from envs.tactics_david.items import begin_item_phase, enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     MATCH_ADD_D3,
@@ -58,7 +59,6 @@ from envs.tactics_david.state import (
     SIDE_FRONT,
 )
 from envs.tactics_david.units import (
-    disengage,
     has_flag,
     in_play,
     is_dead,
@@ -67,17 +67,26 @@ from envs.tactics_david.units import (
     run_status_rows,
 )
 
+PROC_NONE = 0  # strength's procedure: neither (a plain rating)
+PROC_ATTACK = 1
+PROC_DEFEND = 2
 MAX_DUELS = 32  # Duel rounds before the last result decides (a safety bound; R10)
 
 
 @njit
-def strength(S, tb, b: int, u: int, side: int) -> int:
+def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
     """Strength Rating of unit u on `side` (F/L/R/B): its base rating with its Statuses'
     modifier columns, additions first (Pumped, Enchanted, Summoned +1), then halved (Burned)
     and doubled (Petrified) (TD-20.6/10/12/14/20, R19, R32); halved again (rounding down)
     while Locked in Combat with a Terrain Piece against its back edge (TD-16.4, R19); never
-    below the minimum (TD-3.10). Items and Abilities come with the next parts."""
+    below the minimum (TD-3.10). Items add to the base ratings in an Attack (PROC_ATTACK:
+    weapons) or a Defend (PROC_DEFEND: Shield) Procedure and its Duel (TD-25.5). Abilities come
+    with the next part."""
     s = np.int64(S["unit_strength"][b, u, side])
+    if proc == PROC_ATTACK:
+        s += item_sum(S, b, u, tb.it_str_attack)
+    elif proc == PROC_DEFEND:
+        s += item_sum(S, b, u, tb.it_str_defend)
     halve = False
     double = False
     for t in range(N_STATUSES):
@@ -125,7 +134,8 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
             np.int64(S["unit_type"][b, a]),
             np.int64(tb.bf_terrain[bf, S["unit_cell"][b, a]]),
         )
-        dfn = strength(S, tb, b, a, np.int64(S["refl_side"][b, k])) + roll_d(S["rng"], b, base)
+        side = np.int64(S["refl_side"][b, k])
+        dfn = strength(S, tb, b, a, side, PROC_DEFEND) + roll_d(S["rng"], b, base)
         for _ in range(np.int64(tb.defend_dice) - 1):
             dfn += roll_d(S["rng"], b, 6)
         if extra > 0:
@@ -169,8 +179,8 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
     if ranged_melee:
         a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
     else:
-        a_str = strength(S, tb, b, a, a_side)
-    return a_str, strength(S, tb, b, d, d_side)
+        a_str = strength(S, tb, b, a, a_side, PROC_ATTACK)
+    return a_str, strength(S, tb, b, d, d_side, PROC_DEFEND)
 
 
 @njit
@@ -206,21 +216,25 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
     )
     n_att = np.int64(tb.attack_dice)
     n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
+    # Necklace of Negativity nearby: each rolled result of that unit changes (TD-25.6)
+    a_mod = enemy_roll_modifier(S, tb, b, a)
+    d_mod = enemy_roll_modifier(S, tb, b, d)
+    d_dice = 1 + (1 if extra > 0 else 0) + (1 if more > 0 else 0)
     att = np.int64(0)
     dfn = np.int64(0)
     for duel in range(MAX_DUELS):
-        att = a_str
+        att = a_str + a_mod * (n_att + duel)
         for _ in range(n_att + duel):
             att += roll_d(S["rng"], b, 6)
-        dfn = d_str + roll_d(S["rng"], b, base)
+        dfn = d_str + roll_d(S["rng"], b, base) + d_mod * (d_dice + n_def + duel)
         for _ in range(n_def + duel):
             dfn += roll_d(S["rng"], b, 6)
         if extra > 0:
             dfn += roll_d(S["rng"], b, extra)
         if more > 0:
             dfn += roll_d(S["rng"], b, more)
-        a_max = dice_max(n_att + duel, 0, 0)
-        d_max = dice_max(n_def + duel, base, extra) + more
+        a_max = dice_max(n_att + duel, 0, 0) + a_mod * (n_att + duel)
+        d_max = dice_max(n_def + duel, base, extra) + more + d_mod * (d_dice + n_def + duel)
         if not duel_condition(att, dfn, a_str, a_max, d_str, d_max):
             break
     return att, dfn, cannot_die
@@ -291,7 +305,7 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     """The spaces of unit u's Melee Area of Attack, or MA for a Ranged Unit's Ranged Melee."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
-    area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else np.int64(tb.u_area[top])
+    area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else unit_area(S, tb, b, u)
     return area_cells(
         tb, bf, area, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]), False, cells
     )
@@ -299,11 +313,12 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
 
 @njit
 def range_rating(S, tb, b: int, u: int) -> int:
-    """Range Rating of unit u: its top member's, with its space's terrain modifier (Water -1,
-    R14); never below 0."""
+    """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
+    space's terrain modifier (Water -1, R14); never below 0."""
     bf = np.int64(S["battlefield"][b])
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    return max(np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + tb.t_range_mod[tt], 0)
+    r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
+    return max(r + tb.t_range_mod[tt], 0)
 
 
 @njit
@@ -400,22 +415,24 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     facing = np.int64(S["unit_facing"][b, u])
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top])
+    mod = enemy_roll_modifier(S, tb, b, u)
     for _ in range(tb.ranged_hit_dice):
-        hit += roll_d(S["rng"], b, 6)
+        hit += roll_d(S["rng"], b, 6) + mod
     hit = max(hit, np.int64(tb.ranged_hit_min))
     if hit < rise_plus_run:
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    n = area_cells(tb, bf, np.int64(tb.u_area[top]), target, facing, True, cells)
+    n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     _attack_area(S, tb, b, u, cells, n, side, False)
 
 
 @njit
 def apply_combat(S, tb, b: int, a: int) -> None:
-    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Disengage (module docstring)."""
+    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Item Phase 2 (module
+    docstring)."""
     u = np.int64(S["engaged"][b])
     if a == A_END:
-        disengage(S, tb, b)
+        begin_item_phase(S, tb, b, 2)
         return
     S["unit_fought"][b, u] = 1
     if a >= A_STRIKE and a < A_STRIKE + 4:
@@ -424,12 +441,12 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
         resolve_reflections(S, tb, b, u)
-        disengage(S, tb, b)
+        begin_item_phase(S, tb, b, 2)
         return
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
         resolve_reflections(S, tb, b, u)
-        disengage(S, tb, b)
+        begin_item_phase(S, tb, b, 2)
         return
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -438,4 +455,4 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         return
     _fire(S, tb, b, u, target, 0)
     resolve_reflections(S, tb, b, u)
-    disengage(S, tb, b)
+    begin_item_phase(S, tb, b, 2)

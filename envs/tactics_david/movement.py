@@ -36,6 +36,7 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
+from envs.tactics_david.items import begin_item_phase, item_sum
 from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY
 from envs.tactics_david.state import (
     FORCE_FLEE,
@@ -64,14 +65,14 @@ MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 @njit
 def movement_rating(S, tb, b: int, u: int) -> int:
     """The Movement Rating of unit u for this Movement Phase: the top member's base rating plus
-    this Turn's Haste roll (TD-20.16), halved by Frozen (TD-20.7, R19, additions first: R32),
+    this Turn's Haste roll (TD-20.16) and its Items (Boots +1, TD-25.6), halved by Frozen (TD-20.7, R19, additions first: R32),
     then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
     Water (TD-3.8); never below 0."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
-    base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u]
+    base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]
@@ -323,7 +324,7 @@ def end_movement(S, tb, b: int) -> None:
             if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
                 kill(S, tb, b, u, -1)
     if is_dead(S, tb, b, u) or S["unit_no_combat"][b, u]:
-        disengage(S, tb, b)
+        begin_item_phase(S, tb, b, 2)
     else:
         S["stage"][b] = STAGE_COMBAT
 

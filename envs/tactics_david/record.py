@@ -32,6 +32,15 @@ CHARGE_WITHIN_ONLY = 1
 CHARGE_NEVER = 2
 ATTACK_SIDE_FRONT = 0  # tables.ATTACK_SIDES order
 ATTACK_SIDE_ANY = 1
+MAX_ITEMS = 32  # items.yaml rows (23)
+N_ACQ = 3  # rules.yaml item_acquisition rows
+USE_PASSIVE = T.ITEM_USES.index("passive")
+USE_PROCEDURE = T.ITEM_USES.index("use_item_procedure")
+USE_ANY_TIME = T.ITEM_USES.index("any_time")
+USE_OWNER_TURN = T.ITEM_USES.index("start_of_owner_turn")
+TARGET_SELF = T.ITEM_TARGETS.index("self")
+TARGET_ADJACENT = T.ITEM_TARGETS.index("adjacent")
+TARGET_SELF_OR_ADJACENT = T.ITEM_TARGETS.index("self_or_adjacent")
 MAX_STATUS_ROWS = 4  # effect rows of one status (Petrified has 4)
 # status triggers and effect kinds: indices of tables.STATUS_TRIGGERS / STATUS_EFFECTS
 TRIG_ALWAYS = T.STATUS_TRIGGERS.index("always")
@@ -94,7 +103,8 @@ TD_TABLE_FIELDS = [
     ("matchup", np.int8, (N_UNIT_TYPES, N_UNIT_TYPES)),  # [attack type, defender type] MATCH_*
     ("water_terrain", np.int8, ()),  # index of Water (Aqua, Soar rules)
     ("status_dead", np.int8, ()),  # index of the Dead Status
-    ("status_fearful", np.int8, ()),  # index of Fearful (no re-acquiring after discarding it)
+    ("status_fearful", np.int8, ()),  # index of Fearful
+    ("status_feared", np.int8, ()),  # index of Feared (Mask of Fear counts as it)
     ("type_magical", np.int8, ()),  # Attack Type index of Magical (Reflective, TD-20.21)
     # --- statuses.yaml (TD-20): the rows, and per-status modifier columns derived from them ---
     ("st_afflicts", np.uint8, (N_STATUSES, N_UNIT_TYPES)),  # [S, type] may carry it (TD-20.23)
@@ -128,6 +138,27 @@ TD_TABLE_FIELDS = [
     # [B, seat] facing of a deployed unit: toward the other zone (R23)
     ("bf_deploy_facing", np.int8, (MAX_BATTLEFIELDS, 2)),
     ("n_items", np.int8, ()),  # items.yaml rows (23): one card each in the Item Deck (I10)
+    # --- items.yaml (TD-19, TD-25): per-item columns derived from the effect rows ---
+    ("it_type", np.int8, (MAX_ITEMS,)),  # [I] slot: 0 Weapon, 1 Accessory, 2 Expendable
+    ("it_users", np.uint8, (MAX_ITEMS, N_CLASSES)),  # [I, class] may equip it (TD-19.3)
+    ("it_user_type", np.int8, (MAX_ITEMS,)),  # [I] required Unit Type, -1 any
+    ("it_user_mode", np.int8, (MAX_ITEMS,)),  # [I] required Attack Mode, -1 any
+    ("it_use", np.int8, (MAX_ITEMS,)),  # [I] USE_* (tables.ITEM_USES)
+    ("it_str_attack", np.int8, (MAX_ITEMS,)),  # [I] base strength added in Attack (and Duel)
+    ("it_str_defend", np.int8, (MAX_ITEMS,)),  # [I] base strength added in Defend (and Duel)
+    ("it_move", np.int8, (MAX_ITEMS,)),  # [I] added to the Movement Rating
+    ("it_range", np.int8, (MAX_ITEMS,)),  # [I] added to the Range Rating
+    ("it_enemy_rolls", np.int8, (MAX_ITEMS,)),  # [I] added to enemies' rolled results nearby
+    ("it_enemy_radius", np.int8, (MAX_ITEMS,)),  # [I] ... within this many spaces
+    ("it_attack_type", np.int8, (MAX_ITEMS,)),  # [I] Attack Type it sets, -1 none
+    ("it_area", np.int8, (MAX_ITEMS,)),  # [I] Attack Area it sets, -1 none
+    ("it_count_status", np.int32, (MAX_ITEMS,)),  # [I] bit s: holder counts as having s
+    ("it_remove", np.int8, (MAX_ITEMS,)),  # [I] Statuses it removes, -1 all, 0 none
+    ("it_remove_target", np.int8, (MAX_ITEMS,)),  # [I] ITEM_TARGETS index of the removal
+    ("it_remove_only", np.int32, (MAX_ITEMS,)),  # [I] bits: only these (0 = any)
+    ("it_remove_except", np.int32, (MAX_ITEMS,)),  # [I] bits: never these
+    ("acq_kills", np.int8, (N_ACQ,)),  # [3] kills thresholds of Item Acquisition (TD-12.1)
+    ("acq_roll", np.int8, (N_ACQ,)),  # [3] the D6 needed at that many kills
     # --- rules.yaml numbers ---
     ("charge_test_dice", np.int8, ()),
     ("charge_test_pass", np.int8, ()),
@@ -224,6 +255,7 @@ def build_record(
     r["water_terrain"] = t.terrain_index["Water"]
     r["status_dead"] = t.status_index["Dead"]
     r["status_fearful"] = t.status_index["Fearful"]
+    r["status_feared"] = t.status_index["Feared"]
     r["type_magical"] = T.UNIT_TYPES.index("Magical")
     _status_rows(t, r)
 
@@ -259,6 +291,7 @@ def build_record(
                 )
 
     r["n_items"] = len(t.item_names)
+    _item_columns(t, r)
     rules = t.rules
     for name in (
         "charge_test_dice",
@@ -319,6 +352,55 @@ def _status_rows(t: T.Tables, r) -> None:
                 r["st_reflect"][s] = 1
             if kind == "adjacent_enemies_acquire_fearful":
                 r["st_feared"][s] = 1
+
+
+def _item_columns(t: T.Tables, r) -> None:
+    """items.yaml's effect rows as per-item columns (one mechanism per effect kind)."""
+    ni = len(t.item_names)
+    if ni > MAX_ITEMS:
+        raise ValueError(f"{ni} items do not fit the capacity {MAX_ITEMS}")
+    acq = t.rules.item_acquisition
+    if len(acq) != N_ACQ:
+        raise ValueError(f"rules.yaml item_acquisition has {len(acq)} rows, expected {N_ACQ}")
+    r["acq_kills"] = [a.kills for a in acq]
+    r["acq_roll"] = [a.roll_at_least for a in acq]
+    r["it_area"][:] = -1
+    r["it_attack_type"][:] = -1
+    r["it_type"][:ni] = t.item_type
+    r["it_users"][:ni] = t.item_users
+    r["it_user_type"][:ni] = t.item_user_unit_type
+    r["it_user_mode"][:ni] = t.item_user_attack_mode
+    r["it_use"][:ni] = t.item_use
+    kinds = T.ITEM_EFFECTS
+    procs = T.ITEM_PROCEDURES
+    for i in range(ni):
+        for e in range(int(t.item_effect_offset[i]), int(t.item_effect_offset[i + 1])):
+            kind = kinds[int(t.item_eff_kind[e])]
+            amount = int(t.item_eff_amount[e])
+            if kind == "add_base_strength":
+                proc = procs[int(t.item_eff_procedure[e])]
+                if proc in ("attack", "any"):
+                    r["it_str_attack"][i] += amount
+                if proc in ("defend", "any"):
+                    r["it_str_defend"][i] += amount
+            elif kind == "add_movement":
+                r["it_move"][i] += amount
+            elif kind == "add_range":
+                r["it_range"][i] += amount
+            elif kind == "add_to_rolls":
+                r["it_enemy_rolls"][i] = amount
+                r["it_enemy_radius"][i] = t.item_eff_radius[e]
+            elif kind == "set_attack_type":
+                r["it_attack_type"][i] = t.item_eff_attack_type[e]
+            elif kind == "set_attack_area":
+                r["it_area"][i] = t.item_eff_attack_area[e]
+            elif kind == "count_as_status":
+                r["it_count_status"][i] = t.item_eff_statuses[e]
+            elif kind == "remove_statuses":
+                r["it_remove"][i] = amount
+                r["it_remove_target"][i] = t.item_eff_target[e]
+                r["it_remove_only"][i] = t.item_eff_statuses[e]
+                r["it_remove_except"][i] = t.item_eff_except_statuses[e]
 
 
 def _limits(t: T.Tables) -> list[int]:

@@ -136,6 +136,9 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_move_bonus"][b, u] = 0
         S["unit_no_reacquire"][b, u] = 0
     S["eng_force"][b] = 0
+    S["eng_item_phase"][b] = 0
+    S["item_target"][b] = -1
+    S["item_left"][b] = 0
     S["refl_count"][b] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1

@@ -144,6 +144,9 @@ STATE_FIELDS = [
     ("eng_faced", np.uint8, ()),  # bool Facing Procedure done this Movement Phase
     ("charge_max", np.int8, ()),  # int8 spaces the charge may go (STAGE_CHARGE_DIST)
     ("pending_target", np.int16, ()),  # int16 ranged target space awaiting a side choice, -1
+    ("eng_item_phase", np.int8, ()),  # int8 1 = Item Phase, 2 = Item Phase 2 (STAGE_ITEM)
+    ("item_target", np.int8, ()),  # int8 unit an Item is being used on, -1
+    ("item_left", np.int8, ()),  # int8 Statuses the Item may still remove (STAGE_ITEM_STATUS)
     ("eng_force", np.int8, ()),  # int8 FORCE_* move a Status imposes this Movement Phase
     # Magical attacks reflected by Reflective defenders, answered after the Combat Phase
     ("refl_count", np.int8, ()),  # int8 reflections pending

@@ -2,11 +2,12 @@
 
     reset (setup.reset_game) -> STAGE_FIRST (roll-off winner) -> STAGE_DEPLOY_UNIT /
     STAGE_DEPLOY_CELL alternately (setup.py) -> Turn 1 of the first player:
-    STAGE_ENGAGE (Engage a unit or end the Turn; this module)
-      -> [Item Phase: next part] -> STAGE_MOVE / STAGE_CHARGE_DIST (movement.py)
-      -> STAGE_COMBAT / STAGE_RANGED_SIDE (combat.py) -> [Item Phase 2: next part]
+    STAGE_ENGAGE (Engage a unit or end the Turn; this module; Statuses act on Engagement)
+      -> Item Phase: STAGE_ITEM (items.py) -> STAGE_MOVE / STAGE_CHARGE_DIST (movement.py)
+      -> STAGE_COMBAT / STAGE_RANGED_SIDE (combat.py) -> Item Phase 2: STAGE_ITEM
       -> Disengaged: STAGE_ENGAGE again (units.disengage), or STAGE_GAME_OVER
-    A_END in STAGE_ENGAGE ends the Turn (units.end_turn): the other player's Turn begins.
+    A_END in STAGE_ENGAGE ends the Turn: Item Acquisition (STAGE_ACQUIRE, items.py), then
+    units.end_turn: the other player's Turn begins.
 
 `legal_actions` lists the actions of the decision asked; `apply_action` applies a legal one
 (the caller checked), counts the decision and advances: a decision whose only legal action is
@@ -18,10 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
-from envs.tactics_david import combat, movement, setup
+from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
     A_UNIT,
+    STAGE_ACQUIRE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
@@ -29,6 +31,7 @@ from envs.tactics_david.actions import (
     STAGE_ENGAGE,
     STAGE_FIRST,
     STAGE_GAME_OVER,
+    STAGE_ITEM,
     STAGE_MOVE,
     STAGE_NONE,
     STAGE_RANGED_SIDE,
@@ -40,7 +43,6 @@ from envs.tactics_david.units import (
     OUT_DISENGAGE,
     OUT_END_MOVE,
     disengage,
-    end_turn,
     has_flag,
     in_play,
     run_status_rows,
@@ -76,7 +78,7 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     its Movement Phase is asked, unless it was Disengaged, died, is still Petrified (no
     phases, TD-20.20) or was Confused (moved; its Movement Phase ends, TD-20.22)."""
     if a == A_END:
-        end_turn(S, tb, b)
+        items.begin_acquisition(S, tb, b)  # Item Acquisition, then End Player's Turn
         return
     u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
     S["engaged"][b] = u
@@ -85,13 +87,14 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["eng_faced"][b] = 0
     S["eng_force"][b] = FORCE_NONE
     S["refl_count"][b] = 0
-    S["stage"][b] = STAGE_MOVE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
     if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
         disengage(S, tb, b)
     elif out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         movement.end_movement(S, tb, b)
+    else:
+        items.begin_item_phase(S, tb, b, 1)  # the Item Phase, then the Movement Phase
 
 
 @njit
@@ -105,6 +108,8 @@ def _legal(S, tb, b: int, out) -> int:
         return movement.legal_move(S, tb, b, out)
     if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
         return combat.legal_combat(S, tb, b, out)
+    if stage >= STAGE_ITEM and stage <= STAGE_ACQUIRE:
+        return items.legal_item(S, tb, b, out)
     return 0
 
 
@@ -117,6 +122,8 @@ def _apply(S, tb, b: int, a: int) -> None:
         apply_engage(S, tb, b, a)
     elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
         movement.apply_move(S, tb, b, a)
+    elif stage >= STAGE_ITEM and stage <= STAGE_ACQUIRE:
+        items.apply_item(S, tb, b, a)
     else:
         combat.apply_combat(S, tb, b, a)
 

@@ -29,11 +29,13 @@ from envs.tactics_david.record import (
     EFF_NO_COMBAT_PHASE,
     EFF_ROTATE,
     TRIG_BEFORE_DISENGAGEMENT,
+    USE_OWNER_TURN,
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
     FORCE_FLEE,
     MAX_UNITS,
+    N_ITEM_SLOTS,
     N_PLAYERS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -197,11 +199,14 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
 
 @njit
 def end_of_turn_statuses(S, tb, b: int) -> None:
-    """At the end of either player's Turn: enemies in direct contact with a Feared unit acquire
-    Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""
+    """At the end of either player's Turn: enemies in direct contact with a Feared unit (or one
+    counting as Feared: Mask of Fear, TD-25.8) acquire Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""
     bf = np.int64(S["battlefield"][b])
+    feared = np.int64(1) << np.int64(tb.status_feared)
     for u in range(N_UNIT_IDS):
-        if not in_play(S, tb, b, u) or not has_flag(S, b, u, tb.st_feared):
+        if not in_play(S, tb, b, u):
+            continue
+        if not has_flag(S, b, u, tb.st_feared) and not item_status_bits(S, tb, b, u) & feared:
             continue
         for d in range(4):
             nb = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), d, 1, 0)
@@ -215,6 +220,28 @@ def end_of_turn_statuses(S, tb, b: int) -> None:
         for s in range(N_STATUSES):
             if S["unit_status"][b, u, s] > 0:
                 S["unit_status"][b, u, s] -= 1
+
+
+@njit
+def item_status_bits(S, tb, b: int, u: int) -> int:
+    """Statuses unit u counts as having through its Items (bit s; Mask of Fear, TD-25.8)."""
+    bits = np.int64(0)
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0:
+            bits |= np.int64(tb.it_count_status[i])
+    return bits
+
+
+@njit
+def deck_to_bottom(S, b: int, item: int) -> None:
+    """Put an Item card at the bottom of the Item Deck (TD-19.2, TD-12.2; deck[0] is the
+    bottom)."""
+    n = np.int64(S["deck_count"][b])
+    for i in range(n, 0, -1):
+        S["deck"][b, i] = S["deck"][b, i - 1]
+    S["deck"][b, 0] = item
+    S["deck_count"][b] = n + 1
 
 
 @njit
@@ -268,6 +295,22 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_no_reacquire"][b, u] = 0
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
+    # Revival Stone (TD-25.3): a Dead holder discards Dead at the start of its owner's Turn;
+    # the one-time Item goes to the bottom of the Item Deck (R35: "may" is taken)
+    for k in range(MAX_UNITS):
+        u = p * MAX_UNITS + k
+        if S["unit_place"][b, u] != PLACE_FIELD or not is_dead(S, tb, b, u):
+            continue
+        for slot in range(N_ITEM_SLOTS):
+            i = S["unit_item"][b, u, slot]
+            if (
+                i >= 0
+                and tb.it_use[i] == USE_OWNER_TURN
+                and tb.it_remove_only[i] >> tb.status_dead & 1
+            ):
+                S["unit_status"][b, u, tb.status_dead] = 0
+                S["unit_item"][b, u, slot] = -1
+                deck_to_bottom(S, b, np.int64(i))
     S["stage"][b] = STAGE_ENGAGE
 
 

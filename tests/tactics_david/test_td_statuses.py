@@ -115,7 +115,7 @@ def test_strength_modifiers_from_the_table():
     S, tb, k, _, _ = _board(1)  # Knight 4/3/3/2
 
     def st(side=0):
-        return int(combat.strength(S, tb, B0, I(k), I(side)))
+        return int(combat.strength(S, tb, B0, I(k), I(side), I(0)))
 
     assert st() == 4
     _give(S, tb, k, "Pumped")
@@ -127,10 +127,10 @@ def test_strength_modifiers_from_the_table():
     assert st() == 10
     mage = unit(S, tb, 0, "Blade Master", 7, 7, N)  # 4/6/4/4
     _give(S, tb, mage, "Enchanted")
-    assert int(combat.strength(S, tb, B0, I(mage), I(1))) == 7
+    assert int(combat.strength(S, tb, B0, I(mage), I(1), I(0))) == 7
     angel = unit(S, tb, 0, "Angel", 8, 8, N)  # 2/3/1/1
     _give(S, tb, angel, "Summoned")
-    assert int(combat.strength(S, tb, B0, I(angel), I(0))) == 3
+    assert int(combat.strength(S, tb, B0, I(angel), I(0), I(0))) == 3
 
 
 def test_frozen_halves_movement_and_forbids_charges():

@@ -52,7 +52,8 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
                 continue
             if tb.it_type[i] != slot:
                 out.append(f"unit {u}: Item {i} in slot {slot}, not its type's")
-            if top >= 0 and not tb.it_users[i, tb.u_class[top]]:
+            dead_holder = status[tb.status_dead] != 0  # a looter's swapped Item stays on it
+            if top >= 0 and not dead_holder and not tb.it_users[i, tb.u_class[top]]:
                 out.append(f"unit {u}: Item {i} not usable by its class")
         if place == st.PLACE_FIELD:
             c = int(g["unit_cell"][u])

@@ -29,6 +29,8 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_STATUS,
+    A_TRADE,
+    A_TYPE,
     A_UNIT,
     A_USE_ITEM,
     STAGE_ACQUIRE,
@@ -36,7 +38,9 @@ from envs.tactics_david.actions import (
     STAGE_ITEM,
     STAGE_ITEM_STATUS,
     STAGE_ITEM_TARGET,
+    STAGE_LOOT,
     STAGE_MOVE,
+    STAGE_TRADE,
 )
 from envs.tactics_david.grid import offset_cell
 from envs.tactics_david.record import (
@@ -51,6 +55,7 @@ from envs.tactics_david.units import (
     disengage,
     end_turn,
     in_play,
+    is_dead,
 )
 
 
@@ -209,8 +214,26 @@ def legal_item(S, tb, b: int, out) -> int:
         if _usable_item(S, tb, b, u) >= 0:
             out[n] = A_USE_ITEM
             n += 1
+        n = _legal_partners(S, tb, b, u, out, n)
+        if item_sum(S, b, u, tb.it_choose_type) > 0:
+            for t in range(3):
+                if t != S["unit_type"][b, u]:
+                    out[n] = A_TYPE + t
+                    n += 1
         out[n] = A_END
         return n + 1
+    if stage == STAGE_TRADE:
+        v = np.int64(S["trade_partner"][b])
+        for t in range(N_ITEM_SLOTS):
+            if _exchange_ok(S, tb, b, u, v, t):
+                out[n] = A_TRADE + t
+                n += 1
+        out[n] = A_END
+        return n + 1
+    if stage == STAGE_LOOT:
+        out[0] = A_TRADE + S["loot_slot"][b]
+        out[1] = A_END
+        return 2
     slot = _usable_slot(S, tb, b, u)
     i = np.int64(S["unit_item"][b, u, slot])
     if stage == STAGE_ITEM_TARGET:
@@ -228,6 +251,103 @@ def legal_item(S, tb, b: int, out) -> int:
             out[n] = A_STATUS + s
             n += 1
     return n
+
+
+@njit
+def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
+    """Amulet of Shifting (TD-25.7): unit u's Unit Type becomes t for the rest of the game; its
+    Attack Type follows (TD-3.3) unless an Accessory sets it; Statuses the new type cannot
+    carry are discarded (R35)."""
+    S["unit_type"][b, u] = t
+    refresh_attack_type(S, tb, b, u)
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] != 0 and not tb.st_afflicts[s, t]:
+            S["unit_status"][b, u, s] = 0
+
+
+@njit
+def _exchange_ok(S, tb, b: int, u: int, v: int, t: int) -> bool:
+    """Whether u and v may exchange the contents of slot t (give, take or swap): something to
+    move, and each receiver may use what it receives (TD-8.2, TD-19.3)."""
+    x = np.int64(S["unit_item"][b, u, t])
+    y = np.int64(S["unit_item"][b, v, t])
+    if x < 0 and y < 0:
+        return False
+    if x >= 0 and not may_equip(S, tb, b, v, x):
+        return False
+    return y < 0 or may_equip(S, tb, b, u, y)
+
+
+@njit
+def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
+    """Append the Trade partners (TD-8.2, R35: living allies, neither in Combat Lock, at most
+    trade_max_steps apart, with something to exchange; one partner per Item Phase) and, in Item
+    Phase 2, the Dead units in direct contact holding an Item to Loot (TD-11.2; one per Item
+    Phase) as A_CELL + their space."""
+    if S["unit_lock"][b, u] >= 0:
+        trade = False
+    else:
+        trade = S["trade_partner"][b] < 0
+    loot = S["eng_item_phase"][b] == 2 and S["loot_from"][b] < 0
+    if not trade and not loot:
+        return n
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    c = np.int64(S["unit_cell"][b, u])
+    for v in range(N_UNIT_IDS):
+        if v == u or S["unit_place"][b, v] != PLACE_FIELD:
+            continue
+        w = np.int64(S["unit_cell"][b, v])
+        d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
+        if is_dead(S, tb, b, v):
+            if loot and d == 1:
+                has = False
+                for t in range(N_ITEM_SLOTS):
+                    if S["unit_item"][b, v, t] >= 0:
+                        has = True
+                if has:
+                    out[n] = A_CELL + w
+                    n += 1
+        elif (
+            trade
+            and v // MAX_UNITS == u // MAX_UNITS
+            and d <= tb.trade_max_steps
+            and S["unit_lock"][b, v] < 0
+        ):
+            for t in range(N_ITEM_SLOTS):
+                if _exchange_ok(S, tb, b, u, v, t):
+                    out[n] = A_CELL + w
+                    n += 1
+                    break
+    return n
+
+
+@njit
+def _loot(S, tb, b: int, u: int, first: int) -> None:
+    """The Loot Procedure from slot `first` on (TD-11.2): for each Item of the Dead unit roll
+    1 D6, success on loot_roll or more (an allied Dead unit: no roll). A success is equipped if
+    the slot is free; a full slot asks STAGE_LOOT (swap or to the deck); an Item the looter may
+    not use goes to the bottom of the Item Deck (R35). Then back to the Item Phase."""
+    v = np.int64(S["loot_from"][b])
+    for t in range(first, N_ITEM_SLOTS):
+        i = np.int64(S["unit_item"][b, v, t])
+        if i < 0:
+            continue
+        if v // MAX_UNITS != u // MAX_UNITS and roll_d(S["rng"], b, 6) < tb.loot_roll:
+            continue
+        if not may_equip(S, tb, b, u, i):
+            S["unit_item"][b, v, t] = -1
+            deck_to_bottom(S, b, i)
+        elif S["unit_item"][b, u, t] < 0:
+            S["unit_item"][b, v, t] = -1
+            S["unit_item"][b, u, t] = i
+            refresh_attack_type(S, tb, b, u)
+        else:
+            S["loot_slot"][b] = t
+            S["stage"][b] = STAGE_LOOT
+            return
+    S["loot_slot"][b] = -1
+    S["stage"][b] = STAGE_ITEM
 
 
 @njit
@@ -250,6 +370,9 @@ def begin_item_phase(S, tb, b: int, phase: int) -> None:
             disengage(S, tb, b)
         return
     S["eng_item_phase"][b] = phase
+    S["trade_partner"][b] = -1
+    S["loot_from"][b] = -1
+    S["loot_slot"][b] = -1
     S["stage"][b] = STAGE_ITEM
 
 
@@ -276,7 +399,44 @@ def apply_item(S, tb, b: int, a: int) -> None:
             else:
                 disengage(S, tb, b)
             return
-        S["stage"][b] = STAGE_ITEM_TARGET
+        if a == A_USE_ITEM:
+            S["stage"][b] = STAGE_ITEM_TARGET
+            return
+        if a >= A_TYPE:
+            set_unit_type(S, tb, b, u, a - A_TYPE)
+            return
+        v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
+        if is_dead(S, tb, b, v):
+            S["loot_from"][b] = v
+            _loot(S, tb, b, u, 0)
+        else:
+            S["trade_partner"][b] = v
+            S["stage"][b] = STAGE_TRADE
+        return
+    if stage == STAGE_TRADE:
+        if a == A_END:
+            S["stage"][b] = STAGE_ITEM
+            return
+        v = np.int64(S["trade_partner"][b])
+        t = a - A_TRADE
+        x = S["unit_item"][b, u, t]
+        S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
+        S["unit_item"][b, v, t] = x
+        refresh_attack_type(S, tb, b, u)
+        refresh_attack_type(S, tb, b, v)
+        return
+    if stage == STAGE_LOOT:
+        v = np.int64(S["loot_from"][b])
+        t = np.int64(S["loot_slot"][b])
+        if a == A_END:  # the looted Item goes to the bottom of the Item Deck
+            deck_to_bottom(S, b, np.int64(S["unit_item"][b, v, t]))
+            S["unit_item"][b, v, t] = -1
+        else:  # swapped: the looter's Item stays with the Dead unit
+            x = S["unit_item"][b, u, t]
+            S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
+            S["unit_item"][b, v, t] = x
+            refresh_attack_type(S, tb, b, u)
+        _loot(S, tb, b, u, t + 1)
         return
     slot = _usable_slot(S, tb, b, u)
     i = np.int64(S["unit_item"][b, u, slot])

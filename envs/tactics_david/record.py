@@ -157,6 +157,9 @@ TD_TABLE_FIELDS = [
     ("it_remove_target", np.int8, (MAX_ITEMS,)),  # [I] ITEM_TARGETS index of the removal
     ("it_remove_only", np.int32, (MAX_ITEMS,)),  # [I] bits: only these (0 = any)
     ("it_remove_except", np.int32, (MAX_ITEMS,)),  # [I] bits: never these
+    ("it_choose_type", np.uint8, (MAX_ITEMS,)),  # [I] holder may pick its Unit Type (Amulet)
+    ("loot_roll", np.int8, ()),  # D6 needed to Loot an enemy's Item (TD-11.2)
+    ("trade_max_steps", np.int8, ()),  # orthogonal steps between Trade partners (gap + 1, I11)
     ("acq_kills", np.int8, (N_ACQ,)),  # [3] kills thresholds of Item Acquisition (TD-12.1)
     ("acq_roll", np.int8, (N_ACQ,)),  # [3] the D6 needed at that many kills
     # --- rules.yaml numbers ---
@@ -363,6 +366,8 @@ def _item_columns(t: T.Tables, r) -> None:
     if len(acq) != N_ACQ:
         raise ValueError(f"rules.yaml item_acquisition has {len(acq)} rows, expected {N_ACQ}")
     r["acq_kills"] = [a.kills for a in acq]
+    r["loot_roll"] = t.rules.loot_roll_at_least
+    r["trade_max_steps"] = t.rules.trade_max_gap + 1
     r["acq_roll"] = [a.roll_at_least for a in acq]
     r["it_area"][:] = -1
     r["it_attack_type"][:] = -1
@@ -394,6 +399,8 @@ def _item_columns(t: T.Tables, r) -> None:
                 r["it_attack_type"][i] = t.item_eff_attack_type[e]
             elif kind == "set_attack_area":
                 r["it_area"][i] = t.item_eff_attack_area[e]
+            elif kind == "choose_unit_type":
+                r["it_choose_type"][i] = 1
             elif kind == "count_as_status":
                 r["it_count_status"][i] = t.item_eff_statuses[e]
             elif kind == "remove_statuses":

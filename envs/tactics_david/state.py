@@ -146,6 +146,9 @@ STATE_FIELDS = [
     ("pending_target", np.int16, ()),  # int16 ranged target space awaiting a side choice, -1
     ("eng_item_phase", np.int8, ()),  # int8 1 = Item Phase, 2 = Item Phase 2 (STAGE_ITEM)
     ("item_target", np.int8, ()),  # int8 unit an Item is being used on, -1
+    ("trade_partner", np.int8, ()),  # int8 this Item Phase's Trade partner, -1 none yet
+    ("loot_from", np.int8, ()),  # int8 the Dead unit being looted this Item Phase, -1
+    ("loot_slot", np.int8, ()),  # int8 its slot whose Item awaits STAGE_LOOT, -1
     ("item_left", np.int8, ()),  # int8 Statuses the Item may still remove (STAGE_ITEM_STATUS)
     ("eng_force", np.int8, ()),  # int8 FORCE_* move a Status imposes this Movement Phase
     # Magical attacks reflected by Reflective defenders, answered after the Combat Phase

@@ -23,7 +23,6 @@ from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
     A_UNIT,
-    STAGE_ACQUIRE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
@@ -32,6 +31,7 @@ from envs.tactics_david.actions import (
     STAGE_FIRST,
     STAGE_GAME_OVER,
     STAGE_ITEM,
+    STAGE_LOOT,
     STAGE_MOVE,
     STAGE_NONE,
     STAGE_RANGED_SIDE,
@@ -108,7 +108,7 @@ def _legal(S, tb, b: int, out) -> int:
         return movement.legal_move(S, tb, b, out)
     if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
         return combat.legal_combat(S, tb, b, out)
-    if stage >= STAGE_ITEM and stage <= STAGE_ACQUIRE:
+    if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
     return 0
 
@@ -122,7 +122,7 @@ def _apply(S, tb, b: int, a: int) -> None:
         apply_engage(S, tb, b, a)
     elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
         movement.apply_move(S, tb, b, a)
-    elif stage >= STAGE_ITEM and stage <= STAGE_ACQUIRE:
+    elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         items.apply_item(S, tb, b, a)
     else:
         combat.apply_combat(S, tb, b, a)

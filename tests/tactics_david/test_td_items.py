@@ -10,11 +10,16 @@ from envs.tactics_david.actions import (
     A_END,
     A_STATUS,
     A_STRIKE,
+    A_TRADE,
+    A_TYPE,
     A_UNIT,
     A_USE_ITEM,
     STAGE_ACQUIRE,
     STAGE_ITEM,
     STAGE_ITEM_STATUS,
+    STAGE_LOOT,
+    STAGE_MOVE,
+    STAGE_TRADE,
 )
 from envs.tactics_david.invariants import violations
 from envs.tactics_david.state import MAX_UNITS, STATUS_PERMANENT
@@ -152,7 +157,8 @@ def test_potion_removes_the_chosen_status_and_goes_to_the_deck():
     units.apply_status(S, tb, B0, I(k), I(ST["Frozen"]), I(STATUS_PERMANENT))
     units.apply_status(S, tb, B0, I(ally), I(ST["Petrified"]), I(STATUS_PERMANENT))
     acts = engage(S, tb, k)
-    assert S["stage"][0] == STAGE_ITEM and acts == [A_USE_ITEM, A_END]
+    assert S["stage"][0] == STAGE_ITEM  # use the Potion, Trade with the ally, or end
+    assert acts == [A_USE_ITEM, A_CELL + cell(tb, 5, 4), A_END]
     acts = act(S, tb, A_USE_ITEM)
     assert acts == [A_CELL + cell(tb, 5, 5)]  # the ally's Petrified may not be removed
     acts = act(S, tb, A_CELL + cell(tb, 5, 5))
@@ -227,3 +233,85 @@ def test_item_acquisition_after_kills():
         return r >= 5
 
     assert {check(seed) for seed in range(1, 40)} == {True, False}
+
+
+def test_trade_with_one_ally_at_most_one_space_apart():
+    """TD-8.2 / R35: give, take or swap Items with one living ally at most one empty space away
+    (2 orthogonal steps), neither in Combat Lock; the receiver must be a User."""
+    S, tb, k, e = _board()
+    near = unit(S, tb, 0, "Soldier", 5, 7, W)  # one space between
+    far = unit(S, tb, 0, "Soldier", 5, 9, W)
+    other = unit(S, tb, 0, "Soldier", 6, 5, N)
+    _take(S, tb, other, "Binoculars")
+    _take(S, tb, k, "Sword")
+    _take(S, tb, near, "Boots")
+    _take(S, tb, far, "Shield")
+    acts = engage(S, tb, k)
+    assert A_CELL + cell(tb, 5, 7) in acts and A_CELL + cell(tb, 5, 9) not in acts
+    acts = act(S, tb, A_CELL + cell(tb, 5, 7))
+    assert S["stage"][0] == STAGE_TRADE and acts == [A_TRADE + 0, A_TRADE + 1, A_END]
+    act(S, tb, A_TRADE + 0)  # give the Sword
+    act(S, tb, A_TRADE + 1)  # take the Boots
+    assert S["unit_item"][0, near, 0] == IT["Sword"] and S["unit_item"][0, k, 1] == IT["Boots"]
+    act(S, tb, A_END)  # one partner per Item Phase: nothing left but End, the phase ends
+    assert S["stage"][0] == STAGE_MOVE
+    assert violations(S, tb) == []
+    S2, tb2, k2, e2 = _board()
+    n2 = unit(S2, tb2, 0, "Soldier", 5, 6, W)
+    _take(S2, tb2, n2, "Boots")
+    S2["unit_lock"][0, n2], S2["unit_lock"][0, e2] = e2, n2
+    assert A_CELL + cell(tb2, 5, 6) not in engage(S2, tb2, k2)
+
+
+def test_loot_a_dead_unit_in_item_phase_two():
+    """TD-11.2: in Item Phase 2 a unit in direct contact with a Dead unit may loot it: an
+    allied Dead unit without a roll; the Item is equipped in its free slot, or (slot full) the
+    player swaps it or sends it to the bottom of the Item Deck."""
+    S, tb, k, e = _board()
+    dead = unit(S, tb, 0, "Soldier", 4, 5, S_)
+    _take(S, tb, dead, "Boots")
+    _take(S, tb, dead, "Sword")
+    _take(S, tb, k, "Axe")
+    units.kill(S, tb, B0, I(dead), I(1))
+    engage(S, tb, k)
+    assert S["stage"][0] == STAGE_MOVE
+    acts = act(S, tb, A_END)  # no enemy: the Combat Phase ends by itself; Item Phase 2
+    assert S["stage"][0] == STAGE_ITEM and S["eng_item_phase"][0] == 2
+    assert A_CELL + cell(tb, 4, 5) in acts
+    acts = act(S, tb, A_CELL + cell(tb, 4, 5))  # Sword meets the Axe's slot
+    assert S["stage"][0] == STAGE_LOOT and acts == [A_TRADE + 0, A_END]
+    act(S, tb, A_TRADE + 0)  # swap: the Axe stays with the Dead Soldier
+    assert S["unit_item"][0, k, 0] == IT["Sword"] and S["unit_item"][0, dead, 0] == IT["Axe"]
+    assert S["unit_item"][0, k, 1] == IT["Boots"] and S["unit_item"][0, dead, 1] == -1
+    assert violations(S, tb) == []
+
+
+def test_looting_an_enemy_needs_three_or_more():
+    def check(seed):
+        S, tb, k, e = _board(seed)
+        S["cell_unit"][0, cell(tb, 1, 12), 0] = -1
+        units.put(S, B0, I(e), I(cell(tb, 4, 5)))
+        unit(S, tb, 1, "Soldier", 0, 0, S_)
+        _take(S, tb, e, "Boots")
+        units.kill(S, tb, B0, I(e), I(0))
+        engage(S, tb, k)
+        act(S, tb, A_END)
+        r = int(roll_d(S["rng"].copy(), B0, I(6)))
+        act(S, tb, A_CELL + cell(tb, 4, 5))
+        assert (S["unit_item"][0, k, 1] == IT["Boots"]) == (r >= 3)
+        return r >= 3
+
+    assert {check(seed) for seed in range(1, 40)} == {True, False}
+
+
+def test_amulet_of_shifting_chooses_the_unit_type():
+    """TD-25.7 / R35: in its Item Phase the holder may become any Unit Type; the Attack Type
+    follows; Statuses the new type cannot carry are discarded."""
+    S, tb, k, _ = _board()
+    _take(S, tb, k, "Amulet of Shifting")
+    units.apply_status(S, tb, B0, I(k), I(ST["Burned"]), I(STATUS_PERMANENT))
+    acts = engage(S, tb, k)
+    assert A_TYPE + 1 in acts and A_TYPE + 2 in acts and A_TYPE + 0 not in acts
+    act(S, tb, A_TYPE + 2)  # Ethereal: immune to Burned
+    assert S["unit_type"][0, k] == 2 and S["unit_attack_type"][0, k] == 2
+    assert S["unit_status"][0, k, ST["Burned"]] == 0 and violations(S, tb) == []

@@ -40,7 +40,11 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
         if (status < st.STATUS_PERMANENT).any():
             out.append(f"unit {u}: status duration below -1")
         held = [s for s in range(st.N_STATUSES) if status[s] != 0]
-        if status[tb.status_dead] != 0 and held != [int(tb.status_dead)]:
+        sp = int(tb.u_special[g["unit_member"][u, 0]]) if g["unit_member"][u, 0] >= 0 else -1
+        allowed = {int(tb.status_dead)}
+        if sp >= 0:  # Relentless keeps Paralyzed and Frozen beside Dead (TD-23.2)
+            allowed |= {s for s in range(st.N_STATUSES) if int(tb.sp_statuses[sp]) >> s & 1}
+        if status[tb.status_dead] != 0 and not set(held) <= allowed:
             out.append(f"unit {u}: Dead with other Statuses {held}")
         for s in held:
             if not tb.st_afflicts[s, g["unit_type"][u]]:

@@ -56,6 +56,7 @@ from envs.tactics_david.units import (
     end_turn,
     in_play,
     is_dead,
+    may_act,
 )
 
 
@@ -185,7 +186,7 @@ def _target_ok(S, tb, b: int, u: int, i: int, c: int) -> int:
 def _usable_item(S, tb, b: int, u: int) -> int:
     """Slot of unit u's Item usable in a Use Item Procedure now, -1 none (not while Locked in
     Combat, TD-8.3)."""
-    if S["unit_lock"][b, u] >= 0 or not in_play(S, tb, b, u):
+    if S["unit_lock"][b, u] >= 0 or not may_act(S, tb, b, u):
         return -1
     bf = np.int64(S["battlefield"][b])
     for slot in range(N_ITEM_SLOTS):
@@ -365,7 +366,7 @@ def begin_item_phase(S, tb, b: int, phase: int) -> None:
     """Ask the Engaged unit's Item Phase (1) or Item Phase 2 (2); a Dead unit or a won game
     skips Item Phase 2 (the unit is Disengaged)."""
     u = np.int64(S["engaged"][b])
-    if phase == 2 and (not in_play(S, tb, b, u) or deathmatch_over(S, tb, b)):
+    if phase == 2 and (not may_act(S, tb, b, u) or deathmatch_over(S, tb, b)):
         if S["stage"][b] != STAGE_GAME_OVER:
             disengage(S, tb, b)
         return

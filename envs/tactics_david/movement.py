@@ -37,7 +37,7 @@ from envs.tactics_david.actions import (
 from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import begin_item_phase, item_sum
-from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY
+from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
@@ -52,9 +52,10 @@ from envs.tactics_david.state import (
 from envs.tactics_david.units import (
     disengage,
     has_flag,
+    has_special,
     in_play,
-    is_dead,
     kill,
+    may_act,
     move_to,
     unlock,
 )
@@ -323,7 +324,7 @@ def end_movement(S, tb, b: int) -> None:
             r = roll_d(S["rng"], b, 6)
             if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
                 kill(S, tb, b, u, -1)
-    if is_dead(S, tb, b, u) or S["unit_no_combat"][b, u]:
+    if not may_act(S, tb, b, u) or S["unit_no_combat"][b, u]:
         begin_item_phase(S, tb, b, 2)
     else:
         S["stage"][b] = STAGE_COMBAT
@@ -370,18 +371,21 @@ def apply_move(S, tb, b: int, a: int) -> None:
             tb.bf_terrain[bf, S["unit_cell"][b, u]], tb.u_mtype[S["unit_member"][b, u, 0]]
         ]:
             m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
+        cap = np.int64(MAX_CHARGE_LINE)
+        if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)
+            cap = np.int64(tb.u_move[S["unit_member"][b, u, 0]])
         if test >= tb.charge_test_pass:
             roll = 0
             for _ in range(tb.charge_roll_dice):
                 roll += roll_d(S["rng"], b, 6)
-            S["charge_max"][b] = min(m + roll, MAX_CHARGE_LINE)
+            S["charge_max"][b] = min(m + roll, cap)
             S["stage"][b] = STAGE_CHARGE_DIST
             return
         # stumbled: it charges 1 D6 spaces (as far along them as it may stop) and stops
         roll = 0
         for _ in range(tb.stumble_dice):
             roll += roll_d(S["rng"], b, 6)
-        c = _stop_along(S, tb, b, u, line, n, roll)
+        c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
             move_to(S, b, u, c)
         end_movement(S, tb, b)

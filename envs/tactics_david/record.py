@@ -41,6 +41,10 @@ USE_OWNER_TURN = T.ITEM_USES.index("start_of_owner_turn")
 TARGET_SELF = T.ITEM_TARGETS.index("self")
 TARGET_ADJACENT = T.ITEM_TARGETS.index("adjacent")
 TARGET_SELF_OR_ADJACENT = T.ITEM_TARGETS.index("self_or_adjacent")
+N_SPECIALS = 3  # specials.yaml rows
+SP_SWARM = T.SPECIAL_EFFECTS.index("swarm_stack_loses_one_unit")
+SP_RELENTLESS = T.SPECIAL_EFFECTS.index("engaged_while_dead")
+SP_HULKING = T.SPECIAL_EFFECTS.index("charge_capped_at_base_movement")
 MAX_STATUS_ROWS = 4  # effect rows of one status (Petrified has 4)
 # status triggers and effect kinds: indices of tables.STATUS_TRIGGERS / STATUS_EFFECTS
 TRIG_ALWAYS = T.STATUS_TRIGGERS.index("always")
@@ -158,6 +162,8 @@ TD_TABLE_FIELDS = [
     ("it_remove_only", np.int32, (MAX_ITEMS,)),  # [I] bits: only these (0 = any)
     ("it_remove_except", np.int32, (MAX_ITEMS,)),  # [I] bits: never these
     ("it_choose_type", np.uint8, (MAX_ITEMS,)),  # [I] holder may pick its Unit Type (Amulet)
+    ("sp_kind", np.int8, (N_SPECIALS,)),  # [3] SP_* of each specials.yaml row (TD-23)
+    ("sp_statuses", np.int32, (N_SPECIALS,)),  # [3] bit s: Statuses the Special names
     ("loot_roll", np.int8, ()),  # D6 needed to Loot an enemy's Item (TD-11.2)
     ("trade_max_steps", np.int8, ()),  # orthogonal steps between Trade partners (gap + 1, I11)
     ("acq_kills", np.int8, (N_ACQ,)),  # [3] kills thresholds of Item Acquisition (TD-12.1)
@@ -294,6 +300,10 @@ def build_record(
                 )
 
     r["n_items"] = len(t.item_names)
+    if len(t.special_names) != N_SPECIALS:
+        raise ValueError(f"{len(t.special_names)} specials, expected {N_SPECIALS}")
+    r["sp_kind"] = t.special_effect
+    r["sp_statuses"] = t.special_statuses
     _item_columns(t, r)
     rules = t.rules
     for name in (

@@ -44,7 +44,7 @@ from envs.tactics_david.units import (
     OUT_END_MOVE,
     disengage,
     has_flag,
-    in_play,
+    may_act,
     run_status_rows,
 )
 
@@ -60,7 +60,7 @@ def legal_engage(S, tb, b: int, out) -> int:
     forced = False
     for k in range(S["army_size"][b, p]):
         u = p * MAX_UNITS + k
-        if in_play(S, tb, b, u) and not S["unit_engaged"][b, u]:
+        if may_act(S, tb, b, u) and not S["unit_engaged"][b, u]:
             out[n] = A_UNIT + k
             n += 1
             if S["unit_lock"][b, u] >= 0:

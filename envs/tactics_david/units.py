@@ -28,6 +28,8 @@ from envs.tactics_david.record import (
     EFF_FLEE,
     EFF_NO_COMBAT_PHASE,
     EFF_ROTATE,
+    SP_RELENTLESS,
+    SP_SWARM,
     TRIG_BEFORE_DISENGAGEMENT,
     USE_OWNER_TURN,
 )
@@ -54,6 +56,22 @@ def is_dead(S, tb, b: int, u: int) -> bool:
 def in_play(S, tb, b: int, u: int) -> bool:
     """On the battlefield and without the Dead Status."""
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
+
+
+@njit
+def has_special(S, tb, b: int, u: int, kind: int) -> bool:
+    """Whether unit u's top member has the Special of kind SP_* (TD-23)."""
+    sp = tb.u_special[S["unit_member"][b, u, 0]]
+    return sp >= 0 and tb.sp_kind[sp] == kind
+
+
+@njit
+def may_act(S, tb, b: int, u: int) -> bool:
+    """On the battlefield and able to be Engaged and act: not Dead, or Dead but Relentless
+    (TD-23.2)."""
+    if S["unit_place"][b, u] != PLACE_FIELD:
+        return False
+    return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
 
 
 @njit
@@ -90,12 +108,38 @@ def unlock(S, b: int, u: int) -> None:
 def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     """Unit u acquires the Dead Status (TD-10.3): it stays on its space, discards every other
     Status (TD-20.15) and leaves any Combat Lock. A kill of an enemy counts for Item
-    Acquisition (TD-12.1)."""
+    Acquisition (TD-12.1). Specials (TD-23): a Stacked Unit all of whose members have Swarm
+    loses one member (its last, R36) instead and stays in play; a Relentless unit also acquires
+    Paralyzed and Frozen for good (its Special's `statuses`)."""
     if S["unit_status"][b, u, tb.status_dead] != 0:
         return
+    n = np.int64(S["unit_n_members"][b, u])
+    if n > 1:
+        swarm = True
+        for m in range(n):
+            sp = tb.u_special[S["unit_member"][b, u, m]]
+            if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
+                swarm = False
+        if swarm:
+            last = S["unit_member"][b, u, n - 1]
+            for side in range(4):
+                S["unit_strength"][b, u, side] = max(
+                    np.int64(S["unit_strength"][b, u, side]) - tb.u_strength[last, side],
+                    np.int64(tb.strength_min),
+                )
+            S["unit_member"][b, u, n - 1] = -1
+            S["unit_n_members"][b, u] = n - 1
+            if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
+                S["kills_turn"][b, killer_seat] += 1
+            return
     for s in range(N_STATUSES):
         S["unit_status"][b, u, s] = 0
     S["unit_status"][b, u, tb.status_dead] = STATUS_PERMANENT
+    sp = tb.u_special[S["unit_member"][b, u, 0]]
+    if sp >= 0 and tb.sp_kind[sp] == SP_RELENTLESS:
+        for s in range(N_STATUSES):
+            if (np.int64(tb.sp_statuses[sp]) >> s) & 1:
+                S["unit_status"][b, u, s] = STATUS_PERMANENT
     unlock(S, b, u)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
@@ -344,7 +388,7 @@ def disengage(S, tb, b: int) -> None:
     game has just been won. Just before, the unit rolls its `before_disengagement` rows
     (Crippled, Silenced, Banished: 5-6 discards them, TD-20.9/11/13)."""
     u = np.int64(S["engaged"][b])
-    if u >= 0 and in_play(S, tb, b, u):
+    if u >= 0 and may_act(S, tb, b, u):
         run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT))
     S["engaged"][b] = -1
     S["pending_target"][b] = -1

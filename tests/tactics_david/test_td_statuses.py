@@ -363,3 +363,22 @@ def test_reflective_sends_magical_attacks_back():
 
     assert attacker_deaths("Blade Master", True) > 0
     assert attacker_deaths("Blade Master", False) == 0
+
+
+def test_enraged_is_discarded_after_killing_an_enemy():
+    """TD-20.18 / R34: a unit with Enraged that causes an enemy to acquire Dead discards
+    Enraged; while it has not killed, it keeps it."""
+    outcomes = set()
+    for seed in range(1, 30):
+        tb = record()
+        S = position(tb, seed=seed)
+        k = unit(S, tb, 0, "Paladin", 5, 5, E)  # 7 front
+        foe = unit(S, tb, 1, "Soldier", 5, 6, W)  # 2 front
+        unit(S, tb, 1, "Soldier", 0, 0, S_)
+        _give(S, tb, k, "Enraged")
+        assert engage(S, tb, k) == [A_STRIKE]
+        act(S, tb, A_STRIKE)
+        killed = bool(S["unit_status"][0, foe, DEAD] != 0)
+        assert _has(S, k, "Enraged") != killed
+        outcomes.add(killed)
+    assert outcomes == {True, False}

@@ -285,7 +285,7 @@ def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
     trade_max_steps apart, with something to exchange; one partner per Item Phase) and, in Item
     Phase 2, the Dead units in direct contact holding an Item to Loot (TD-11.2; one per Item
     Phase) as A_CELL + their space."""
-    if S["unit_lock"][b, u] >= 0:
+    if S["unit_lock"][b, u] >= 0 or is_dead(S, tb, b, u):  # a Relentless Dead unit: no Trade
         trade = False
     else:
         trade = S["trade_partner"][b] < 0

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from envs.core.rng import roll_d
 from envs.tactics_david import units
-from envs.tactics_david.actions import A_CHARGE, A_END, A_UNIT, STAGE_CHARGE_DIST, STAGE_MOVE
+from envs.tactics_david.actions import (
+    A_CHARGE,
+    A_END,
+    A_UNIT,
+    STAGE_CHARGE_DIST,
+    STAGE_ITEM,
+    STAGE_MOVE,
+)
 from envs.tactics_david.invariants import violations
 from envs.tactics_david.state import MAX_UNITS
 from tests.tactics_david.td_board import (
@@ -93,3 +100,24 @@ def test_hulking_charges_no_farther_than_its_base_movement():
     assert max(x for x in other if x is not None) > int(
         TABLES.units.movement_rating[UNIT["Knight"]]
     )
+
+
+def test_a_relentless_dead_unit_acts_but_may_not_trade():
+    """TD-23.2 with TD-8.2: Engaged while Dead (Paralyzed may still stop it), but a Dead unit
+    may not Trade, so its Item Phase offers nothing and passes."""
+    moved = 0
+    for seed in range(1, 20):
+        tb = record()
+        S = position(tb, seed=seed)
+        dk = unit(S, tb, 0, "Death Knight", 5, 5, E)
+        ally = unit(S, tb, 0, "Soldier", 5, 6, W)
+        unit(S, tb, 1, "Knight", 1, 12, W)
+        S["deck_count"][0] -= 1  # the top card goes to the ally (one card of each, I10)
+        items_top = int(S["deck"][0, S["deck_count"][0]])
+        S["deck"][0, S["deck_count"][0]] = -1
+        S["unit_item"][0, ally, TABLES.item_type[items_top]] = items_top
+        units.kill(S, tb, B0, I(dk), I(1))
+        engage(S, tb, dk)
+        assert S["stage"][0] != STAGE_ITEM
+        moved += int(S["stage"][0] == STAGE_MOVE)
+    assert moved > 0

@@ -8,7 +8,8 @@ Every decision is one step of one player; what an action means depends on the st
                            where a charge stops (STAGE_CHARGE_DIST), the target space of a
                            Ranged Attack (STAGE_COMBAT)
     A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
-                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE)
+                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE); the ally the Whip
+                           gives an extra Movement Procedure (STAGE_MOVE, TD-25.9)
     A_FACE + d      4      Facing Procedure: turn to FACE_N/E/S/W (STAGE_MOVE)
     A_STRIKE + s    4      attack with strength side s (front/left/right/back, TD-13) through
                            the unit's Melee Area of Attack; for a Ranged Unit this is the
@@ -76,6 +77,7 @@ STAGE_ITEM_STATUS = 12  # the Status the Item removes next (TD-25.2)
 STAGE_ACQUIRE = 13  # the unit equipping the acquired Item (TD-12.2)
 STAGE_TRADE = 14  # exchanges with the Trade partner (TD-8.2)
 STAGE_LOOT = 15  # a looted Item meets a full slot: swap it in or send it to the deck (TD-11.2)
+STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-25.9)
 STAGE_NAMES = (
     "none",
     "first player",
@@ -93,6 +95,7 @@ STAGE_NAMES = (
     "item acquisition",
     "trade",
     "loot",
+    "whip move",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")

@@ -9,7 +9,11 @@ Encodings of this chapter (actions.py):
                        A_FACE + d    Facing Procedure: face d (TD-9.6; once per Movement Phase,
                                      before or after the Movement Procedure, R26)
                        A_ESCAPE      Escape Procedure out of a Combat Lock (TD-9.8)
+                       A_UNIT + k    the Whip: ally k makes an extra Movement Procedure
+                                     (TD-25.9, R37), asked next in STAGE_WHIP
                        A_END         End Movement Phase (TD-9.9)
+    STAGE_WHIP         A_CELL + c    the Whip's ally ends its extra Movement Procedure on c
+                       A_END         ... or stays
     STAGE_CHARGE_DIST  A_CELL + c    a passed charge stops on space c of its line (TD-9.5)
                        A_END         ... or where it stands
 
@@ -31,8 +35,11 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_MOVE,
+    STAGE_WHIP,
 )
 from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
@@ -43,6 +50,7 @@ from envs.tactics_david.state import (
     FORCE_NONE,
     MAX_CELLS,
     MAX_UNITS,
+    N_ITEM_SLOTS,
     N_UNIT_IDS,
     PROC_CHARGE,
     PROC_ESCAPED,
@@ -277,6 +285,16 @@ def legal_move(S, tb, b: int, out) -> int:
                 n += 1
         out[n] = A_END
         return n + 1
+    if S["stage"][b] == STAGE_WHIP:
+        dest = np.empty(MAX_CELLS, dtype=np.uint8)
+        reach(S, tb, b, np.int64(S["whip_unit"][b]), dest)
+        bf = np.int64(S["battlefield"][b])
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if dest[c]:
+                out[n] = A_CELL + c
+                n += 1
+        out[n] = A_END
+        return n + 1
     proc = S["eng_procedure"][b]
     if S["unit_lock"][b, u] >= 0:
         # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8);
@@ -308,8 +326,36 @@ def legal_move(S, tb, b: int, out) -> int:
             if d != S["unit_facing"][b, u]:
                 out[n] = A_FACE + d
                 n += 1
+    if not S["eng_whipped"][b]:
+        n = _whip_allies(S, tb, b, u, out, n)
     out[n] = A_END
     return n + 1
+
+
+@njit_inline
+def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
+    """Append A_UNIT + k for each ally the engaged unit's Whip may give an extra Movement
+    Procedure (TD-25.9, R37: an ally in play of the Whip's root, within its radius in steps,
+    not Locked in Combat; once per Movement Phase of the holder)."""
+    p = u // MAX_UNITS
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    c = np.int64(S["unit_cell"][b, u])
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i < 0 or tb.it_whip_root[i] < 0:
+            continue
+        for k in range(S["army_size"][b, p]):
+            v = p * MAX_UNITS + k
+            if v == u or not in_play(S, tb, b, v) or S["unit_lock"][b, v] >= 0:
+                continue
+            if tb.u_family[S["unit_member"][b, v, 0]] != tb.it_whip_root[i]:
+                continue
+            w = np.int64(S["unit_cell"][b, v])
+            if abs(w // cols - c // cols) + abs(w % cols - c % cols) <= tb.it_whip_radius[i]:
+                out[n] = A_UNIT + k
+                n += 1
+    return n
 
 
 @njit
@@ -334,6 +380,17 @@ def end_movement(S, tb, b: int) -> None:
 def apply_move(S, tb, b: int, a: int) -> None:
     """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring)."""
     u = np.int64(S["engaged"][b])
+    if S["stage"][b] == STAGE_WHIP:
+        if a != A_END:
+            move_to(S, b, np.int64(S["whip_unit"][b]), a - A_CELL)
+        S["whip_unit"][b] = -1
+        S["stage"][b] = STAGE_MOVE
+        return
+    if a >= A_UNIT and a < A_UNIT + MAX_UNITS:  # the Whip's ally moves (TD-25.9)
+        S["eng_whipped"][b] = 1
+        S["whip_unit"][b] = (u // MAX_UNITS) * MAX_UNITS + (a - A_UNIT)
+        S["stage"][b] = STAGE_WHIP
+        return
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
             move_to(S, b, u, a - A_CELL)

@@ -161,6 +161,8 @@ TD_TABLE_FIELDS = [
     ("it_remove_target", np.int8, (MAX_ITEMS,)),  # [I] ITEM_TARGETS index of the removal
     ("it_remove_only", np.int32, (MAX_ITEMS,)),  # [I] bits: only these (0 = any)
     ("it_remove_except", np.int32, (MAX_ITEMS,)),  # [I] bits: never these
+    ("it_whip_root", np.int8, (MAX_ITEMS,)),  # [I] root family given an extra move, -1 none
+    ("it_whip_radius", np.int8, (MAX_ITEMS,)),  # [I] ... within this many steps (Whip)
     ("it_choose_type", np.uint8, (MAX_ITEMS,)),  # [I] holder may pick its Unit Type (Amulet)
     ("sp_kind", np.int8, (N_SPECIALS,)),  # [3] SP_* of each specials.yaml row (TD-23)
     ("sp_statuses", np.int32, (N_SPECIALS,)),  # [3] bit s: Statuses the Special names
@@ -381,6 +383,7 @@ def _item_columns(t: T.Tables, r) -> None:
     r["acq_roll"] = [a.roll_at_least for a in acq]
     r["it_area"][:] = -1
     r["it_attack_type"][:] = -1
+    r["it_whip_root"][:] = -1
     r["it_type"][:ni] = t.item_type
     r["it_users"][:ni] = t.item_users
     r["it_user_type"][:ni] = t.item_user_unit_type
@@ -409,6 +412,9 @@ def _item_columns(t: T.Tables, r) -> None:
                 r["it_attack_type"][i] = t.item_eff_attack_type[e]
             elif kind == "set_attack_area":
                 r["it_area"][i] = t.item_eff_attack_area[e]
+            elif kind == "extra_movement_procedure":
+                r["it_whip_root"][i] = t.item_eff_root[e]
+                r["it_whip_radius"][i] = t.item_eff_radius[e]
             elif kind == "choose_unit_type":
                 r["it_choose_type"][i] = 1
             elif kind == "count_as_status":

@@ -150,6 +150,8 @@ STATE_FIELDS = [
     ("loot_from", np.int8, ()),  # int8 the Dead unit being looted this Item Phase, -1
     ("loot_slot", np.int8, ()),  # int8 its slot whose Item awaits STAGE_LOOT, -1
     ("item_left", np.int8, ()),  # int8 Statuses the Item may still remove (STAGE_ITEM_STATUS)
+    ("whip_unit", np.int8, ()),  # int8 the ally making the Whip's extra move (STAGE_WHIP), -1
+    ("eng_whipped", np.uint8, ()),  # bool the Whip was used this Movement Phase
     ("eng_force", np.int8, ()),  # int8 FORCE_* move a Status imposes this Movement Phase
     # Magical attacks reflected by Reflective defenders, answered after the Combat Phase
     ("refl_count", np.int8, ()),  # int8 reflections pending

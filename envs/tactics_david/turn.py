@@ -35,6 +35,7 @@ from envs.tactics_david.actions import (
     STAGE_MOVE,
     STAGE_NONE,
     STAGE_RANGED_SIDE,
+    STAGE_WHIP,
 )
 from envs.tactics_david.record import TRIG_ENGAGEMENT
 from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE
@@ -86,6 +87,7 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["eng_procedure"][b] = PROC_NONE
     S["eng_faced"][b] = 0
     S["eng_force"][b] = FORCE_NONE
+    S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
     if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
@@ -104,7 +106,7 @@ def _legal(S, tb, b: int, out) -> int:
         return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
         return legal_engage(S, tb, b, out)
-    if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+    if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
         return movement.legal_move(S, tb, b, out)
     if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
         return combat.legal_combat(S, tb, b, out)
@@ -120,7 +122,7 @@ def _apply(S, tb, b: int, a: int) -> None:
         setup.apply_setup(S, tb, b, a)
     elif stage == STAGE_ENGAGE:
         apply_engage(S, tb, b, a)
-    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
         movement.apply_move(S, tb, b, a)
     elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         items.apply_item(S, tb, b, a)

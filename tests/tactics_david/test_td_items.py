@@ -315,3 +315,24 @@ def test_amulet_of_shifting_chooses_the_unit_type():
     act(S, tb, A_TYPE + 2)  # Ethereal: immune to Burned
     assert S["unit_type"][0, k] == 2 and S["unit_attack_type"][0, k] == 2
     assert S["unit_status"][0, k, ST["Burned"]] == 0 and violations(S, tb) == []
+
+
+def test_whip_gives_a_pup_ally_an_extra_movement_procedure():
+    """TD-25.9 / R37: in the holder's Movement Phase one allied Pup-root unit within 2 spaces
+    may make an extra Movement Procedure (once); a farther Pup or a non-Pup ally may not."""
+    S, tb, k, _ = _board()
+    _take(S, tb, k, "Whip")
+    pup = unit(S, tb, 0, "Pup", 5, 7, W)
+    far = unit(S, tb, 0, "Hound", 8, 8, W)
+    other = unit(S, tb, 0, "Soldier", 4, 5, S_)
+    engage(S, tb, k)
+    assert S["stage"][0] == STAGE_ITEM  # it could trade the Whip away; it keeps it
+    acts = act(S, tb, A_END)
+    assert A_UNIT + pup % MAX_UNITS in acts
+    assert A_UNIT + far % MAX_UNITS not in acts and A_UNIT + other % MAX_UNITS not in acts
+    acts = act(S, tb, A_UNIT + pup % MAX_UNITS)
+    assert A_CELL + cell(tb, 7, 7) in acts and A_END in acts
+    acts = act(S, tb, A_CELL + cell(tb, 7, 7))
+    assert S["unit_cell"][0, pup] == cell(tb, 7, 7) and S["stage"][0] == STAGE_MOVE
+    assert S["unit_cell"][0, k] == cell(tb, 5, 5) and A_UNIT + pup % MAX_UNITS not in acts
+    assert violations(S, tb) == []

@@ -8,7 +8,8 @@ Every decision is one step of one player; what an action means depends on the st
                            where a charge stops (STAGE_CHARGE_DIST), the target space of a
                            Ranged Attack (STAGE_COMBAT)
     A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
-                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE)
+                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE); the ally the Whip
+                           gives an extra Movement Procedure (STAGE_MOVE, TD-25.9)
     A_FACE + d      4      Facing Procedure: turn to FACE_N/E/S/W (STAGE_MOVE)
     A_STRIKE + s    4      attack with strength side s (front/left/right/back, TD-13) through
                            the unit's Melee Area of Attack; for a Ranged Unit this is the
@@ -18,7 +19,21 @@ Every decision is one step of one player; what an action means depends on the st
     A_CHARGE        1      Charging Procedure in the facing direction (TD-9.3)
     A_ESCAPE        1      Escape Procedure out of a Combat Lock (TD-9.8)
     A_END           1      end: the Turn (STAGE_ENGAGE), the Movement Phase (STAGE_MOVE), the
-                           Combat Phase without attacking (STAGE_COMBAT)
+                           Combat Phase without attacking (STAGE_COMBAT), the Item Phase
+                           (STAGE_ITEM), removing Statuses (STAGE_ITEM_STATUS); decline the
+                           acquired Item (STAGE_ACQUIRE)
+    A_USE_ITEM      1      Use Item Procedure with the Expendable Item (STAGE_ITEM, TD-8.3)
+    A_STATUS + s    20     the Status s an Item removes (STAGE_ITEM_STATUS, TD-25.2)
+    A_TRADE + t     3      exchange the Items of type slot t with the Trade partner (STAGE_TRADE:
+                           give, take or swap, TD-8.2); swap the looted Item into slot t
+                           (STAGE_LOOT, TD-11.2)
+    A_TYPE + t      3      Amulet of Shifting: become Unit Type t (STAGE_ITEM, TD-25.7)
+
+Items (items.py): STAGE_ITEM asks the Item Phase (and Item Phase 2) of the Engaged unit;
+STAGE_ITEM_TARGET the unit an Item is used on, by its space (A_CELL + c); STAGE_ITEM_STATUS which
+Status to remove next; STAGE_ACQUIRE the unit that equips the Item drawn at the end of the Turn
+(A_UNIT + k, TD-12.2). In STAGE_ITEM, A_CELL + c also picks the Trade partner (a living ally
+at most 2 steps away) or, in Item Phase 2, the Dead unit in direct contact to Loot.
 
 A decision whose only legal action is A_END is not asked (turn.advance applies it): the rules
 leave no choice there (TD-7.4 "forced to end their Turn"). The next part adds item, trade,
@@ -27,7 +42,7 @@ loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
 
 from __future__ import annotations
 
-from envs.tactics_david.state import MAX_CELLS, MAX_UNITS
+from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES
 
 A_CELL = 0
 A_UNIT = A_CELL + MAX_CELLS  # 308
@@ -38,7 +53,11 @@ A_SEAT = A_SIDE + 4  # 340
 A_CHARGE = A_SEAT + 2  # 342
 A_ESCAPE = A_CHARGE + 1  # 343
 A_END = A_ESCAPE + 1  # 344
-N_ACTIONS = A_END + 1  # 345
+A_USE_ITEM = A_END + 1  # 345
+A_STATUS = A_USE_ITEM + 1  # 346
+A_TRADE = A_STATUS + N_STATUSES  # 366
+A_TYPE = A_TRADE + 3  # 369
+N_ACTIONS = A_TYPE + 3  # 372
 MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
 
 # stages (S["stage"])
@@ -52,6 +71,13 @@ STAGE_CHARGE_DIST = 6  # where a passed charge stops (TD-9.5)
 STAGE_COMBAT = 7  # the Engaged unit's Combat Phase (TD-10, TD-14, TD-15)
 STAGE_RANGED_SIDE = 8  # a Magical Ranged Attack's side (TD-13.2)
 STAGE_GAME_OVER = 9
+STAGE_ITEM = 10  # the Engaged unit's Item Phase or Item Phase 2 (TD-8, TD-11)
+STAGE_ITEM_TARGET = 11  # the unit an Item is used on (TD-25.2-25.3)
+STAGE_ITEM_STATUS = 12  # the Status the Item removes next (TD-25.2)
+STAGE_ACQUIRE = 13  # the unit equipping the acquired Item (TD-12.2)
+STAGE_TRADE = 14  # exchanges with the Trade partner (TD-8.2)
+STAGE_LOOT = 15  # a looted Item meets a full slot: swap it in or send it to the deck (TD-11.2)
+STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-25.9)
 STAGE_NAMES = (
     "none",
     "first player",
@@ -63,6 +89,13 @@ STAGE_NAMES = (
     "combat phase",
     "ranged side",
     "game over",
+    "item phase",
+    "item target",
+    "item status",
+    "item acquisition",
+    "trade",
+    "loot",
+    "whip move",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")
@@ -84,4 +117,10 @@ def describe(a: int, cols: int = 14) -> str:
         return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
     if a < A_CHARGE:
         return f"player {a - A_SEAT} goes first"
-    return {A_CHARGE: "charge", A_ESCAPE: "escape", A_END: "end"}[a]
+    if a >= A_TYPE:
+        return f"become unit type {a - A_TYPE}"
+    if a >= A_TRADE:
+        return f"exchange item slot {a - A_TRADE}"
+    if a >= A_STATUS:
+        return f"remove status {a - A_STATUS}"
+    return {A_CHARGE: "charge", A_ESCAPE: "escape", A_END: "end", A_USE_ITEM: "use item"}[a]

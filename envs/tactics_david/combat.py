@@ -17,7 +17,7 @@ Encodings of this chapter (actions.py):
 An attack hits every unit in the Area of Attack, friend or foe (TD-15.2), each in its own
 Attack and Defend Procedures (R28), on the side the attacker's front faces (Physical,
 Ethereal) or the same-named side the attacker chose (Magical). After its Combat Phase the unit
-is Disengaged (Item Phase 2 comes with the next part).
+goes on to Item Phase 2 (items.py).
 """
 
 from __future__ import annotations
@@ -42,31 +42,109 @@ from envs.tactics_david.grid import (
     on_forest_edge,
     range_distance,
 )
+from envs.tactics_david.items import begin_item_phase, enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
     MATCH_REPLACE_D3,
     MODE_RANGED,
+    TRIG_ENEMY_KILLED,
 )
-from envs.tactics_david.state import MAX_UNITS, SIDE_FRONT
-from envs.tactics_david.units import disengage, in_play, is_dead, kill
+from envs.tactics_david.state import (
+    FORCE_ADVANCE,
+    MAX_REFLECT,
+    MAX_UNITS,
+    N_STATUSES,
+    SIDE_FRONT,
+)
+from envs.tactics_david.units import (
+    has_flag,
+    in_play,
+    is_dead,
+    kill,
+    may_lock,
+    run_status_rows,
+)
 
+PROC_NONE = 0  # strength's procedure: neither (a plain rating)
+PROC_ATTACK = 1
+PROC_DEFEND = 2
 MAX_DUELS = 32  # Duel rounds before the last result decides (a safety bound; R10)
 
 
 @njit
-def strength(S, tb, b: int, u: int, side: int) -> int:
-    """Strength Rating of unit u on `side` (F/L/R/B): its base rating, halved (rounding down)
+def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
+    """Strength Rating of unit u on `side` (F/L/R/B): its base rating with its Statuses'
+    modifier columns, additions first (Pumped, Enchanted, Summoned +1), then halved (Burned)
+    and doubled (Petrified) (TD-20.6/10/12/14/20, R19, R32); halved again (rounding down)
     while Locked in Combat with a Terrain Piece against its back edge (TD-16.4, R19); never
-    below the minimum (TD-3.10). Statuses, Items and Abilities come with the next part."""
+    below the minimum (TD-3.10). Items add to the base ratings in an Attack (PROC_ATTACK:
+    weapons) or a Defend (PROC_DEFEND: Shield) Procedure and its Duel (TD-25.5). Abilities come
+    with the next part."""
     s = np.int64(S["unit_strength"][b, u, side])
+    if proc == PROC_ATTACK:
+        s += item_sum(S, b, u, tb.it_str_attack)
+    elif proc == PROC_DEFEND:
+        s += item_sum(S, b, u, tb.it_str_defend)
+    halve = False
+    double = False
+    for t in range(N_STATUSES):
+        if S["unit_status"][b, u, t] != 0:
+            s += tb.st_str_add[t]
+            halve = halve or tb.st_str_halve[t] != 0
+            double = double or tb.st_str_double[t] != 0
+    if halve:
+        s = max(s, 0) // 2
+    if double:
+        s = s * 2
     if S["unit_lock"][b, u] >= 0:
         bf = np.int64(S["battlefield"][b])
         behind = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), S["unit_facing"][b, u], -1, 0)
         if behind >= 0 and tb.bf_height[bf, behind] >= 0:
             s = s // 2
     return max(s, np.int64(tb.strength_min))
+
+
+@njit
+def _defender_side(S, tb, b: int, a: int, d: int, side: int) -> int:
+    """The side of unit d that unit a's attack is made against (as sides_and_strengths)."""
+    if tb.type_attack_side[S["unit_attack_type"][b, a]] == ATTACK_SIDE_FRONT:
+        edge = (np.int64(S["unit_facing"][b, a]) + 2) % 4
+        return REL_TO_SIDE[(edge - S["unit_facing"][b, d]) % 4]
+    return side
+
+
+@njit
+def resolve_reflections(S, tb, b: int, a: int) -> None:
+    """After unit a's Combat Phase each queued reflection (TD-20.21): a defends against an
+    attack of the same Strength Rating on the same side of its own, strength + 1 D6 against
+    its strength + defending dice (terrain, Magical against its Unit Type); no Duel, no lock
+    (R34). Killed: the reflecting unit's side counts the kill."""
+    bf = np.int64(S["battlefield"][b])
+    for k in range(S["refl_count"][b]):
+        if not in_play(S, tb, b, a):
+            break
+        att = np.int64(S["refl_strength"][b, k])
+        for _ in range(tb.attack_dice):
+            att += roll_d(S["rng"], b, 6)
+        base, extra, more, cannot_die = defence_dice(
+            tb,
+            np.int64(tb.type_magical),
+            np.int64(S["unit_type"][b, a]),
+            np.int64(tb.bf_terrain[bf, S["unit_cell"][b, a]]),
+        )
+        side = np.int64(S["refl_side"][b, k])
+        dfn = strength(S, tb, b, a, side, PROC_DEFEND) + roll_d(S["rng"], b, base)
+        for _ in range(np.int64(tb.defend_dice) - 1):
+            dfn += roll_d(S["rng"], b, 6)
+        if extra > 0:
+            dfn += roll_d(S["rng"], b, extra)
+        if more > 0:
+            dfn += roll_d(S["rng"], b, more)
+        if att > dfn and not cannot_die:
+            kill(S, tb, b, a, np.int64(S["refl_from"][b, k]) // MAX_UNITS)
+    S["refl_count"][b] = 0
 
 
 @njit
@@ -101,8 +179,8 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
     if ranged_melee:
         a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
     else:
-        a_str = strength(S, tb, b, a, a_side)
-    return a_str, strength(S, tb, b, d, d_side)
+        a_str = strength(S, tb, b, a, a_side, PROC_ATTACK)
+    return a_str, strength(S, tb, b, d, d_side, PROC_DEFEND)
 
 
 @njit
@@ -138,21 +216,25 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
     )
     n_att = np.int64(tb.attack_dice)
     n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
+    # Necklace of Negativity nearby: each rolled result of that unit changes (TD-25.6)
+    a_mod = enemy_roll_modifier(S, tb, b, a)
+    d_mod = enemy_roll_modifier(S, tb, b, d)
+    d_dice = 1 + (1 if extra > 0 else 0) + (1 if more > 0 else 0)
     att = np.int64(0)
     dfn = np.int64(0)
     for duel in range(MAX_DUELS):
-        att = a_str
+        att = a_str + a_mod * (n_att + duel)
         for _ in range(n_att + duel):
             att += roll_d(S["rng"], b, 6)
-        dfn = d_str + roll_d(S["rng"], b, base)
+        dfn = d_str + roll_d(S["rng"], b, base) + d_mod * (d_dice + n_def + duel)
         for _ in range(n_def + duel):
             dfn += roll_d(S["rng"], b, 6)
         if extra > 0:
             dfn += roll_d(S["rng"], b, extra)
         if more > 0:
             dfn += roll_d(S["rng"], b, more)
-        a_max = dice_max(n_att + duel, 0, 0)
-        d_max = dice_max(n_def + duel, base, extra) + more
+        a_max = dice_max(n_att + duel, 0, 0) + a_mod * (n_att + duel)
+        d_max = dice_max(n_def + duel, base, extra) + more + d_mod * (d_dice + n_def + duel)
         if not duel_condition(att, dfn, a_str, a_max, d_str, d_max):
             break
     return att, dfn, cannot_die
@@ -162,12 +244,27 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
 def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
-    attacker in direct contact that survives is Locked in Combat with it (TD-16.1)."""
+    attacker in direct contact that survives is Locked in Combat with it (TD-16.1), unless a
+    Status forbids either's lock (TD-20.20). A Magical attack on a Reflective defender is
+    queued to be reflected after the Combat Phase (TD-20.21); an enemy killed runs the
+    attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34)."""
+    if (
+        S["unit_attack_type"][b, a] == tb.type_magical
+        and has_flag(S, b, d, tb.st_reflect)
+        and S["refl_count"][b] < MAX_REFLECT
+    ):
+        a_str, _ = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+        k = np.int64(S["refl_count"][b])
+        S["refl_strength"][b, k] = min(a_str, 127)
+        S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
+        S["refl_from"][b, k] = d
+        S["refl_count"][b] = k + 1
     att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee)
     if att > dfn and not cannot_die:
         kill(S, tb, b, d, a // MAX_UNITS)
         if d // MAX_UNITS != a // MAX_UNITS:
             S["unit_kills"][b, a] += 1
+            run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED))
         return
     bf = np.int64(S["battlefield"][b])
     fa = np.int64(S["unit_facing"][b, a])
@@ -180,6 +277,8 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         and S["unit_team"][b, a] < 0
         and S["unit_team"][b, d] < 0
         and S["unit_lock"][b, a] != d
+        and may_lock(S, tb, b, a)
+        and may_lock(S, tb, b, d)
     ):
         for u in (a, d):
             v = S["unit_lock"][b, u]
@@ -206,7 +305,7 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     """The spaces of unit u's Melee Area of Attack, or MA for a Ranged Unit's Ranged Melee."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
-    area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else np.int64(tb.u_area[top])
+    area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else unit_area(S, tb, b, u)
     return area_cells(
         tb, bf, area, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]), False, cells
     )
@@ -214,11 +313,12 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
 
 @njit
 def range_rating(S, tb, b: int, u: int) -> int:
-    """Range Rating of unit u: its top member's, with its space's terrain modifier (Water -1,
-    R14); never below 0."""
+    """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
+    space's terrain modifier (Water -1, R14); never below 0."""
     bf = np.int64(S["battlefield"][b])
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    return max(np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + tb.t_range_mod[tt], 0)
+    r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
+    return max(r + tb.t_range_mod[tt], 0)
 
 
 @njit
@@ -249,6 +349,11 @@ def legal_combat(S, tb, b: int, out) -> int:
     n = 0
     top = S["unit_member"][b, u, 0]
     p = u // MAX_UNITS
+    if S["unit_attack_type"][b, u] == S["unit_type"][b, u] and has_flag(
+        S, b, u, tb.st_no_own_attack
+    ):
+        out[0] = A_END  # Crippled, Silenced, Banished: no attack of its own type (TD-20.9)
+        return 1
     # strikes: an enemy in play in the area (TD-15.3); sides by Attack Type (TD-13)
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     k = strike_area(S, tb, b, u, cells)
@@ -277,10 +382,27 @@ def legal_combat(S, tb, b: int, out) -> int:
             if ranged_target_ok(S, tb, b, u, c):
                 out[n] = A_CELL + c
                 n += 1
+    if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
+        sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
+        return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
     if n == 0 or S["unit_lock"][b, u] < 0:
         out[n] = A_END
         n += 1
     return n
+
+
+@njit
+def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
+    """An enemy unit in play in direct Grid Space contact with unit u."""
+    bf = np.int64(S["battlefield"][b])
+    for d in range(4):
+        nb = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), d, 1, 0)
+        if nb < 0:
+            continue
+        v = S["cell_unit"][b, nb, 0]
+        if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and in_play(S, tb, b, v):
+            return True
+    return False
 
 
 @njit
@@ -293,22 +415,24 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     facing = np.int64(S["unit_facing"][b, u])
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top])
+    mod = enemy_roll_modifier(S, tb, b, u)
     for _ in range(tb.ranged_hit_dice):
-        hit += roll_d(S["rng"], b, 6)
+        hit += roll_d(S["rng"], b, 6) + mod
     hit = max(hit, np.int64(tb.ranged_hit_min))
     if hit < rise_plus_run:
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    n = area_cells(tb, bf, np.int64(tb.u_area[top]), target, facing, True, cells)
+    n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     _attack_area(S, tb, b, u, cells, n, side, False)
 
 
 @njit
 def apply_combat(S, tb, b: int, a: int) -> None:
-    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Disengage (module docstring)."""
+    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Item Phase 2 (module
+    docstring)."""
     u = np.int64(S["engaged"][b])
     if a == A_END:
-        disengage(S, tb, b)
+        begin_item_phase(S, tb, b, 2)
         return
     S["unit_fought"][b, u] = 1
     if a >= A_STRIKE and a < A_STRIKE + 4:
@@ -316,11 +440,13 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
-        disengage(S, tb, b)
+        resolve_reflections(S, tb, b, u)
+        begin_item_phase(S, tb, b, 2)
         return
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
-        disengage(S, tb, b)
+        resolve_reflections(S, tb, b, u)
+        begin_item_phase(S, tb, b, 2)
         return
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -328,4 +454,5 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         S["stage"][b] = STAGE_RANGED_SIDE
         return
     _fire(S, tb, b, u, target, 0)
-    disengage(S, tb, b)
+    resolve_reflections(S, tb, b, u)
+    begin_item_phase(S, tb, b, 2)

@@ -4,7 +4,9 @@ driver; a numba fuzzer over the contract comes with the next part).
 :func:`violations` returns a list of sentences, empty when every invariant holds: units stand
 on the battlefield's spaces and the spaces name them back, one unit per space (two only as a
 Unit Team), strengths in range, Dead units out of every Combat Lock, locks in pairs and face to
-face, army costs within the purchase limit, every item card in exactly one place.
+face, army costs within the purchase limit, every item card in exactly one place and in its
+type's slot of a unit whose class may use it, Statuses only on Unit Types they afflict and none
+beside Dead on a Dead unit.
 """
 
 from __future__ import annotations
@@ -37,6 +39,26 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
         status = g["unit_status"][u]
         if (status < st.STATUS_PERMANENT).any():
             out.append(f"unit {u}: status duration below -1")
+        held = [s for s in range(st.N_STATUSES) if status[s] != 0]
+        sp = int(tb.u_special[g["unit_member"][u, 0]]) if g["unit_member"][u, 0] >= 0 else -1
+        allowed = {int(tb.status_dead)}
+        if sp >= 0:  # Relentless keeps Paralyzed and Frozen beside Dead (TD-23.2)
+            allowed |= {s for s in range(st.N_STATUSES) if int(tb.sp_statuses[sp]) >> s & 1}
+        if status[tb.status_dead] != 0 and not set(held) <= allowed:
+            out.append(f"unit {u}: Dead with other Statuses {held}")
+        for s in held:
+            if not tb.st_afflicts[s, g["unit_type"][u]]:
+                out.append(f"unit {u}: Status {s} does not afflict its Unit Type")
+        top = int(g["unit_member"][u, 0])
+        for slot in range(st.N_ITEM_SLOTS):
+            i = int(g["unit_item"][u, slot])
+            if i < 0:
+                continue
+            if tb.it_type[i] != slot:
+                out.append(f"unit {u}: Item {i} in slot {slot}, not its type's")
+            dead_holder = status[tb.status_dead] != 0  # a looter's swapped Item stays on it
+            if top >= 0 and not dead_holder and not tb.it_users[i, tb.u_class[top]]:
+                out.append(f"unit {u}: Item {i} not usable by its class")
         if place == st.PLACE_FIELD:
             c = int(g["unit_cell"][u])
             if not 0 <= c < rows * cols:

@@ -9,7 +9,11 @@ Encodings of this chapter (actions.py):
                        A_FACE + d    Facing Procedure: face d (TD-9.6; once per Movement Phase,
                                      before or after the Movement Procedure, R26)
                        A_ESCAPE      Escape Procedure out of a Combat Lock (TD-9.8)
+                       A_UNIT + k    the Whip: ally k makes an extra Movement Procedure
+                                     (TD-25.9, R37), asked next in STAGE_WHIP
                        A_END         End Movement Phase (TD-9.9)
+    STAGE_WHIP         A_CELL + c    the Whip's ally ends its extra Movement Procedure on c
+                       A_END         ... or stays
     STAGE_CHARGE_DIST  A_CELL + c    a passed charge stops on space c of its line (TD-9.5)
                        A_END         ... or where it stands
 
@@ -31,35 +35,56 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_MOVE,
+    STAGE_WHIP,
 )
 from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
-from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY
+from envs.tactics_david.items import begin_item_phase, item_sum
+from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
 from envs.tactics_david.state import (
+    FORCE_FLEE,
+    FORCE_NONE,
     MAX_CELLS,
     MAX_UNITS,
+    N_ITEM_SLOTS,
+    N_UNIT_IDS,
     PROC_CHARGE,
     PROC_ESCAPED,
     PROC_MOVE,
     PROC_NONE,
 )
-from envs.tactics_david.units import disengage, is_dead, kill, move_to, unlock
+from envs.tactics_david.units import (
+    disengage,
+    has_flag,
+    has_special,
+    in_play,
+    kill,
+    may_act,
+    move_to,
+    unlock,
+)
 
 MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 
 
 @njit
 def movement_rating(S, tb, b: int, u: int) -> int:
-    """The Movement Rating of unit u for this Movement Phase: the top member's rating, the
-    terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off Water
-    (TD-3.8); never below 0."""
+    """The Movement Rating of unit u for this Movement Phase: the top member's base rating plus
+    this Turn's Haste roll (TD-20.16) and its Items (Boots +1, TD-25.6), halved by Frozen (TD-20.7, R19, additions first: R32),
+    then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
+    Water (TD-3.8); never below 0."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
-    m = np.int64(tb.u_move[top]) + tb.t_move_mod[tt]
+    base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
+    if has_flag(S, b, u, tb.st_move_halve):
+        base = base // 2
+    m = base + tb.t_move_mod[tt]
     if tt != tb.water_terrain:
         m += tb.m_off_water[mtype]
     return max(m, 0)
@@ -152,11 +177,83 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
 @njit
 def may_charge(S, tb, b: int, u: int) -> bool:
     """A Charging Procedure is possible: the Movement Type may charge (not Hover, TD-3.6) and
-    the unit does not stand on terrain that forbids charging (Forest, TD-2.13)."""
+    the unit does not stand on terrain that forbids charging (Forest, TD-2.13), and no Status
+    forbids it (Frozen, TD-20.7)."""
     bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    return tb.m_may_charge[tb.u_mtype[top]] and tb.t_charge[tt] != CHARGE_NEVER
+    return (
+        tb.m_may_charge[tb.u_mtype[top]]
+        and tb.t_charge[tt] != CHARGE_NEVER
+        and not has_flag(S, b, u, tb.st_no_charge)
+    )
+
+
+@njit
+def nearest_distance(S, tb, b: int, u: int, c: int, allies: bool) -> int:
+    """Orthogonal steps (I11) from space c to the nearest other unit in play of u's side
+    (allies) or of the other side; a large number when there is none."""
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    p = u // MAX_UNITS
+    best = np.int64(1 << 20)
+    for v in range(N_UNIT_IDS):
+        if v == u or (v // MAX_UNITS == p) != allies or not in_play(S, tb, b, v):
+            continue
+        w = np.int64(S["unit_cell"][b, v])
+        d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
+        best = min(best, d)
+    return best
+
+
+@njit
+def _charge_toward(S, tb, b: int, u: int, d: int, allies: bool, here: int) -> bool:
+    """Whether a charge of u facing d would head toward its nearest ally/enemy: charging is
+    possible and the line's first space is nearer to it than u's space (R33)."""
+    if not may_charge(S, tb, b, u):
+        return False
+    old = S["unit_facing"][b, u]
+    S["unit_facing"][b, u] = d
+    line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
+    n = charge_line(S, tb, b, u, line)
+    S["unit_facing"][b, u] = old
+    return n > 0 and nearest_distance(S, tb, b, u, line[0], allies) < here
+
+
+@njit_inline
+def _legal_forced(S, tb, b: int, u: int, out) -> int:
+    """Legal actions of a Movement Phase a Status forces (R33), before its Movement or Charge
+    Procedure. Fearful (FORCE_FLEE, TD-20.8): a charge toward the nearest ally, turning first
+    if needed; if no such charge exists, a Movement Procedure ending nearer to it. Enraged
+    (FORCE_ADVANCE, TD-20.18): a charge or a Movement Procedure toward the closest enemy (or
+    turning to charge it). Nothing possible: only A_END. Returns -1 when nothing forces (no
+    such unit on the battlefield)."""
+    allies = S["eng_force"][b] == FORCE_FLEE
+    bf = np.int64(S["battlefield"][b])
+    here = nearest_distance(S, tb, b, u, np.int64(S["unit_cell"][b, u]), allies)
+    if here >= (1 << 20):
+        return -1
+    n = 0
+    facing = np.int64(S["unit_facing"][b, u])
+    if _charge_toward(S, tb, b, u, facing, allies, here):
+        out[n] = A_CHARGE
+        n += 1
+    if not S["eng_faced"][b]:
+        for d in range(4):
+            if d != facing and _charge_toward(S, tb, b, u, d, allies, here):
+                out[n] = A_FACE + d
+                n += 1
+    if n == 0 or not allies:
+        dest = np.empty(MAX_CELLS, dtype=np.uint8)
+        reach(S, tb, b, u, dest)
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if dest[c] and nearest_distance(S, tb, b, u, c, allies) < here:
+                out[n] = A_CELL + c
+                n += 1
+    if n == 0:
+        out[0] = A_END
+        n = 1
+    return n
 
 
 @njit_inline
@@ -188,14 +285,31 @@ def legal_move(S, tb, b: int, out) -> int:
                 n += 1
         out[n] = A_END
         return n + 1
+    if S["stage"][b] == STAGE_WHIP:
+        dest = np.empty(MAX_CELLS, dtype=np.uint8)
+        reach(S, tb, b, np.int64(S["whip_unit"][b]), dest)
+        bf = np.int64(S["battlefield"][b])
+        for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+            if dest[c]:
+                out[n] = A_CELL + c
+                n += 1
+        out[n] = A_END
+        return n + 1
     proc = S["eng_procedure"][b]
     if S["unit_lock"][b, u] >= 0:
-        # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8)
+        # Locked in Combat: only the Escape Procedure, not in the Turn the lock began (TD-9.8);
+        # a fleeing Fearful unit must Escape first (TD-20.8)
         if S["unit_lock_turn"][b, u] < S["turn"][b]:
             out[n] = A_ESCAPE
             n += 1
+            if S["eng_force"][b] == FORCE_FLEE:
+                return n
         out[n] = A_END
         return n + 1
+    if S["eng_force"][b] != FORCE_NONE and (proc == PROC_NONE or proc == PROC_ESCAPED):
+        k = _legal_forced(S, tb, b, u, out)
+        if k >= 0:
+            return k
     if proc == PROC_NONE or proc == PROC_ESCAPED:
         dest = np.empty(MAX_CELLS, dtype=np.uint8)
         reach(S, tb, b, u, dest)
@@ -212,8 +326,36 @@ def legal_move(S, tb, b: int, out) -> int:
             if d != S["unit_facing"][b, u]:
                 out[n] = A_FACE + d
                 n += 1
+    if not S["eng_whipped"][b]:
+        n = _whip_allies(S, tb, b, u, out, n)
     out[n] = A_END
     return n + 1
+
+
+@njit_inline
+def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
+    """Append A_UNIT + k for each ally the engaged unit's Whip may give an extra Movement
+    Procedure (TD-25.9, R37: an ally in play of the Whip's root, within its radius in steps,
+    not Locked in Combat; once per Movement Phase of the holder)."""
+    p = u // MAX_UNITS
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    c = np.int64(S["unit_cell"][b, u])
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i < 0 or tb.it_whip_root[i] < 0:
+            continue
+        for k in range(S["army_size"][b, p]):
+            v = p * MAX_UNITS + k
+            if v == u or not in_play(S, tb, b, v) or S["unit_lock"][b, v] >= 0:
+                continue
+            if tb.u_family[S["unit_member"][b, v, 0]] != tb.it_whip_root[i]:
+                continue
+            w = np.int64(S["unit_cell"][b, v])
+            if abs(w // cols - c // cols) + abs(w % cols - c % cols) <= tb.it_whip_radius[i]:
+                out[n] = A_UNIT + k
+                n += 1
+    return n
 
 
 @njit
@@ -228,8 +370,8 @@ def end_movement(S, tb, b: int) -> None:
             r = roll_d(S["rng"], b, 6)
             if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
                 kill(S, tb, b, u, -1)
-    if is_dead(S, tb, b, u) or S["unit_no_combat"][b, u]:
-        disengage(S, tb, b)
+    if not may_act(S, tb, b, u) or S["unit_no_combat"][b, u]:
+        begin_item_phase(S, tb, b, 2)
     else:
         S["stage"][b] = STAGE_COMBAT
 
@@ -238,6 +380,17 @@ def end_movement(S, tb, b: int) -> None:
 def apply_move(S, tb, b: int, a: int) -> None:
     """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring)."""
     u = np.int64(S["engaged"][b])
+    if S["stage"][b] == STAGE_WHIP:
+        if a != A_END:
+            move_to(S, b, np.int64(S["whip_unit"][b]), a - A_CELL)
+        S["whip_unit"][b] = -1
+        S["stage"][b] = STAGE_MOVE
+        return
+    if a >= A_UNIT and a < A_UNIT + MAX_UNITS:  # the Whip's ally moves (TD-25.9)
+        S["eng_whipped"][b] = 1
+        S["whip_unit"][b] = (u // MAX_UNITS) * MAX_UNITS + (a - A_UNIT)
+        S["stage"][b] = STAGE_WHIP
+        return
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
             move_to(S, b, u, a - A_CELL)
@@ -275,18 +428,21 @@ def apply_move(S, tb, b: int, a: int) -> None:
             tb.bf_terrain[bf, S["unit_cell"][b, u]], tb.u_mtype[S["unit_member"][b, u, 0]]
         ]:
             m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
+        cap = np.int64(MAX_CHARGE_LINE)
+        if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)
+            cap = np.int64(tb.u_move[S["unit_member"][b, u, 0]])
         if test >= tb.charge_test_pass:
             roll = 0
             for _ in range(tb.charge_roll_dice):
                 roll += roll_d(S["rng"], b, 6)
-            S["charge_max"][b] = min(m + roll, MAX_CHARGE_LINE)
+            S["charge_max"][b] = min(m + roll, cap)
             S["stage"][b] = STAGE_CHARGE_DIST
             return
         # stumbled: it charges 1 D6 spaces (as far along them as it may stop) and stops
         roll = 0
         for _ in range(tb.stumble_dice):
             roll += roll_d(S["rng"], b, 6)
-        c = _stop_along(S, tb, b, u, line, n, roll)
+        c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
             move_to(S, b, u, c)
         end_movement(S, tb, b)

@@ -32,6 +32,34 @@ CHARGE_WITHIN_ONLY = 1
 CHARGE_NEVER = 2
 ATTACK_SIDE_FRONT = 0  # tables.ATTACK_SIDES order
 ATTACK_SIDE_ANY = 1
+MAX_ITEMS = 32  # items.yaml rows (23)
+N_ACQ = 3  # rules.yaml item_acquisition rows
+USE_PASSIVE = T.ITEM_USES.index("passive")
+USE_PROCEDURE = T.ITEM_USES.index("use_item_procedure")
+USE_ANY_TIME = T.ITEM_USES.index("any_time")
+USE_OWNER_TURN = T.ITEM_USES.index("start_of_owner_turn")
+TARGET_SELF = T.ITEM_TARGETS.index("self")
+TARGET_ADJACENT = T.ITEM_TARGETS.index("adjacent")
+TARGET_SELF_OR_ADJACENT = T.ITEM_TARGETS.index("self_or_adjacent")
+N_SPECIALS = 3  # specials.yaml rows
+SP_SWARM = T.SPECIAL_EFFECTS.index("swarm_stack_loses_one_unit")
+SP_RELENTLESS = T.SPECIAL_EFFECTS.index("engaged_while_dead")
+SP_HULKING = T.SPECIAL_EFFECTS.index("charge_capped_at_base_movement")
+MAX_STATUS_ROWS = 4  # effect rows of one status (Petrified has 4)
+# status triggers and effect kinds: indices of tables.STATUS_TRIGGERS / STATUS_EFFECTS
+TRIG_ALWAYS = T.STATUS_TRIGGERS.index("always")
+TRIG_ENGAGEMENT = T.STATUS_TRIGGERS.index("on_engagement")
+TRIG_BEFORE_DISENGAGEMENT = T.STATUS_TRIGGERS.index("before_disengagement")
+TRIG_END_OF_TURN = T.STATUS_TRIGGERS.index("end_of_each_turn")
+TRIG_ENEMY_KILLED = T.STATUS_TRIGGERS.index("on_enemy_killed")
+EFF_DISENGAGE = T.STATUS_EFFECTS.index("disengage")
+EFF_NO_COMBAT_PHASE = T.STATUS_EFFECTS.index("no_combat_phase")
+EFF_ACQUIRE_DEAD = T.STATUS_EFFECTS.index("acquire_dead")
+EFF_FLEE = T.STATUS_EFFECTS.index("flee_to_nearest_ally")
+EFF_DISCARD_SELF = T.STATUS_EFFECTS.index("discard_self")
+EFF_ADD_ROLL_MOVE = T.STATUS_EFFECTS.index("add_roll_to_base_movement")
+EFF_ADVANCE = T.STATUS_EFFECTS.index("advance_on_nearest_enemy")
+EFF_ROTATE = T.STATUS_EFFECTS.index("rotate_clockwise_by_roll")
 MODE_MELEE = 0
 MODE_RANGED = 1
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
@@ -79,6 +107,28 @@ TD_TABLE_FIELDS = [
     ("matchup", np.int8, (N_UNIT_TYPES, N_UNIT_TYPES)),  # [attack type, defender type] MATCH_*
     ("water_terrain", np.int8, ()),  # index of Water (Aqua, Soar rules)
     ("status_dead", np.int8, ()),  # index of the Dead Status
+    ("status_fearful", np.int8, ()),  # index of Fearful
+    ("status_feared", np.int8, ()),  # index of Feared (Mask of Fear counts as it)
+    ("type_magical", np.int8, ()),  # Attack Type index of Magical (Reflective, TD-20.21)
+    # --- statuses.yaml (TD-20): the rows, and per-status modifier columns derived from them ---
+    ("st_afflicts", np.uint8, (N_STATUSES, N_UNIT_TYPES)),  # [S, type] may carry it (TD-20.23)
+    ("st_cancels", np.int32, (N_STATUSES,)),  # [S] bit t: acquiring s discards t
+    ("st_n_eff", np.int8, (N_STATUSES,)),  # [S] effect rows used
+    ("st_trigger", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] TRIG_*
+    ("st_die", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] die sides, 0 = no roll
+    ("st_results", np.uint8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] bit r: result r fires
+    ("st_kind", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] EFF_* (tables.STATUS_EFFECTS)
+    ("st_amount", np.int8, (N_STATUSES, MAX_STATUS_ROWS)),  # [S, R] amount
+    ("st_str_add", np.int8, (N_STATUSES,)),  # [S] added to base Strength Ratings (always rows)
+    ("st_str_halve", np.uint8, (N_STATUSES,)),  # [S] base Strength Ratings halved
+    ("st_str_double", np.uint8, (N_STATUSES,)),  # [S] base Strength Ratings doubled
+    ("st_move_halve", np.uint8, (N_STATUSES,)),  # [S] base Movement Rating halved
+    ("st_no_charge", np.uint8, (N_STATUSES,)),  # [S] no Charge Procedure
+    ("st_no_own_attack", np.uint8, (N_STATUSES,)),  # [S] no attack of its own type
+    ("st_no_lock", np.uint8, (N_STATUSES,)),  # [S] never Locked in Combat
+    ("st_no_phases", np.uint8, (N_STATUSES,)),  # [S] no Movement, Combat or Item Phase
+    ("st_reflect", np.uint8, (N_STATUSES,)),  # [S] reflects Magical attacks
+    ("st_feared", np.uint8, (N_STATUSES,)),  # [S] adjacent enemies acquire Fearful (turn end)
     # --- battlefields, stacked (TD-26) ---
     ("n_battlefields", np.int8, ()),
     ("bf_rows", np.int16, (MAX_BATTLEFIELDS,)),
@@ -92,6 +142,34 @@ TD_TABLE_FIELDS = [
     # [B, seat] facing of a deployed unit: toward the other zone (R23)
     ("bf_deploy_facing", np.int8, (MAX_BATTLEFIELDS, 2)),
     ("n_items", np.int8, ()),  # items.yaml rows (23): one card each in the Item Deck (I10)
+    # --- items.yaml (TD-19, TD-25): per-item columns derived from the effect rows ---
+    ("it_type", np.int8, (MAX_ITEMS,)),  # [I] slot: 0 Weapon, 1 Accessory, 2 Expendable
+    ("it_users", np.uint8, (MAX_ITEMS, N_CLASSES)),  # [I, class] may equip it (TD-19.3)
+    ("it_user_type", np.int8, (MAX_ITEMS,)),  # [I] required Unit Type, -1 any
+    ("it_user_mode", np.int8, (MAX_ITEMS,)),  # [I] required Attack Mode, -1 any
+    ("it_use", np.int8, (MAX_ITEMS,)),  # [I] USE_* (tables.ITEM_USES)
+    ("it_str_attack", np.int8, (MAX_ITEMS,)),  # [I] base strength added in Attack (and Duel)
+    ("it_str_defend", np.int8, (MAX_ITEMS,)),  # [I] base strength added in Defend (and Duel)
+    ("it_move", np.int8, (MAX_ITEMS,)),  # [I] added to the Movement Rating
+    ("it_range", np.int8, (MAX_ITEMS,)),  # [I] added to the Range Rating
+    ("it_enemy_rolls", np.int8, (MAX_ITEMS,)),  # [I] added to enemies' rolled results nearby
+    ("it_enemy_radius", np.int8, (MAX_ITEMS,)),  # [I] ... within this many spaces
+    ("it_attack_type", np.int8, (MAX_ITEMS,)),  # [I] Attack Type it sets, -1 none
+    ("it_area", np.int8, (MAX_ITEMS,)),  # [I] Attack Area it sets, -1 none
+    ("it_count_status", np.int32, (MAX_ITEMS,)),  # [I] bit s: holder counts as having s
+    ("it_remove", np.int8, (MAX_ITEMS,)),  # [I] Statuses it removes, -1 all, 0 none
+    ("it_remove_target", np.int8, (MAX_ITEMS,)),  # [I] ITEM_TARGETS index of the removal
+    ("it_remove_only", np.int32, (MAX_ITEMS,)),  # [I] bits: only these (0 = any)
+    ("it_remove_except", np.int32, (MAX_ITEMS,)),  # [I] bits: never these
+    ("it_whip_root", np.int8, (MAX_ITEMS,)),  # [I] root family given an extra move, -1 none
+    ("it_whip_radius", np.int8, (MAX_ITEMS,)),  # [I] ... within this many steps (Whip)
+    ("it_choose_type", np.uint8, (MAX_ITEMS,)),  # [I] holder may pick its Unit Type (Amulet)
+    ("sp_kind", np.int8, (N_SPECIALS,)),  # [3] SP_* of each specials.yaml row (TD-23)
+    ("sp_statuses", np.int32, (N_SPECIALS,)),  # [3] bit s: Statuses the Special names
+    ("loot_roll", np.int8, ()),  # D6 needed to Loot an enemy's Item (TD-11.2)
+    ("trade_max_steps", np.int8, ()),  # orthogonal steps between Trade partners (gap + 1, I11)
+    ("acq_kills", np.int8, (N_ACQ,)),  # [3] kills thresholds of Item Acquisition (TD-12.1)
+    ("acq_roll", np.int8, (N_ACQ,)),  # [3] the D6 needed at that many kills
     # --- rules.yaml numbers ---
     ("charge_test_dice", np.int8, ()),
     ("charge_test_pass", np.int8, ()),
@@ -187,6 +265,10 @@ def build_record(
     r["matchup"] = t.matchup
     r["water_terrain"] = t.terrain_index["Water"]
     r["status_dead"] = t.status_index["Dead"]
+    r["status_fearful"] = t.status_index["Fearful"]
+    r["status_feared"] = t.status_index["Feared"]
+    r["type_magical"] = T.UNIT_TYPES.index("Magical")
+    _status_rows(t, r)
 
     r["n_battlefields"] = len(t.battlefields)
     r["bf_height"][:] = -1
@@ -220,6 +302,11 @@ def build_record(
                 )
 
     r["n_items"] = len(t.item_names)
+    if len(t.special_names) != N_SPECIALS:
+        raise ValueError(f"{len(t.special_names)} specials, expected {N_SPECIALS}")
+    r["sp_kind"] = t.special_effect
+    r["sp_statuses"] = t.special_statuses
+    _item_columns(t, r)
     rules = t.rules
     for name in (
         "charge_test_dice",
@@ -239,6 +326,104 @@ def build_record(
     r["opt_purchase_limit"] = purchase_limit
     r["opt_turn_limit"] = turn_limit
     return rec.view(np.recarray)[0]
+
+
+def _status_rows(t: T.Tables, r) -> None:
+    """Copy statuses.yaml's effect rows into the st_* arrays and derive the per-status
+    modifier columns the kernels read (`always` rows and the Feared/Reflective triggers)."""
+    eff = T.STATUS_EFFECTS
+    sides = [T.ROLL_SIDES[name] for name in T.ROLLS]
+    for s in range(len(t.status_names)):
+        lo, hi = int(t.status_effect_offset[s]), int(t.status_effect_offset[s + 1])
+        if hi - lo > MAX_STATUS_ROWS:
+            raise ValueError(
+                f"status {t.status_names[s]!r}: {hi - lo} effect rows, capacity {MAX_STATUS_ROWS}"
+            )
+        r["st_afflicts"][s] = t.status_afflicts[s]
+        r["st_cancels"][s] = sum(1 << int(x) for x in np.flatnonzero(t.status_cancels[s]))
+        r["st_n_eff"][s] = hi - lo
+        for k, e in enumerate(range(lo, hi)):
+            kind = eff[int(t.status_eff_kind[e])]
+            r["st_trigger"][s, k] = t.status_eff_trigger[e]
+            r["st_die"][s, k] = sides[int(t.status_eff_roll[e])]
+            r["st_results"][s, k] = t.status_eff_results[e]
+            r["st_kind"][s, k] = t.status_eff_kind[e]
+            r["st_amount"][s, k] = t.status_eff_amount[e]
+            always = int(t.status_eff_trigger[e]) == TRIG_ALWAYS
+            if always and kind == "add_base_strength":
+                r["st_str_add"][s] += t.status_eff_amount[e]
+            for field, name in (
+                ("st_str_halve", "halve_base_strength"),
+                ("st_str_double", "double_base_strength"),
+                ("st_move_halve", "halve_base_movement"),
+                ("st_no_charge", "no_charge"),
+                ("st_no_own_attack", "no_attack_of_own_type"),
+                ("st_no_lock", "no_combat_lock"),
+                ("st_no_phases", "no_phases"),
+            ):
+                if always and kind == name:
+                    r[field][s] = 1
+            if kind == "reflect_magical_attack":
+                r["st_reflect"][s] = 1
+            if kind == "adjacent_enemies_acquire_fearful":
+                r["st_feared"][s] = 1
+
+
+def _item_columns(t: T.Tables, r) -> None:
+    """items.yaml's effect rows as per-item columns (one mechanism per effect kind)."""
+    ni = len(t.item_names)
+    if ni > MAX_ITEMS:
+        raise ValueError(f"{ni} items do not fit the capacity {MAX_ITEMS}")
+    acq = t.rules.item_acquisition
+    if len(acq) != N_ACQ:
+        raise ValueError(f"rules.yaml item_acquisition has {len(acq)} rows, expected {N_ACQ}")
+    r["acq_kills"] = [a.kills for a in acq]
+    r["loot_roll"] = t.rules.loot_roll_at_least
+    r["trade_max_steps"] = t.rules.trade_max_gap + 1
+    r["acq_roll"] = [a.roll_at_least for a in acq]
+    r["it_area"][:] = -1
+    r["it_attack_type"][:] = -1
+    r["it_whip_root"][:] = -1
+    r["it_type"][:ni] = t.item_type
+    r["it_users"][:ni] = t.item_users
+    r["it_user_type"][:ni] = t.item_user_unit_type
+    r["it_user_mode"][:ni] = t.item_user_attack_mode
+    r["it_use"][:ni] = t.item_use
+    kinds = T.ITEM_EFFECTS
+    procs = T.ITEM_PROCEDURES
+    for i in range(ni):
+        for e in range(int(t.item_effect_offset[i]), int(t.item_effect_offset[i + 1])):
+            kind = kinds[int(t.item_eff_kind[e])]
+            amount = int(t.item_eff_amount[e])
+            if kind == "add_base_strength":
+                proc = procs[int(t.item_eff_procedure[e])]
+                if proc in ("attack", "any"):
+                    r["it_str_attack"][i] += amount
+                if proc in ("defend", "any"):
+                    r["it_str_defend"][i] += amount
+            elif kind == "add_movement":
+                r["it_move"][i] += amount
+            elif kind == "add_range":
+                r["it_range"][i] += amount
+            elif kind == "add_to_rolls":
+                r["it_enemy_rolls"][i] = amount
+                r["it_enemy_radius"][i] = t.item_eff_radius[e]
+            elif kind == "set_attack_type":
+                r["it_attack_type"][i] = t.item_eff_attack_type[e]
+            elif kind == "set_attack_area":
+                r["it_area"][i] = t.item_eff_attack_area[e]
+            elif kind == "extra_movement_procedure":
+                r["it_whip_root"][i] = t.item_eff_root[e]
+                r["it_whip_radius"][i] = t.item_eff_radius[e]
+            elif kind == "choose_unit_type":
+                r["it_choose_type"][i] = 1
+            elif kind == "count_as_status":
+                r["it_count_status"][i] = t.item_eff_statuses[e]
+            elif kind == "remove_statuses":
+                r["it_remove"][i] = amount
+                r["it_remove_target"][i] = t.item_eff_target[e]
+                r["it_remove_only"][i] = t.item_eff_statuses[e]
+                r["it_remove_except"][i] = t.item_eff_except_statuses[e]
 
 
 def _limits(t: T.Tables) -> list[int]:

@@ -133,6 +133,18 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_fought"][b, u] = 0
         S["unit_no_combat"][b, u] = 0
         S["unit_kills"][b, u] = 0
+        S["unit_move_bonus"][b, u] = 0
+        S["unit_no_reacquire"][b, u] = 0
+    S["eng_force"][b] = 0
+    S["eng_item_phase"][b] = 0
+    S["item_target"][b] = -1
+    S["item_left"][b] = 0
+    S["trade_partner"][b] = -1
+    S["whip_unit"][b] = -1
+    S["eng_whipped"][b] = 0
+    S["loot_from"][b] = -1
+    S["loot_slot"][b] = -1
+    S["refl_count"][b] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

@@ -54,6 +54,7 @@ N_STATUSES = 20  # statuses.yaml (R1); record.py checks the count
 N_ITEM_SLOTS = 3  # Weapon, Accessory, Expendable (TD-19.1)
 MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
+MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -132,6 +133,9 @@ STATE_FIELDS = [
     ),  # bool[40] may not enter the Combat Phase this Turn
     ("unit_kills", np.int16, (N_UNIT_IDS,)),  # int16[40] enemy units it has killed (abilities)
     ("unit_uses", np.uint8, (N_UNIT_IDS, N_USE_COUNTERS)),  # uint8[40, 4] ability use counters
+    ("unit_move_bonus", np.int8, (N_UNIT_IDS,)),  # int8[40] base Movement added this Turn (Haste)
+    # int32[40] bit s: status s was discarded this Turn and may not be acquired again (Fearful)
+    ("unit_no_reacquire", np.int32, (N_UNIT_IDS,)),
     # --- the battlefield (docstring: cell layout) ---
     ("cell_unit", np.int8, (MAX_CELLS, TEAM_SLOTS)),  # int8[308, 2] unit ids on the space, -1
     # --- the Engagement in progress (TD-7.3) ---
@@ -140,6 +144,20 @@ STATE_FIELDS = [
     ("eng_faced", np.uint8, ()),  # bool Facing Procedure done this Movement Phase
     ("charge_max", np.int8, ()),  # int8 spaces the charge may go (STAGE_CHARGE_DIST)
     ("pending_target", np.int16, ()),  # int16 ranged target space awaiting a side choice, -1
+    ("eng_item_phase", np.int8, ()),  # int8 1 = Item Phase, 2 = Item Phase 2 (STAGE_ITEM)
+    ("item_target", np.int8, ()),  # int8 unit an Item is being used on, -1
+    ("trade_partner", np.int8, ()),  # int8 this Item Phase's Trade partner, -1 none yet
+    ("loot_from", np.int8, ()),  # int8 the Dead unit being looted this Item Phase, -1
+    ("loot_slot", np.int8, ()),  # int8 its slot whose Item awaits STAGE_LOOT, -1
+    ("item_left", np.int8, ()),  # int8 Statuses the Item may still remove (STAGE_ITEM_STATUS)
+    ("whip_unit", np.int8, ()),  # int8 the ally making the Whip's extra move (STAGE_WHIP), -1
+    ("eng_whipped", np.uint8, ()),  # bool the Whip was used this Movement Phase
+    ("eng_force", np.int8, ()),  # int8 FORCE_* move a Status imposes this Movement Phase
+    # Magical attacks reflected by Reflective defenders, answered after the Combat Phase
+    ("refl_count", np.int8, ()),  # int8 reflections pending
+    ("refl_strength", np.int8, (MAX_REFLECT,)),  # int8[9] the attack's Strength Rating
+    ("refl_side", np.int8, (MAX_REFLECT,)),  # int8[9] the side the attack was made against
+    ("refl_from", np.int8, (MAX_REFLECT,)),  # int8[9] the reflecting unit
     # --- deployment (TD-5) ---
     ("deploy_unit", np.int8, ()),  # int8 unit picked to deploy (STAGE_DEPLOY_CELL), -1
     # --- the Item Deck (I10) ---
@@ -147,6 +165,11 @@ STATE_FIELDS = [
     ("deck_count", np.int8, ()),  # int8 cards in the Item Deck
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
+
+# eng_force (TD-20.8 Fearful, TD-20.18 Enraged)
+FORCE_NONE = 0
+FORCE_FLEE = 1  # must charge (else move) toward the nearest ally
+FORCE_ADVANCE = 2  # must move or charge toward the closest enemy, and attack it on contact
 
 # eng_procedure
 PROC_NONE = 0

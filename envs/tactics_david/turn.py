@@ -2,11 +2,12 @@
 
     reset (setup.reset_game) -> STAGE_FIRST (roll-off winner) -> STAGE_DEPLOY_UNIT /
     STAGE_DEPLOY_CELL alternately (setup.py) -> Turn 1 of the first player:
-    STAGE_ENGAGE (Engage a unit or end the Turn; this module)
-      -> [Item Phase: next part] -> STAGE_MOVE / STAGE_CHARGE_DIST (movement.py)
-      -> STAGE_COMBAT / STAGE_RANGED_SIDE (combat.py) -> [Item Phase 2: next part]
+    STAGE_ENGAGE (Engage a unit or end the Turn; this module; Statuses act on Engagement)
+      -> Item Phase: STAGE_ITEM (items.py) -> STAGE_MOVE / STAGE_CHARGE_DIST (movement.py)
+      -> STAGE_COMBAT / STAGE_RANGED_SIDE (combat.py) -> Item Phase 2: STAGE_ITEM
       -> Disengaged: STAGE_ENGAGE again (units.disengage), or STAGE_GAME_OVER
-    A_END in STAGE_ENGAGE ends the Turn (units.end_turn): the other player's Turn begins.
+    A_END in STAGE_ENGAGE ends the Turn: Item Acquisition (STAGE_ACQUIRE, items.py), then
+    units.end_turn: the other player's Turn begins.
 
 `legal_actions` lists the actions of the decision asked; `apply_action` applies a legal one
 (the caller checked), counts the decision and advances: a decision whose only legal action is
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
-from envs.tactics_david import combat, movement, setup
+from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
     A_UNIT,
@@ -29,12 +30,24 @@ from envs.tactics_david.actions import (
     STAGE_ENGAGE,
     STAGE_FIRST,
     STAGE_GAME_OVER,
+    STAGE_ITEM,
+    STAGE_LOOT,
     STAGE_MOVE,
     STAGE_NONE,
     STAGE_RANGED_SIDE,
+    STAGE_WHIP,
 )
-from envs.tactics_david.state import MAX_UNITS, PROC_NONE
-from envs.tactics_david.units import end_turn, in_play
+from envs.tactics_david.record import TRIG_ENGAGEMENT
+from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE
+from envs.tactics_david.units import (
+    OUT_DEAD,
+    OUT_DISENGAGE,
+    OUT_END_MOVE,
+    disengage,
+    has_flag,
+    may_act,
+    run_status_rows,
+)
 
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
 
@@ -48,7 +61,7 @@ def legal_engage(S, tb, b: int, out) -> int:
     forced = False
     for k in range(S["army_size"][b, p]):
         u = p * MAX_UNITS + k
-        if in_play(S, tb, b, u) and not S["unit_engaged"][b, u]:
+        if may_act(S, tb, b, u) and not S["unit_engaged"][b, u]:
             out[n] = A_UNIT + k
             n += 1
             if S["unit_lock"][b, u] >= 0:
@@ -61,16 +74,29 @@ def legal_engage(S, tb, b: int, out) -> int:
 
 @njit
 def apply_engage(S, tb, b: int, a: int) -> None:
-    """Engage a unit (its Movement Phase is asked next) or end the Turn."""
+    """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
+    (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then
+    its Movement Phase is asked, unless it was Disengaged, died, is still Petrified (no
+    phases, TD-20.20) or was Confused (moved; its Movement Phase ends, TD-20.22)."""
     if a == A_END:
-        end_turn(S, tb, b)
+        items.begin_acquisition(S, tb, b)  # Item Acquisition, then End Player's Turn
         return
     u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
     S["engaged"][b] = u
     S["unit_engaged"][b, u] = 1
     S["eng_procedure"][b] = PROC_NONE
     S["eng_faced"][b] = 0
-    S["stage"][b] = STAGE_MOVE
+    S["eng_force"][b] = FORCE_NONE
+    S["eng_whipped"][b] = 0
+    S["refl_count"][b] = 0
+    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
+    if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
+        disengage(S, tb, b)
+    elif out & OUT_END_MOVE:
+        S["unit_moved"][b, u] = 1
+        movement.end_movement(S, tb, b)
+    else:
+        items.begin_item_phase(S, tb, b, 1)  # the Item Phase, then the Movement Phase
 
 
 @njit
@@ -80,10 +106,12 @@ def _legal(S, tb, b: int, out) -> int:
         return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
         return legal_engage(S, tb, b, out)
-    if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+    if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
         return movement.legal_move(S, tb, b, out)
     if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
         return combat.legal_combat(S, tb, b, out)
+    if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
+        return items.legal_item(S, tb, b, out)
     return 0
 
 
@@ -94,8 +122,10 @@ def _apply(S, tb, b: int, a: int) -> None:
         setup.apply_setup(S, tb, b, a)
     elif stage == STAGE_ENGAGE:
         apply_engage(S, tb, b, a)
-    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST:
+    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
         movement.apply_move(S, tb, b, a)
+    elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
+        items.apply_item(S, tb, b, a)
     else:
         combat.apply_combat(S, tb, b, a)
 

@@ -1,8 +1,14 @@
-"""Units on the battlefield and the Turn's frame (TD-4, TD-7, TD-10.3, TD-12.4, TD-20.15).
+"""Units on the battlefield and the Turn's frame (TD-4, TD-7, TD-10.3, TD-12.4, TD-20).
 
 Small kernels the chapters share: placing and lifting units, the Dead Status, the Engagement's
 end, the Turn's start and end, and the end of the game (Deathmatch, TD-4.2; the turn-limited
 variant, I8; the safety cap, I13).
+
+Statuses (TD-20) are data: ``apply_status`` / ``discard_status`` are the only ways a Status
+comes and goes (abilities and items call them too), ``has_flag`` reads a per-status modifier
+column of the tables record (``tb.st_no_charge`` ...), and ``run_status_rows`` interprets the
+statuses.yaml rows of one trigger (Engagement, before Disengagement, an enemy killed) with one
+switch over the effect kinds. Rows of one Status under one trigger share a single roll (R32).
 """
 
 from __future__ import annotations
@@ -10,9 +16,28 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.core.rng import roll_d
 from envs.tactics_david.actions import STAGE_ENGAGE, STAGE_GAME_OVER
+from envs.tactics_david.grid import offset_cell
+from envs.tactics_david.record import (
+    EFF_ACQUIRE_DEAD,
+    EFF_ADD_ROLL_MOVE,
+    EFF_ADVANCE,
+    EFF_DISCARD_SELF,
+    EFF_DISENGAGE,
+    EFF_FLEE,
+    EFF_NO_COMBAT_PHASE,
+    EFF_ROTATE,
+    SP_RELENTLESS,
+    SP_SWARM,
+    TRIG_BEFORE_DISENGAGEMENT,
+    USE_OWNER_TURN,
+)
 from envs.tactics_david.state import (
+    FORCE_ADVANCE,
+    FORCE_FLEE,
     MAX_UNITS,
+    N_ITEM_SLOTS,
     N_PLAYERS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -31,6 +56,22 @@ def is_dead(S, tb, b: int, u: int) -> bool:
 def in_play(S, tb, b: int, u: int) -> bool:
     """On the battlefield and without the Dead Status."""
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
+
+
+@njit
+def has_special(S, tb, b: int, u: int, kind: int) -> bool:
+    """Whether unit u's top member has the Special of kind SP_* (TD-23)."""
+    sp = tb.u_special[S["unit_member"][b, u, 0]]
+    return sp >= 0 and tb.sp_kind[sp] == kind
+
+
+@njit
+def may_act(S, tb, b: int, u: int) -> bool:
+    """On the battlefield and able to be Engaged and act: not Dead, or Dead but Relentless
+    (TD-23.2)."""
+    if S["unit_place"][b, u] != PLACE_FIELD:
+        return False
+    return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
 
 
 @njit
@@ -67,15 +108,190 @@ def unlock(S, b: int, u: int) -> None:
 def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     """Unit u acquires the Dead Status (TD-10.3): it stays on its space, discards every other
     Status (TD-20.15) and leaves any Combat Lock. A kill of an enemy counts for Item
-    Acquisition (TD-12.1)."""
+    Acquisition (TD-12.1). Specials (TD-23): a Stacked Unit all of whose members have Swarm
+    loses one member (its last, R36) instead and stays in play; a Relentless unit also acquires
+    Paralyzed and Frozen for good (its Special's `statuses`)."""
     if S["unit_status"][b, u, tb.status_dead] != 0:
         return
+    n = np.int64(S["unit_n_members"][b, u])
+    if n > 1:
+        swarm = True
+        for m in range(n):
+            sp = tb.u_special[S["unit_member"][b, u, m]]
+            if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
+                swarm = False
+        if swarm:
+            last = S["unit_member"][b, u, n - 1]
+            for side in range(4):
+                S["unit_strength"][b, u, side] = max(
+                    np.int64(S["unit_strength"][b, u, side]) - tb.u_strength[last, side],
+                    np.int64(tb.strength_min),
+                )
+            S["unit_member"][b, u, n - 1] = -1
+            S["unit_n_members"][b, u] = n - 1
+            if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
+                S["kills_turn"][b, killer_seat] += 1
+            return
     for s in range(N_STATUSES):
         S["unit_status"][b, u, s] = 0
     S["unit_status"][b, u, tb.status_dead] = STATUS_PERMANENT
+    sp = tb.u_special[S["unit_member"][b, u, 0]]
+    if sp >= 0 and tb.sp_kind[sp] == SP_RELENTLESS:
+        for s in range(N_STATUSES):
+            if (np.int64(tb.sp_statuses[sp]) >> s) & 1:
+                S["unit_status"][b, u, s] = STATUS_PERMANENT
     unlock(S, b, u)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
+
+
+# run_status_rows outcome bits
+OUT_DISENGAGE = 1  # the unit is Disengaged at once (Paralyzed)
+OUT_DEAD = 2  # the unit acquired the Dead Status (Poisoned)
+OUT_END_MOVE = 4  # the unit counts as moved and its Movement Phase ends (Confused)
+
+
+@njit
+def has_flag(S, b: int, u: int, flags) -> bool:
+    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set."""
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] != 0 and flags[s] != 0:
+            return True
+    return False
+
+
+@njit
+def discard_status(S, tb, b: int, u: int, s: int) -> None:
+    """Unit u discards Status s."""
+    S["unit_status"][b, u, s] = 0
+
+
+@njit
+def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
+    """Unit u acquires Status s for `turns` Turns (STATUS_PERMANENT: until discarded); returns
+    whether it took. Nothing happens to a unit out of play, a Dead unit (it discards every other
+    Status, TD-20.15), a Unit Type the Status does not afflict (TD-20.23), or a Fearful unit
+    that discarded Fearful this Turn (TD-20.8). Held already: one of each kind (TD-20.1), the
+    longer duration stays. The Statuses it `cancels` are discarded (Fearful/Enraged); one that
+    forbids Combat Lock ends the unit's lock (Petrified, TD-20.20). Dead goes through kill."""
+    if S["unit_place"][b, u] != PLACE_FIELD or S["unit_status"][b, u, tb.status_dead] != 0:
+        return False
+    if s == tb.status_dead:
+        kill(S, tb, b, u, -1)
+        return True
+    if not tb.st_afflicts[s, S["unit_type"][b, u]]:
+        return False
+    if (S["unit_no_reacquire"][b, u] >> np.int32(s)) & 1:
+        return False
+    old = np.int64(S["unit_status"][b, u, s])
+    if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
+        S["unit_status"][b, u, s] = STATUS_PERMANENT
+    else:
+        S["unit_status"][b, u, s] = max(old, turns)
+    for t in range(N_STATUSES):
+        if (tb.st_cancels[s] >> t) & 1:
+            discard_status(S, tb, b, u, t)
+    if tb.st_no_lock[s]:
+        unlock(S, b, u)
+    return True
+
+
+@njit
+def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
+    """Run every statuses.yaml row of `trigger` of the Statuses unit u holds (statuses.yaml
+    order): roll the row's die once per Status and trigger (R32), and if the result is one of
+    the row's results (or the row has no roll) apply its effect. Returns OUT_* bits for the
+    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"]."""
+    out = 0
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] == 0:
+            continue
+        r = np.int64(0)
+        for k in range(tb.st_n_eff[s]):
+            if tb.st_trigger[s, k] != trigger:
+                continue
+            die = np.int64(tb.st_die[s, k])
+            if die > 0:
+                if r == 0:
+                    r = roll_d(S["rng"], b, die)
+                if not (np.int64(tb.st_results[s, k]) >> r) & 1:
+                    continue
+            kind = tb.st_kind[s, k]
+            if kind == EFF_DISENGAGE:
+                out |= OUT_DISENGAGE
+            elif kind == EFF_NO_COMBAT_PHASE:
+                S["unit_no_combat"][b, u] = 1
+            elif kind == EFF_ACQUIRE_DEAD:
+                kill(S, tb, b, u, -1)
+                return out | OUT_DEAD
+            elif kind == EFF_FLEE:
+                S["eng_force"][b] = FORCE_FLEE
+            elif kind == EFF_DISCARD_SELF:
+                discard_status(S, tb, b, u, s)
+                if s == tb.status_fearful:  # overcome: not again this Turn (TD-20.8)
+                    S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
+            elif kind == EFF_ADD_ROLL_MOVE:
+                S["unit_move_bonus"][b, u] += r
+            elif kind == EFF_ADVANCE:
+                S["eng_force"][b] = FORCE_ADVANCE
+            elif kind == EFF_ROTATE:
+                S["unit_facing"][b, u] = (np.int64(S["unit_facing"][b, u]) + r) % 4
+                unlock(S, b, u)  # no longer face to face (R33)
+                out |= OUT_END_MOVE
+    return out
+
+
+@njit
+def end_of_turn_statuses(S, tb, b: int) -> None:
+    """At the end of either player's Turn: enemies in direct contact with a Feared unit (or one
+    counting as Feared: Mask of Fear, TD-25.8) acquire Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""
+    bf = np.int64(S["battlefield"][b])
+    feared = np.int64(1) << np.int64(tb.status_feared)
+    for u in range(N_UNIT_IDS):
+        if not in_play(S, tb, b, u):
+            continue
+        if not has_flag(S, b, u, tb.st_feared) and not item_status_bits(S, tb, b, u) & feared:
+            continue
+        for d in range(4):
+            nb = offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), d, 1, 0)
+            if nb < 0:
+                continue
+            for slot in range(2):
+                v = S["cell_unit"][b, nb, slot]
+                if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and in_play(S, tb, b, v):
+                    apply_status(S, tb, b, np.int64(v), np.int64(tb.status_fearful), -1)
+    for u in range(N_UNIT_IDS):
+        for s in range(N_STATUSES):
+            if S["unit_status"][b, u, s] > 0:
+                S["unit_status"][b, u, s] -= 1
+
+
+@njit
+def item_status_bits(S, tb, b: int, u: int) -> int:
+    """Statuses unit u counts as having through its Items (bit s; Mask of Fear, TD-25.8)."""
+    bits = np.int64(0)
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0:
+            bits |= np.int64(tb.it_count_status[i])
+    return bits
+
+
+@njit
+def deck_to_bottom(S, b: int, item: int) -> None:
+    """Put an Item card at the bottom of the Item Deck (TD-19.2, TD-12.2; deck[0] is the
+    bottom)."""
+    n = np.int64(S["deck_count"][b])
+    for i in range(n, 0, -1):
+        S["deck"][b, i] = S["deck"][b, i - 1]
+    S["deck"][b, 0] = item
+    S["deck_count"][b] = n + 1
+
+
+@njit
+def may_lock(S, tb, b: int, u: int) -> bool:
+    """Whether unit u may be Locked in Combat: not Dead, no Status forbidding it (TD-20.20)."""
+    return not is_dead(S, tb, b, u) and not has_flag(S, b, u, tb.st_no_lock)
 
 
 @njit
@@ -119,8 +335,26 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_moved"][b, u] = 0
         S["unit_fought"][b, u] = 0
         S["unit_no_combat"][b, u] = 0
+        S["unit_move_bonus"][b, u] = 0
+        S["unit_no_reacquire"][b, u] = 0
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
+    # Revival Stone (TD-25.3): a Dead holder discards Dead at the start of its owner's Turn;
+    # the one-time Item goes to the bottom of the Item Deck (R35: "may" is taken)
+    for k in range(MAX_UNITS):
+        u = p * MAX_UNITS + k
+        if S["unit_place"][b, u] != PLACE_FIELD or not is_dead(S, tb, b, u):
+            continue
+        for slot in range(N_ITEM_SLOTS):
+            i = S["unit_item"][b, u, slot]
+            if (
+                i >= 0
+                and tb.it_use[i] == USE_OWNER_TURN
+                and tb.it_remove_only[i] >> tb.status_dead & 1
+            ):
+                S["unit_status"][b, u, tb.status_dead] = 0
+                S["unit_item"][b, u, slot] = -1
+                deck_to_bottom(S, b, np.int64(i))
     S["stage"][b] = STAGE_ENGAGE
 
 
@@ -128,7 +362,8 @@ def begin_turn(S, tb, b: int, p: int) -> None:
 def end_turn(S, tb, b: int) -> None:
     """End Player's Turn (TD-12.4): the other player's Turn begins, unless the turn-limited
     variant's last Turn was played (I8: the higher Purchase Cost of units in play wins) or the
-    safety cap is reached (I13: a draw)."""
+    safety cap is reached (I13: a draw). Statuses act first (end_of_turn_statuses)."""
+    end_of_turn_statuses(S, tb, b)
     turn = np.int64(S["turn"][b])
     limit = np.int64(tb.opt_turn_limit)
     if limit > 0 and turn >= limit:
@@ -150,7 +385,11 @@ def end_turn(S, tb, b: int) -> None:
 @njit
 def disengage(S, tb, b: int) -> None:
     """End Unit Engagement (TD-7.3, TD-11.3): the player may Engage another unit, unless the
-    game has just been won."""
+    game has just been won. Just before, the unit rolls its `before_disengagement` rows
+    (Crippled, Silenced, Banished: 5-6 discards them, TD-20.9/11/13)."""
+    u = np.int64(S["engaged"][b])
+    if u >= 0 and may_act(S, tb, b, u):
+        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT))
     S["engaged"][b] = -1
     S["pending_target"][b] = -1
     if not deathmatch_over(S, tb, b):

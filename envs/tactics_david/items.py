@@ -1,0 +1,528 @@
+"""Items (TD-8, TD-11, TD-12, TD-19, TD-25): equipping, the Item Deck, the items' modifiers,
+the Item Phase / Item Phase 2 (Use Item Procedure) and Item Acquisition, as numba kernels.
+
+Every item is data: record.py derives per-item columns (``tb.it_*``) from items.yaml's effect
+rows, and the kernels read them (``item_sum``), so Shield, the weapons, Boots and Binoculars are
+one mechanism. Encodings (actions.py)::
+
+    stage              action        meaning
+    STAGE_ITEM         A_USE_ITEM    Use Item Procedure with the Expendable Item (TD-8.3)
+                       A_END         End Item Phase (Item Phase: on to the Movement Phase;
+                                     Item Phase 2: the unit is Disengaged, TD-11.3)
+    STAGE_ITEM_TARGET  A_CELL + c    the unit on space c the Item is used on (itself or one in
+                                     direct contact, per the Item's target)
+    STAGE_ITEM_STATUS  A_STATUS + s  remove Status s (as many as the Item removes)
+    STAGE_ACQUIRE      A_UNIT + k    the unit equipping the Item acquired (TD-12.2)
+                       A_END         decline it (the card stays on top of the Item Deck)
+
+Every Item card is in exactly one place: a unit's slot of its type or the Item Deck
+(invariants.py checks it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit
+from envs.core.rng import roll_d
+from envs.tactics_david.actions import (
+    A_CELL,
+    A_END,
+    A_STATUS,
+    A_TRADE,
+    A_TYPE,
+    A_UNIT,
+    A_USE_ITEM,
+    STAGE_ACQUIRE,
+    STAGE_GAME_OVER,
+    STAGE_ITEM,
+    STAGE_ITEM_STATUS,
+    STAGE_ITEM_TARGET,
+    STAGE_LOOT,
+    STAGE_MOVE,
+    STAGE_TRADE,
+)
+from envs.tactics_david.grid import offset_cell
+from envs.tactics_david.record import (
+    TARGET_ADJACENT,
+    TARGET_SELF,
+    USE_PROCEDURE,
+)
+from envs.tactics_david.state import MAX_UNITS, N_ITEM_SLOTS, N_STATUSES, N_UNIT_IDS, PLACE_FIELD
+from envs.tactics_david.units import (
+    deathmatch_over,
+    deck_to_bottom,
+    disengage,
+    end_turn,
+    in_play,
+    is_dead,
+    may_act,
+)
+
+
+@njit
+def item_sum(S, b: int, u: int, col) -> int:
+    """Sum of the item column `col` (a tb.it_* array) over unit u's equipped Items."""
+    total = np.int64(0)
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0:
+            total += col[i]
+    return total
+
+
+@njit
+def unit_area(S, tb, b: int, u: int) -> int:
+    """Unit u's Attack Area: its Weapon's if the Weapon sets one (TD-19.4), else its top
+    member's."""
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0 and tb.it_area[i] >= 0:
+            return np.int64(tb.it_area[i])
+    return np.int64(tb.u_area[S["unit_member"][b, u, 0]])
+
+
+@njit
+def enemy_roll_modifier(S, tb, b: int, u: int) -> int:
+    """What unit u adds to each of its rolled results because of enemy Items nearby
+    (Necklace of Negativity: -1 within 2 spaces, TD-25.6)."""
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    c = np.int64(S["unit_cell"][b, u])
+    total = np.int64(0)
+    for v in range(N_UNIT_IDS):
+        if v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
+            continue
+        w = np.int64(S["unit_cell"][b, v])
+        d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
+        for slot in range(N_ITEM_SLOTS):
+            i = S["unit_item"][b, v, slot]
+            if i >= 0 and tb.it_enemy_rolls[i] != 0 and d <= tb.it_enemy_radius[i]:
+                total += tb.it_enemy_rolls[i]
+    return total
+
+
+@njit
+def may_equip(S, tb, b: int, u: int, i: int) -> bool:
+    """Whether unit u may equip Item i: its class is among the Item's Users, and the Rod of
+    Hailfire's Unit Type and Attack Mode (TD-19.3)."""
+    top = S["unit_member"][b, u, 0]
+    if not tb.it_users[i, tb.u_class[top]]:
+        return False
+    if tb.it_user_type[i] >= 0 and tb.u_type[top] != tb.it_user_type[i]:
+        return False
+    return tb.it_user_mode[i] < 0 or tb.u_mode[top] == tb.it_user_mode[i]
+
+
+@njit
+def refresh_attack_type(S, tb, b: int, u: int) -> None:
+    """Unit u's Attack Type: the one its Accessory sets (Gauntlets, Talisman, Ring of the Dead;
+    TD-25.7), else its Unit Type's (TD-3.3)."""
+    t = np.int64(S["unit_type"][b, u])
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0 and tb.it_attack_type[i] >= 0:
+            t = np.int64(tb.it_attack_type[i])
+    S["unit_attack_type"][b, u] = t
+
+
+@njit
+def equip(S, tb, b: int, u: int, i: int) -> None:
+    """Unit u equips Item i in its type's slot; an Item already there goes to the bottom of
+    the Item Deck (TD-12.2, TD-19.1: one Item of each type)."""
+    slot = np.int64(tb.it_type[i])
+    old = S["unit_item"][b, u, slot]
+    if old >= 0:
+        deck_to_bottom(S, b, np.int64(old))
+    S["unit_item"][b, u, slot] = i
+    refresh_attack_type(S, tb, b, u)
+
+
+# --- the Item Phase (TD-8) and Item Phase 2 (TD-11) ------------------------------------------
+
+
+@njit
+def _removable(S, tb, b: int, v: int, i: int) -> int:
+    """Bits of the Statuses of unit v that Item i may remove."""
+    bits = np.int64(0)
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, v, s] == 0:
+            continue
+        if tb.it_remove_only[i] != 0 and not (np.int64(tb.it_remove_only[i]) >> s) & 1:
+            continue
+        if (np.int64(tb.it_remove_except[i]) >> s) & 1:
+            continue
+        bits |= np.int64(1) << s
+    return bits
+
+
+@njit
+def _target_ok(S, tb, b: int, u: int, i: int, c: int) -> int:
+    """The unit on space c if Item i of unit u may be used on it (itself or a unit in direct
+    contact, by the Item's target; something to remove), else -1."""
+    v = np.int64(S["cell_unit"][b, c, 0])
+    if v < 0 or S["unit_place"][b, v] != PLACE_FIELD:
+        return -1
+    target = tb.it_remove_target[i]
+    if v == u:
+        if target == TARGET_ADJACENT:
+            return -1
+    else:
+        if target == TARGET_SELF:
+            return -1
+        bf = np.int64(S["battlefield"][b])
+        near = False
+        for d in range(4):
+            if offset_cell(tb, bf, np.int64(S["unit_cell"][b, u]), d, 1, 0) == c:
+                near = True
+        if not near:
+            return -1
+    if _removable(S, tb, b, v, i) == 0:
+        return -1
+    return v
+
+
+@njit
+def _usable_item(S, tb, b: int, u: int) -> int:
+    """Slot of unit u's Item usable in a Use Item Procedure now, -1 none (not while Locked in
+    Combat, TD-8.3)."""
+    if S["unit_lock"][b, u] >= 0 or not may_act(S, tb, b, u):
+        return -1
+    bf = np.int64(S["battlefield"][b])
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i < 0 or tb.it_use[i] != USE_PROCEDURE or tb.it_remove[i] == 0:
+            continue
+        c0 = np.int64(S["unit_cell"][b, u])
+        if _target_ok(S, tb, b, u, np.int64(i), c0) >= 0:
+            return slot
+        for d in range(4):
+            c = offset_cell(tb, bf, c0, d, 1, 0)
+            if c >= 0 and _target_ok(S, tb, b, u, np.int64(i), c) >= 0:
+                return slot
+    return -1
+
+
+@njit
+def legal_item(S, tb, b: int, out) -> int:
+    """Legal actions of STAGE_ITEM, STAGE_ITEM_TARGET, STAGE_ITEM_STATUS, STAGE_ACQUIRE."""
+    stage = S["stage"][b]
+    if stage == STAGE_ACQUIRE:
+        return _legal_acquire(S, tb, b, out)
+    u = np.int64(S["engaged"][b])
+    n = 0
+    if stage == STAGE_ITEM:
+        if _usable_item(S, tb, b, u) >= 0:
+            out[n] = A_USE_ITEM
+            n += 1
+        n = _legal_partners(S, tb, b, u, out, n)
+        if item_sum(S, b, u, tb.it_choose_type) > 0:
+            for t in range(3):
+                if t != S["unit_type"][b, u]:
+                    out[n] = A_TYPE + t
+                    n += 1
+        out[n] = A_END
+        return n + 1
+    if stage == STAGE_TRADE:
+        v = np.int64(S["trade_partner"][b])
+        for t in range(N_ITEM_SLOTS):
+            if _exchange_ok(S, tb, b, u, v, t):
+                out[n] = A_TRADE + t
+                n += 1
+        out[n] = A_END
+        return n + 1
+    if stage == STAGE_LOOT:
+        out[0] = A_TRADE + S["loot_slot"][b]
+        out[1] = A_END
+        return 2
+    slot = _usable_slot(S, tb, b, u)
+    i = np.int64(S["unit_item"][b, u, slot])
+    if stage == STAGE_ITEM_TARGET:
+        bf = np.int64(S["battlefield"][b])
+        c0 = np.int64(S["unit_cell"][b, u])
+        for d in range(5):
+            c = c0 if d == 4 else offset_cell(tb, bf, c0, d, 1, 0)
+            if c >= 0 and _target_ok(S, tb, b, u, i, c) >= 0:
+                out[n] = A_CELL + c
+                n += 1
+        return n
+    bits = _removable(S, tb, b, np.int64(S["item_target"][b]), i)
+    for s in range(N_STATUSES):
+        if (bits >> s) & 1:
+            out[n] = A_STATUS + s
+            n += 1
+    return n
+
+
+@njit
+def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
+    """Amulet of Shifting (TD-25.7): unit u's Unit Type becomes t for the rest of the game; its
+    Attack Type follows (TD-3.3) unless an Accessory sets it; Statuses the new type cannot
+    carry are discarded (R35)."""
+    S["unit_type"][b, u] = t
+    refresh_attack_type(S, tb, b, u)
+    for s in range(N_STATUSES):
+        if S["unit_status"][b, u, s] != 0 and not tb.st_afflicts[s, t]:
+            S["unit_status"][b, u, s] = 0
+
+
+@njit
+def _exchange_ok(S, tb, b: int, u: int, v: int, t: int) -> bool:
+    """Whether u and v may exchange the contents of slot t (give, take or swap): something to
+    move, and each receiver may use what it receives (TD-8.2, TD-19.3)."""
+    x = np.int64(S["unit_item"][b, u, t])
+    y = np.int64(S["unit_item"][b, v, t])
+    if x < 0 and y < 0:
+        return False
+    if x >= 0 and not may_equip(S, tb, b, v, x):
+        return False
+    return y < 0 or may_equip(S, tb, b, u, y)
+
+
+@njit
+def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
+    """Append the Trade partners (TD-8.2, R35: living allies, neither in Combat Lock, at most
+    trade_max_steps apart, with something to exchange; one partner per Item Phase) and, in Item
+    Phase 2, the Dead units in direct contact holding an Item to Loot (TD-11.2; one per Item
+    Phase) as A_CELL + their space."""
+    if S["unit_lock"][b, u] >= 0 or is_dead(S, tb, b, u):  # a Relentless Dead unit: no Trade
+        trade = False
+    else:
+        trade = S["trade_partner"][b] < 0
+    loot = S["eng_item_phase"][b] == 2 and S["loot_from"][b] < 0
+    if not trade and not loot:
+        return n
+    bf = np.int64(S["battlefield"][b])
+    cols = np.int64(tb.bf_cols[bf])
+    c = np.int64(S["unit_cell"][b, u])
+    for v in range(N_UNIT_IDS):
+        if v == u or S["unit_place"][b, v] != PLACE_FIELD:
+            continue
+        w = np.int64(S["unit_cell"][b, v])
+        d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
+        if is_dead(S, tb, b, v):
+            if loot and d == 1:
+                has = False
+                for t in range(N_ITEM_SLOTS):
+                    if S["unit_item"][b, v, t] >= 0:
+                        has = True
+                if has:
+                    out[n] = A_CELL + w
+                    n += 1
+        elif (
+            trade
+            and v // MAX_UNITS == u // MAX_UNITS
+            and d <= tb.trade_max_steps
+            and S["unit_lock"][b, v] < 0
+        ):
+            for t in range(N_ITEM_SLOTS):
+                if _exchange_ok(S, tb, b, u, v, t):
+                    out[n] = A_CELL + w
+                    n += 1
+                    break
+    return n
+
+
+@njit
+def _loot(S, tb, b: int, u: int, first: int) -> None:
+    """The Loot Procedure from slot `first` on (TD-11.2): for each Item of the Dead unit roll
+    1 D6, success on loot_roll or more (an allied Dead unit: no roll). A success is equipped if
+    the slot is free; a full slot asks STAGE_LOOT (swap or to the deck); an Item the looter may
+    not use goes to the bottom of the Item Deck (R35). Then back to the Item Phase."""
+    v = np.int64(S["loot_from"][b])
+    for t in range(first, N_ITEM_SLOTS):
+        i = np.int64(S["unit_item"][b, v, t])
+        if i < 0:
+            continue
+        if v // MAX_UNITS != u // MAX_UNITS and roll_d(S["rng"], b, 6) < tb.loot_roll:
+            continue
+        if not may_equip(S, tb, b, u, i):
+            S["unit_item"][b, v, t] = -1
+            deck_to_bottom(S, b, i)
+        elif S["unit_item"][b, u, t] < 0:
+            S["unit_item"][b, v, t] = -1
+            S["unit_item"][b, u, t] = i
+            refresh_attack_type(S, tb, b, u)
+        else:
+            S["loot_slot"][b] = t
+            S["stage"][b] = STAGE_LOOT
+            return
+    S["loot_slot"][b] = -1
+    S["stage"][b] = STAGE_ITEM
+
+
+@njit
+def _usable_slot(S, tb, b: int, u: int) -> int:
+    """The slot of the Item being used (the first use_item_procedure Item; one Expendable)."""
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0 and tb.it_use[i] == USE_PROCEDURE and tb.it_remove[i] != 0:
+            return slot
+    return 0
+
+
+@njit
+def begin_item_phase(S, tb, b: int, phase: int) -> None:
+    """Ask the Engaged unit's Item Phase (1) or Item Phase 2 (2); a Dead unit or a won game
+    skips Item Phase 2 (the unit is Disengaged)."""
+    u = np.int64(S["engaged"][b])
+    if phase == 2 and (not may_act(S, tb, b, u) or deathmatch_over(S, tb, b)):
+        if S["stage"][b] != STAGE_GAME_OVER:
+            disengage(S, tb, b)
+        return
+    S["eng_item_phase"][b] = phase
+    S["trade_partner"][b] = -1
+    S["loot_from"][b] = -1
+    S["loot_slot"][b] = -1
+    S["stage"][b] = STAGE_ITEM
+
+
+@njit
+def _discard_used(S, tb, b: int, u: int, slot: int) -> None:
+    """The used Expendable Item goes to the bottom of the Item Deck (TD-19.2)."""
+    i = S["unit_item"][b, u, slot]
+    S["unit_item"][b, u, slot] = -1
+    deck_to_bottom(S, b, np.int64(i))
+
+
+@njit
+def apply_item(S, tb, b: int, a: int) -> None:
+    """Apply an action of the Item stages (module docstring)."""
+    stage = S["stage"][b]
+    if stage == STAGE_ACQUIRE:
+        _apply_acquire(S, tb, b, a)
+        return
+    u = np.int64(S["engaged"][b])
+    if stage == STAGE_ITEM:
+        if a == A_END:
+            if S["eng_item_phase"][b] == 1:
+                S["stage"][b] = STAGE_MOVE
+            else:
+                disengage(S, tb, b)
+            return
+        if a == A_USE_ITEM:
+            S["stage"][b] = STAGE_ITEM_TARGET
+            return
+        if a >= A_TYPE:
+            set_unit_type(S, tb, b, u, a - A_TYPE)
+            return
+        v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
+        if is_dead(S, tb, b, v):
+            S["loot_from"][b] = v
+            _loot(S, tb, b, u, 0)
+        else:
+            S["trade_partner"][b] = v
+            S["stage"][b] = STAGE_TRADE
+        return
+    if stage == STAGE_TRADE:
+        if a == A_END:
+            S["stage"][b] = STAGE_ITEM
+            return
+        v = np.int64(S["trade_partner"][b])
+        t = a - A_TRADE
+        x = S["unit_item"][b, u, t]
+        S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
+        S["unit_item"][b, v, t] = x
+        refresh_attack_type(S, tb, b, u)
+        refresh_attack_type(S, tb, b, v)
+        return
+    if stage == STAGE_LOOT:
+        v = np.int64(S["loot_from"][b])
+        t = np.int64(S["loot_slot"][b])
+        if a == A_END:  # the looted Item goes to the bottom of the Item Deck
+            deck_to_bottom(S, b, np.int64(S["unit_item"][b, v, t]))
+            S["unit_item"][b, v, t] = -1
+        else:  # swapped: the looter's Item stays with the Dead unit
+            x = S["unit_item"][b, u, t]
+            S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
+            S["unit_item"][b, v, t] = x
+            refresh_attack_type(S, tb, b, u)
+        _loot(S, tb, b, u, t + 1)
+        return
+    slot = _usable_slot(S, tb, b, u)
+    i = np.int64(S["unit_item"][b, u, slot])
+    if stage == STAGE_ITEM_TARGET:
+        v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
+        S["item_target"][b] = v
+        bits = _removable(S, tb, b, v, i)
+        count = np.int64(0)
+        for s in range(N_STATUSES):
+            count += (bits >> s) & 1
+        if tb.it_remove[i] < 0 or count <= tb.it_remove[i]:
+            # all of them go (Elixir, or no more than the Item removes): nothing to choose
+            for s in range(N_STATUSES):
+                if (bits >> s) & 1:
+                    S["unit_status"][b, v, s] = 0
+            _discard_used(S, tb, b, u, slot)
+            S["item_target"][b] = -1
+            S["stage"][b] = STAGE_ITEM
+            return
+        S["item_left"][b] = tb.it_remove[i]
+        S["stage"][b] = STAGE_ITEM_STATUS
+        return
+    # STAGE_ITEM_STATUS: remove the chosen Status
+    v = np.int64(S["item_target"][b])
+    S["unit_status"][b, v, a - A_STATUS] = 0
+    S["item_left"][b] -= 1
+    if S["item_left"][b] <= 0:
+        _discard_used(S, tb, b, u, slot)
+        S["item_target"][b] = -1
+        S["stage"][b] = STAGE_ITEM
+
+
+# --- Item Acquisition (TD-12) -------------------------------------------------------------------
+
+
+@njit
+def _eligible(S, tb, b: int, u: int, i: int) -> bool:
+    """A unit the acquired Item may go to: in play (not Dead), not in Combat Lock, a User."""
+    return in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0 and may_equip(S, tb, b, u, i)
+
+
+@njit
+def begin_acquisition(S, tb, b: int) -> None:
+    """End of the Attacking Player's Turn (TD-12.1, R9): with kills this Turn, roll 1 D6
+    against the threshold of the kill count (5 or more kills: no roll); on a success the top
+    card of the Item Deck is offered (STAGE_ACQUIRE) if one of the player's units may take
+    it. Otherwise, or after, the Turn ends."""
+    p = np.int64(S["current"][b])
+    kills = np.int64(S["kills_turn"][b, p])
+    need = np.int64(7)
+    for k in range(tb.acq_kills.shape[0]):
+        if kills >= tb.acq_kills[k]:
+            need = np.int64(tb.acq_roll[k])
+    if kills > 0 and S["deck_count"][b] > 0:
+        if need <= 1 or roll_d(S["rng"], b, 6) >= need:
+            i = np.int64(S["deck"][b, S["deck_count"][b] - 1])
+            for k in range(S["army_size"][b, p]):
+                if _eligible(S, tb, b, p * MAX_UNITS + k, i):
+                    S["stage"][b] = STAGE_ACQUIRE
+                    return
+    end_turn(S, tb, b)
+
+
+@njit
+def _legal_acquire(S, tb, b: int, out) -> int:
+    p = np.int64(S["current"][b])
+    i = np.int64(S["deck"][b, S["deck_count"][b] - 1])
+    n = 0
+    for k in range(S["army_size"][b, p]):
+        if _eligible(S, tb, b, p * MAX_UNITS + k, i):
+            out[n] = A_UNIT + k
+            n += 1
+    out[n] = A_END
+    return n + 1
+
+
+@njit
+def _apply_acquire(S, tb, b: int, a: int) -> None:
+    """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
+    or decline; then the Turn ends."""
+    if a != A_END:
+        u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
+        n = np.int64(S["deck_count"][b]) - 1
+        i = np.int64(S["deck"][b, n])
+        S["deck"][b, n] = -1
+        S["deck_count"][b] = n
+        equip(S, tb, b, u, i)
+    end_turn(S, tb, b)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.records import empty_states
+
 MAX_PLAYERS = 5
 MIN_PLAYERS = 2
 MAX_TEAM = 12  # unit slots per Combat Team (7 dealt + reinforcements)
@@ -183,12 +185,9 @@ def allocate(num_envs: int, num_players: int) -> np.ndarray:
     """Empty state records for `num_envs` games of `num_players` players (not yet reset)."""
     if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"num_players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players}")
-    S = np.zeros(num_envs, dtype=STATE_DTYPE)
-    for name in _NEG_ONE_FIELDS:
-        S[name] = -1
-    S["num_players"] = num_players
-    S["stage"] = STAGE_GAME_OVER
-    return S
+    return empty_states(
+        STATE_DTYPE, num_envs, _NEG_ONE_FIELDS, num_players=num_players, stage=STAGE_GAME_OVER
+    )
 
 
 def bytes_per_game() -> int:

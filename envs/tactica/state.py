@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.records import empty_states
 from envs.tactica.tables import (
     MAX_ARMY_CARDS,
     MAX_CARDS,
@@ -303,15 +304,14 @@ NEG_ONE_FIELDS = (
 
 def allocate(num_envs: int) -> np.ndarray:
     """Empty state records for `num_envs` two-player games (not yet reset: piles.reset_war)."""
-    if num_envs < 1:
-        raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-    S = np.zeros(num_envs, dtype=STATE_DTYPE)
-    for name in NEG_ONE_FIELDS:
-        S[name] = -1
-    S["num_players"] = N_PLAYERS
-    S["battle_result"] = BATTLE_NOT_PLAYED
-    S["stage"] = STAGE_GAME_OVER
-    return S
+    return empty_states(
+        STATE_DTYPE,
+        num_envs,
+        NEG_ONE_FIELDS,
+        num_players=N_PLAYERS,
+        battle_result=BATTLE_NOT_PLAYED,
+        stage=STAGE_GAME_OVER,
+    )
 
 
 def bytes_per_game() -> int:

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.records import empty_states
+
 N_PLAYERS = 2
 MAX_CARDS = 72  # cards per deck (FC "Confirm The Decks": exactly 72)
 HAND_SIZE = 6  # FC Table 1 "Draw Hand (Six Cards)" (reading R5)
@@ -182,13 +184,7 @@ NEG_ONE_FIELDS = (
 
 def allocate(num_envs: int) -> np.ndarray:
     """Empty state records for `num_envs` games (not yet reset: turn.reset_game)."""
-    if num_envs < 1:
-        raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-    S = np.zeros(num_envs, dtype=STATE_DTYPE)
-    for name in NEG_ONE_FIELDS:
-        S[name] = -1
-    S["num_players"] = N_PLAYERS
-    return S
+    return empty_states(STATE_DTYPE, num_envs, NEG_ONE_FIELDS, num_players=N_PLAYERS)
 
 
 def bytes_per_game() -> int:

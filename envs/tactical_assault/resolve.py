@@ -19,6 +19,8 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
     PH_ENTER      the mover enters fr_aux: sharing an enemy's zone stops all movement
     PH_VOLLEY     an "all available" card: the player names the next unit that attacks the
                   same target (fr_aux while it attacks), or none more
+    PH_CC_TARGET  the mover entered a zone of several enemies: its player picks the one it is
+                  in contact with, its original target                 (STAGE_CC_TARGET)
     PH_NEXT       step done
 
 A Situation played in a window is pushed above and resolves first (an Interrupt "takes effect
@@ -45,6 +47,7 @@ from envs.fantasy_cards.tables import (
     PART_ACTION,
 )
 from envs.tactical_assault.actions import (
+    STAGE_CC_TARGET,
     STAGE_FACING,
     STAGE_MOVE,
     STAGE_RUN,
@@ -95,6 +98,8 @@ PH_MELEE_W3 = 12
 PH_NEXT = 13
 PH_ENTER = 14  # the mover enters the position fr_aux (an enemy's: Close Combat)
 PH_VOLLEY = 15  # "all available" (I12): the next unit to join the attack     (STAGE_VOLLEY)
+PH_CC_TARGET = 16  # the mover entered a zone of several enemies: its player picks which one
+# is its original target (LB "Multiple unit close combat: moving into")  (STAGE_CC_TARGET)
 
 
 @njit
@@ -151,7 +156,8 @@ def enter(S, tb, b, i, u, y):
     """Frame i's mover u enters neighbouring position y (paying its cost). Into an enemy's
     position: the units share it and are in Close Combat, u recorded as entering from its
     position and targeting that enemy; all movement stops (LB "Entering close combat",
-    "Sharing a zone", "Multiple unit close combat: moving into")."""
+    "Sharing a zone", "Multiple unit close combat: moving into": with several enemies there,
+    the mover's player picks its target next, PH_CC_TARGET)."""
     pos = np.int64(S["unit_pos"][b, u])
     cost = -1
     for k in range(tb.g_n_dirs):
@@ -161,18 +167,20 @@ def enter(S, tb, b, i, u, y):
         S["fr_phase"][b, i] = PH_FACE
         return
     target = -1
+    n_enemy = 0
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
             if S["unit_side"][b, w] != S["unit_side"][b, u]:
+                n_enemy += 1
                 if target < 0 or S["unit_entry"][b, w] < 0:
-                    target = w  # the zone's first occupant when several
+                    target = w  # until its player picks (PH_CC_TARGET): the first occupant
     S["fr_left"][b, i] -= cost
     S["fr_moved"][b, i] += 1
     S["unit_pos"][b, u] = y
     if target >= 0:
         S["unit_entry"][b, u] = pos
         S["unit_cc_target"][b, u] = target
-        S["fr_phase"][b, i] = PH_NEXT
+        S["fr_phase"][b, i] = PH_CC_TARGET if n_enemy > 1 else PH_NEXT
     else:
         alone = True
         for w in range(MAX_UNITS):
@@ -321,6 +329,10 @@ def run_frame(S, tb, b):
         S["stage"][b] = STAGE_FACING
         S["current"][b] = p
         S["sel_unit"][b] = u
+        return -1
+    if ph == PH_CC_TARGET:
+        S["stage"][b] = STAGE_CC_TARGET
+        S["current"][b] = p
         return -1
     if ph == PH_TARGET:
         S["stage"][b] = STAGE_TARGET

@@ -26,6 +26,7 @@ from envs.tactical_assault.actions import (
     A_POS,
     A_SITUATION,
     A_UNIT,
+    STAGE_CC_TARGET,
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
@@ -34,6 +35,7 @@ from envs.tactical_assault.actions import (
     STAGE_GAME_OVER,
     STAGE_MAIN,
     STAGE_MOVE,
+    STAGE_MOVE_OUT,
     STAGE_PASS_TO,
     STAGE_PLAY_UNIT,
     STAGE_RUN,
@@ -42,7 +44,13 @@ from envs.tactical_assault.actions import (
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.combat import fall_back_step, keep_only
+from envs.tactical_assault.combat import (
+    fall_back_step,
+    keep_only,
+    move_out_options,
+    place_out,
+    settle,
+)
 from envs.tactical_assault.flow import (
     GW_NEW,
     after_card,
@@ -101,6 +109,11 @@ def advance(S, tb, b):
     """Run game b until a decision is asked or the game is over."""
     for _ in range(MAX_RUN):
         if S["stage"][b] != STAGE_RUN:
+            return
+        v = np.int64(S["out_unit"][b])
+        if v >= 0:
+            S["stage"][b] = STAGE_MOVE_OUT  # R18: its owner picks among equally near zones
+            S["current"][b] = S["unit_side"][b, v]
             return
         z = np.int64(S["settle_zone"][b])
         if z >= 0:
@@ -181,6 +194,12 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + w
                 n += 1
         return n
+    if st == STAGE_MOVE_OUT:
+        opts = np.zeros(MAX_DIRS, dtype=np.int64)
+        m = move_out_options(S, tb, b, np.int64(S["out_unit"][b]), np.int64(S["out_zone"][b]), opts)
+        for t in range(m):
+            out[t] = A_POS + opts[t]
+        return m
     if st == STAGE_FALL_BACK_TIE:
         fr = S["fb_from"][b]
         th = S["fb_through"][b]
@@ -238,6 +257,17 @@ def legal_actions(S, tb, b, out):
     u = np.int64(S["fr_unit"][b, i])
     play = np.int64(S["fr_play"][b, i])
     j = min(np.int64(S["fr_step"][b, i]), MAX_STEPS - 1)
+    if st == STAGE_CC_TARGET:
+        y = S["unit_pos"][b, u]
+        for w in range(MAX_UNITS):
+            if (
+                S["unit_where"][b, w] == WHERE_ON
+                and S["unit_pos"][b, w] == y
+                and S["unit_side"][b, w] != p
+            ):
+                out[n] = A_UNIT + w
+                n += 1
+        return n
     if st == STAGE_VOLLEY:
         v = np.int64(S["fr_target"][b, i])
         for w in range(MAX_UNITS):
@@ -393,6 +423,19 @@ def apply_action(S, tb, b, a):
         z = np.int64(S["settle_zone"][b])
         S["settle_zone"][b] = -1
         keep_only(S, tb, b, z, a - A_UNIT)
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_MOVE_OUT:
+        v = np.int64(S["out_unit"][b])
+        z = np.int64(S["out_zone"][b])
+        S["out_unit"][b] = -1
+        S["out_zone"][b] = -1
+        place_out(S, b, v, a - A_POS)
+        S["stage"][b] = STAGE_RUN
+        settle(S, tb, b, z)  # the others still to move out of z (or the stayer's pick)
+    elif st == STAGE_CC_TARGET:
+        i = _top(S, b)
+        S["unit_cc_target"][b, np.int64(S["fr_unit"][b, i])] = a - A_UNIT
+        S["fr_phase"][b, i] = PH_NEXT
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_FALL_BACK_TIE:
         S["stage"][b] = STAGE_RUN

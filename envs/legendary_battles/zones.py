@@ -79,6 +79,7 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
     r["g_offset"][:n, :nd] = g.offset
     r["g_neighbour"][:n, :nd] = g.neighbour
     r["g_entry_cost"][:n, :nd] = sa.entry_cost
+    r["g_wm_cost"][:n, :nd] = sa.wm_entry_cost
     r["g_standable"][:n] = [_standable(sa, z) for z in range(n)]
     if 2 * int(sa.distances[1]) > tat.FB_LEN:
         raise ValueError(

@@ -14,7 +14,13 @@ from envs.core.jit import njit
 from envs.fantasy_cards.tables import ELIMINATED, FALL_BACK, OUT_OF_ACTION, SHAKEN
 from envs.tactical_assault.cards import flip
 from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc
-from envs.tactical_assault.plays import in_close_combat, new_occ, occupancy, sight
+from envs.tactical_assault.plays import (
+    crossing_cost,
+    in_close_combat,
+    new_occ,
+    occupancy,
+    sight,
+)
 from envs.tactical_assault.state import (
     FR_CEASED,
     MAX_DIRS,
@@ -380,7 +386,7 @@ def fall_back_step(S, tb, b, choice):
                 return -2
             nxt = choice
     side = _side_to(tb, cur, nxt)
-    cost = np.int64(tb.g_entry_cost[cur, side]) if side >= 0 else -1
+    cost = crossing_cost(S, tb, b, v, cur, side) if side >= 0 else -1
     blk = _blocked(S, tb, b, v, nxt)
     if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
         end_fall_back(S, tb, b, False)  # I9: stop short of the obstruction

@@ -161,6 +161,29 @@ def melee_target_ok(S, b, tb, u, v):
 
 
 @njit
+def crossing_cost(S, tb, b, u, pos, k):
+    """Movement unit u pays to cross side k of `pos` (-1 not allowed). A friendly War Machine
+    (not u itself) standing on either side of it lets u ignore the side's linear terrain, even
+    Impassable (FC "War Machine" NOTE; LB reading R21): g_wm_cost instead of g_entry_cost."""
+    cost = np.int64(tb.g_entry_cost[pos, k])
+    wm = np.int64(tb.g_wm_cost[pos, k])
+    if wm == cost:
+        return cost
+    y = np.int64(tb.g_neighbour[pos, k])
+    side = S["unit_side"][b, u]
+    for w in range(MAX_UNITS):
+        if (
+            w != u
+            and S["unit_where"][b, w] == WHERE_ON
+            and S["unit_side"][b, w] == side
+            and S["unit_type"][b, w] == tb.type_war_machine
+            and (S["unit_pos"][b, w] == pos or S["unit_pos"][b, w] == y)
+        ):
+            return wm
+    return cost
+
+
+@njit
 def can_step(S, tb, b, u, pos, k, left, contact):
     """Unit u at `pos` may cross side k now with `left` zones of movement: the cost is paid,
     the next position is standable, holds no enemy unless the card allows contact
@@ -169,7 +192,7 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     y = np.int64(tb.g_neighbour[pos, k])
     if y < 0:
         return -1
-    cost = np.int64(tb.g_entry_cost[pos, k])
+    cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
     side = S["unit_side"][b, u]

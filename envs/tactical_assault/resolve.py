@@ -65,6 +65,7 @@ from envs.tactical_assault.plays import (
     TRIG_MELEE_RESOLVED,
     TRIG_RANGED_ON,
     TRIG_SITUATION_PLAYED,
+    crossing_cost,
     in_close_combat,
     melee_target_ok,
     new_occ,
@@ -162,7 +163,7 @@ def enter(S, tb, b, i, u, y):
     cost = -1
     for k in range(tb.g_n_dirs):
         if tb.g_neighbour[pos, k] == y:
-            cost = np.int64(tb.g_entry_cost[pos, k])
+            cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
         S["fr_phase"][b, i] = PH_FACE
         return

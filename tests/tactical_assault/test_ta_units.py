@@ -1,0 +1,118 @@
+"""The special characteristics of unit types (FC PART III "Unit Type & Characteristics"):
+the War Machine's linear-terrain rule (FC "War Machine" NOTE; LB reading R21)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from ta_helpers import card_with, hand, legal, record, started
+
+from envs.tactical_assault import actions as A
+from envs.tactical_assault import flow, plays, state, turn
+
+ROWS = [". . . . . . ."] * 7
+OURS = [
+    {"type": "INFANTRY", "label": "I", "zone": [0, 0], "facing": "S"},
+    {"type": "WAR MACHINE", "label": "W", "zone": [1, 0], "facing": "S"},
+]
+THEIRS = [
+    {"type": "INFANTRY", "label": "i", "zone": [0, 6], "facing": "N"},
+    {"type": "WAR MACHINE", "label": "w", "zone": [1, 6], "facing": "N"},
+]
+INF, WM, EINF, EWM = 0, 1, 2, 3
+N, E, S_, W = 0, 1, 2, 3
+ADVANCE = card_with(action="Advance")
+DEAD = (13, 10, 35, 38, 57, 53)
+
+
+@pytest.fixture(scope="module")
+def tbs(tmp_path_factory):
+    """Two maps: a Cliff (impassable linear terrain) and a Wall (+1 to cross) along the south
+    side of zone (3, 3)."""
+    return {
+        name: record(
+            ROWS,
+            tmp_path_factory.mktemp(name),
+            units0=OURS,
+            units1=THEIRS,
+            linear=[{"terrain": name, "sides": [[3, 3, "S"]]}],
+        )
+        for name in ("Cliff", "Wall")
+    }
+
+
+def z(c, r):
+    return r * 7 + c
+
+
+def put(S, u, c, r, facing=S_):
+    S["unit_where"][0, u] = state.WHERE_ON
+    S["unit_pos"][0, u] = z(c, r)
+    S["unit_facing"][0, u] = facing
+
+
+@pytest.mark.parametrize(
+    ("terrain", "machine", "at", "mover", "want"),
+    [
+        ("Cliff", None, None, INF, -1),  # impassable linear terrain
+        ("Cliff", WM, (3, 3), INF, 1),  # a friendly War Machine on this side of it
+        ("Cliff", WM, (3, 4), INF, 1),  # ... or on the far side
+        ("Cliff", EWM, (3, 4), INF, -1),  # an enemy War Machine does not help
+        ("Cliff", WM, (2, 3), INF, -1),  # not in contact with that side
+        ("Cliff", WM, (3, 3), WM, -1),  # the War Machine itself crosses nothing "through" it
+        ("Wall", None, None, INF, 2),  # +1 to cross a Wall
+        ("Wall", WM, (3, 4), INF, 1),  # its penalty ignored
+    ],
+)
+def test_war_machine_lets_friendly_units_ignore_linear_terrain(
+    tbs, terrain, machine, at, mover, want
+):
+    """FC "War Machine" NOTE: a friendly unit crossing linear terrain through a War Machine
+    in contact with it ignores the terrain's movement penalty, even Impassable (R21: the War
+    Machine stands in one of the two zones the side separates)."""
+    tb = tbs[terrain]
+    S = state.allocate(1)
+    flow.reset_game(S, tb, 0, 1, 0)
+    for u in range(4):
+        S["unit_where"][0, u] = state.WHERE_OFF
+        S["unit_pos"][0, u] = -1
+    if mover == WM:
+        put(S, WM, 3, 3)
+    else:
+        put(S, INF, 3, 2)
+    if machine is not None and machine != mover:
+        put(S, machine, *at)
+    assert plays.crossing_cost(S, tb, 0, mover, z(3, 3), S_) == want
+
+
+@pytest.mark.parametrize("machine", [False, True])
+def test_a_move_crosses_a_cliff_through_a_friendly_war_machine(tbs, machine):
+    """An Advance (Medium) from north of the Cliff: without a War Machine the zone beyond it
+    is out of reach; with ours standing there the Infantry may pass through it (R17) and end
+    beyond."""
+    tb = tbs["Cliff"]
+    S = started(tb)
+    if int(S["active"][0]) != 0:
+        flow.start_turn(S, tb, 0, 0)
+        while S["stage"][0] != A.STAGE_MAIN:
+            turn.apply_action(S, tb, 0, legal(S, tb)[-1])
+    put(S, INF, 3, 3)
+    put(S, EINF, 0, 6, N)
+    put(S, EWM, 6, 6, N)
+    if machine:
+        put(S, WM, 3, 4)
+    else:
+        put(S, WM, 6, 0)
+    hand(S, 0, [ADVANCE, *[k for k in DEAD if k != ADVANCE][:5]])
+    hand(S, 1, list(DEAD))
+    turn.apply_action(S, tb, 0, A.A_ACTION + ADVANCE)
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert S["stage"][0] == A.STAGE_MOVE
+    assert (A.A_POS + z(3, 4) in legal(S, tb)) == machine
+    if machine:
+        turn.apply_action(S, tb, 0, A.A_POS + z(3, 4))
+        while S["stage"][0] == A.STAGE_WINDOW:
+            turn.apply_action(S, tb, 0, A.A_PASS)
+        assert A.A_POS + z(3, 5) in legal(S, tb)
+        assert np.int64(S["unit_pos"][0, INF]) == z(3, 4)

@@ -10,7 +10,7 @@ stage asked (S["stage"]). The layout::
     A_UNIT + u       64     unit slot u: the unit a card is played on, an attack's target, the
                             unit to deploy next, the original target among several enemies in
                             a zone entered (LB "Multiple unit close combat: moving into")
-    A_POS + p        128    position p (a zone): where to deploy, the next zone of a move, the
+    A_POS + p        128    position p (a zone): where to deploy or infiltrate, the next zone of a move, the
                             zone chosen between equal Fall Back options (LB "Making decisions"),
                             the zone chosen between equally near ones to move out to (LB R18)
     A_FACING + f     8      facing f (a side of the unit's position, LB R8; I10)
@@ -53,6 +53,7 @@ STAGE_VOLLEY = 13  # "all available" (I12): the next unit to join the attack (A_
 STAGE_STAYER = 14  # friendly units alone in a shared zone: the one that remains (A_UNIT)
 STAGE_MOVE_OUT = 15  # the owner picks between equally near zones to move out to (A_POS, R18)
 STAGE_CC_TARGET = 16  # the mover's player picks its original target among the enemies (A_UNIT)
+STAGE_INFILTRATE = 17  # where the Infiltrator enters the battlefield (A_POS, FC I9)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -73,6 +74,7 @@ STAGE_NAMES = {
     STAGE_STAYER: "which unit remains in the zone",
     STAGE_MOVE_OUT: "move out: equal zones",
     STAGE_CC_TARGET: "close combat: original target",
+    STAGE_INFILTRATE: "infiltrate: position",
 }
 
 

@@ -11,7 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack, infiltrate and remove_obstacle.
+offered: target_point_attack, aerial_attack and remove_obstacle.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_BACK_IN_ACTION,
     EFFECT_CANCEL_CARD,
     EFFECT_CHANGE_FACING,
+    EFFECT_INFILTRATE,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
     EFFECT_PASS_ALONG,
@@ -181,6 +182,22 @@ def crossing_cost(S, tb, b, u, pos, k):
         ):
             return wm
     return cost
+
+
+@njit
+def infiltrate_ok(S, tb, b, p, z, d):
+    """An Infiltrator of seat p may be placed at z (FC I9): standable, no unit there, its
+    centre at least Table 2 distance `d` from every enemy unit on the battlefield."""
+    if tb.g_standable[z] == 0:
+        return False
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] != WHERE_ON:
+            continue
+        if S["unit_pos"][b, v] == z:
+            return False
+        if S["unit_side"][b, v] != p and tb.g_dist[z, S["unit_pos"][b, v]] < tb.g_dist_units[d]:
+            return False
+    return True
 
 
 @njit
@@ -462,6 +479,17 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             pass
         elif kind == EFFECT_PASS_ALONG:
             if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_INFILTRATE:
+            if S["unit_where"][b, u] != WHERE_OFF:
+                return False
+            d = np.int64(tb.step_min_enemy_distance[play, j])
+            found = False
+            for z in range(tb.g_n_pos):
+                if infiltrate_ok(S, tb, b, p, z, d):
+                    found = True
+                    break
+            if not found:
                 return False
         elif kind == EFFECT_CANCEL_CARD:
             w = np.int64(S["win_unit"][b])

@@ -19,6 +19,8 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
     PH_ENTER      the mover enters fr_aux: sharing an enemy's zone stops all movement
     PH_VOLLEY     an "all available" card: the player names the next unit that attacks the
                   same target (fr_aux while it attacks), or none more
+    PH_INFILTRATE the Infiltrator's player picks where it enters, then its facing (FC I9)
+                                                                       (STAGE_INFILTRATE)
     PH_CC_TARGET  the mover entered a zone of several enemies: its player picks the one it is
                   in contact with, its original target                 (STAGE_CC_TARGET)
     PH_NEXT       step done
@@ -38,6 +40,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_BACK_IN_ACTION,
     EFFECT_CANCEL_CARD,
     EFFECT_CHANGE_FACING,
+    EFFECT_INFILTRATE,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
     EFFECT_PASS_ALONG,
@@ -49,6 +52,7 @@ from envs.fantasy_cards.tables import (
 from envs.tactical_assault.actions import (
     STAGE_CC_TARGET,
     STAGE_FACING,
+    STAGE_INFILTRATE,
     STAGE_MOVE,
     STAGE_RUN,
     STAGE_TARGET,
@@ -80,6 +84,7 @@ from envs.tactical_assault.state import (
     PLACE_PLAYED,
     STATUS_OUT_OF_ACTION,
     STATUS_SHAKEN,
+    WHERE_OFF,
     WHERE_ON,
 )
 
@@ -99,6 +104,7 @@ PH_MELEE_W3 = 12
 PH_NEXT = 13
 PH_ENTER = 14  # the mover enters the position fr_aux (an enemy's: Close Combat)
 PH_VOLLEY = 15  # "all available" (I12): the next unit to join the attack     (STAGE_VOLLEY)
+PH_INFILTRATE = 17  # the Infiltrator's player picks where it enters (FC I9) (STAGE_INFILTRATE)
 PH_CC_TARGET = 16  # the mover entered a zone of several enemies: its player picks which one
 # is its original target (LB "Multiple unit close combat: moving into")  (STAGE_CC_TARGET)
 
@@ -298,6 +304,8 @@ def run_frame(S, tb, b):
             S["unit_pass"][b, u] |= np.uint8(1 if tb.step_what[play, j] == 0 else 2)
             S["unit_pass_dist"][b, u] = tb.step_distance[play, j]
             S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_INFILTRATE:
+            S["fr_phase"][b, i] = PH_INFILTRATE if S["unit_where"][b, u] == WHERE_OFF else PH_NEXT
         elif kind == EFFECT_CANCEL_CARD:
             if i >= 1:
                 S["fr_flags"][b, i - 1] |= FR_CANCELLED
@@ -328,6 +336,11 @@ def run_frame(S, tb, b):
         return -1
     if ph == PH_FACE:
         S["stage"][b] = STAGE_FACING
+        S["current"][b] = p
+        S["sel_unit"][b] = u
+        return -1
+    if ph == PH_INFILTRATE:
+        S["stage"][b] = STAGE_INFILTRATE
         S["current"][b] = p
         S["sel_unit"][b] = u
         return -1

@@ -33,6 +33,7 @@ from envs.tactical_assault.actions import (
     STAGE_FACING,
     STAGE_FALL_BACK_TIE,
     STAGE_GAME_OVER,
+    STAGE_INFILTRATE,
     STAGE_MAIN,
     STAGE_MOVE,
     STAGE_MOVE_OUT,
@@ -68,6 +69,7 @@ from envs.tactical_assault.plays import (
     TRIG_MELEE_RESOLVED,
     away_options,
     holds_pass,
+    infiltrate_ok,
     melee_target_ok,
     move_options,
     new_occ,
@@ -192,6 +194,16 @@ def legal_actions(S, tb, b, out):
         for w in range(MAX_UNITS):
             if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z:
                 out[n] = A_UNIT + w
+                n += 1
+        return n
+    if st == STAGE_INFILTRATE:
+        i = _top(S, b)
+        play = np.int64(S["fr_play"][b, i])
+        j = min(np.int64(S["fr_step"][b, i]), MAX_STEPS - 1)
+        d = np.int64(tb.step_min_enemy_distance[play, j])
+        for z in range(tb.g_n_pos):
+            if infiltrate_ok(S, tb, b, p, z, d):
+                out[n] = A_POS + z
                 n += 1
         return n
     if st == STAGE_MOVE_OUT:
@@ -334,6 +346,11 @@ def apply_action(S, tb, b, a):
         S["unit_pos"][b, u] = a - A_POS
         S["unit_where"][b, u] = WHERE_ON
         S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
+    elif st == STAGE_INFILTRATE:
+        u = np.int64(S["sel_unit"][b])
+        S["unit_pos"][b, u] = a - A_POS
+        S["unit_where"][b, u] = WHERE_ON  # FC I9: from now on an ordinary Ground unit
+        S["stage"][b] = STAGE_FACING  # ... placed facing any direction (I10)
     elif st == STAGE_FACING:
         u = np.int64(S["sel_unit"][b])
         S["unit_facing"][b, u] = a - A_FACING

@@ -8,7 +8,7 @@ import pytest
 from ta_helpers import card_with, hand, legal, record, started
 
 from envs.tactical_assault import actions as A
-from envs.tactical_assault import flow, plays, state, turn
+from envs.tactical_assault import flow, invariants, plays, state, turn
 
 ROWS = [". . . . . . ."] * 7
 OURS = [
@@ -116,3 +116,72 @@ def test_a_move_crosses_a_cliff_through_a_friendly_war_machine(tbs, machine):
             turn.apply_action(S, tb, 0, A.A_PASS)
         assert A.A_POS + z(3, 5) in legal(S, tb)
         assert np.int64(S["unit_pos"][0, INF]) == z(3, 4)
+
+
+INFIL = card_with(situation="Infiltration")
+FORCES0 = [
+    {"type": "INFANTRY", "label": "I", "zone": [0, 0], "facing": "S"},
+    {"type": "INFILTRATOR", "label": "F"},
+]
+FORCES1 = [
+    {"type": "INFANTRY", "label": "i", "zone": [3, 9], "facing": "N"},
+    {"type": "MILITIA", "label": "m", "zone": [7, 9], "facing": "N"},
+]
+F = 1
+
+
+ROWS10 = [" ".join(["."] * 10)] * 10  # a 10 x 10 map: Short is more than one zone
+
+
+@pytest.fixture(scope="module")
+def tb_inf(tmp_path_factory):
+    return record(ROWS10, tmp_path_factory.mktemp("infil"), units0=FORCES0, units1=FORCES1)
+
+
+def z10(c, r):
+    return r * 10 + c
+
+
+def test_infiltrator_enters_with_infiltration_at_least_short_from_every_enemy(tb_inf):
+    """FC "Infiltrator" NOTE and I9: the Infiltrator is not deployed; the Infiltration
+    Situation places it anywhere at least a Short Distance from every enemy unit, on no other
+    unit, facing any direction; from then on it is an ordinary Ground unit."""
+    tb = tb_inf
+    S = started(tb)
+    assert S["unit_where"][0, F] == state.WHERE_OFF  # never offered at deployment
+    if int(S["active"][0]) != 0:
+        flow.start_turn(S, tb, 0, 0)
+        while S["stage"][0] != A.STAGE_MAIN:
+            turn.apply_action(S, tb, 0, legal(S, tb)[-1])
+    hand(S, 0, [INFIL, *[k for k in DEAD if k != INFIL][:5]])
+    hand(S, 1, list(DEAD))
+    assert A.A_SITUATION + INFIL in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_SITUATION + INFIL)
+    assert legal(S, tb) == [A.A_UNIT + F]  # only the Infiltrator can use it
+    turn.apply_action(S, tb, 0, A.A_UNIT + F)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert S["stage"][0] == A.STAGE_INFILTRATE and S["current"][0] == 0
+    short = int(tb.g_dist_units[1])  # Table 2 codes: Very Short 0, Short 1, ...
+    assert short >= 2
+    on = [v for v in range(4) if S["unit_where"][0, v] == state.WHERE_ON]
+    enemies = [int(S["unit_pos"][0, v]) for v in on if S["unit_side"][0, v] == 1]
+    taken = {int(S["unit_pos"][0, v]) for v in on}
+    want = {
+        A.A_POS + q
+        for q in range(100)
+        if q not in taken and all(int(tb.g_dist[q, e]) >= short for e in enemies)
+    }
+    got = set(legal(S, tb))
+    assert got == want
+    assert A.A_POS + z10(3, 8) not in got  # next to their Infantry
+    assert A.A_POS + z10(0, 0) not in got  # our Infantry stands there
+    assert A.A_POS + z10(5, 9) in got  # between them, a Short Distance from both
+    far = z10(9, 0)
+    assert A.A_POS + far in got
+    turn.apply_action(S, tb, 0, A.A_POS + far)
+    assert S["stage"][0] == A.STAGE_FACING
+    turn.apply_action(S, tb, 0, A.A_FACING + W)
+    assert S["unit_where"][0, F] == state.WHERE_ON and S["unit_pos"][0, F] == far
+    assert S["unit_facing"][0, F] == W
+    assert S["card_place"][0, 0, INFIL] == state.PLACE_DISCARD
+    assert invariants.check(S, tb, 0) == ""

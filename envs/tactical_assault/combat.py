@@ -316,8 +316,8 @@ def _blocked(S, tb, b, v, y):
     out = 0
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y and w != v:
-            if S["unit_side"][b, w] != side:
-                return 2
+            if S["unit_side"][b, w] != side or S["unit_type"][b, w] == tb.type_obstacle:
+                return 2  # an enemy, or an Obstacle (Impassable): stop before it
             out = 1
     return out
 
@@ -427,7 +427,7 @@ def resolve_attack(S, tb, b, u, v, ranged, code, extra_shift):
         return -1
     if ranged:
         occ = new_occ()
-        occupancy(S, b, occ)
+        occupancy(S, tb, b, occ)
         s = ranged_shift(S, tb, b, u, v, code, occ)
     else:
         s = melee_shift(S, tb, b, u, v)

@@ -11,7 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack and remove_obstacle.
+offered: target_point_attack and aerial_attack.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
+    EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
     PART_ACTION,
     RANGE_DISTANCE_CODE,
@@ -94,12 +95,13 @@ def shares_with(S, b, u, v):
 
 
 @njit
-def occupancy(S, b, occ):
-    """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units")."""
+def occupancy(S, tb, b, occ):
+    """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
+    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed)."""
     occ[:] = 0
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
-            occ[S["unit_pos"][b, v]] = 1
+            occ[S["unit_pos"][b, v]] = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
 
 
 @njit
@@ -201,6 +203,18 @@ def infiltrate_ok(S, tb, b, p, z, d):
 
 
 @njit
+def obstacle_in_reach(S, tb, b, u, v, d):
+    """Obstacle v (of either side) is on the battlefield with its centre within Table 2
+    distance `d` of u's (FC I13: what a Sapper's remove_obstacle may remove)."""
+    return (
+        S["unit_where"][b, v] == WHERE_ON
+        and S["unit_type"][b, v] == tb.type_obstacle
+        and S["unit_where"][b, u] == WHERE_ON
+        and tb.g_dist[S["unit_pos"][b, u], S["unit_pos"][b, v]] <= tb.g_dist_units[d]
+    )
+
+
+@njit
 def can_step(S, tb, b, u, pos, k, left, contact):
     """Unit u at `pos` may cross side k now with `left` zones of movement: the cost is paid,
     the next position is standable, holds no enemy unless the card allows contact
@@ -215,6 +229,8 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     side = S["unit_side"][b, u]
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+            if S["unit_type"][b, v] == tb.type_obstacle:
+                return -1  # FC "Obstacles": Impassable, for friends too
             if S["unit_side"][b, v] != side:
                 if not contact or tb.type_protection[S["unit_type"][b, v]] == 0:
                     return -1
@@ -326,6 +342,8 @@ def can_take_cards(S, tb, b, play, u):
     of its statuses played on it; an Eliminated unit none."""
     if S["unit_where"][b, u] != WHERE_ON and S["unit_where"][b, u] != WHERE_OFF:
         return False
+    if S["unit_type"][b, u] == tb.type_obstacle:
+        return False  # FC "Obstacles": no Actions or Situations, passed along or not
     st = S["unit_status"][b, u]
     if st == 0:
         return True
@@ -479,6 +497,15 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             pass
         elif kind == EFFECT_PASS_ALONG:
             if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_REMOVE_OBSTACLE:
+            d = np.int64(tb.step_distance[play, j])
+            found = False
+            for v in range(MAX_UNITS):
+                if obstacle_in_reach(S, tb, b, u, v, d):
+                    found = True
+                    break
+            if not found:
                 return False
         elif kind == EFFECT_INFILTRATE:
             if S["unit_where"][b, u] != WHERE_OFF:

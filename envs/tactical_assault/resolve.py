@@ -46,6 +46,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
+    EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
     PART_ACTION,
 )
@@ -270,7 +271,7 @@ def run_frame(S, tb, b):
             ranged = kind == EFFECT_RANGED_ATTACK
             code = np.int64(tb.step_range[play, j])
             occ = new_occ()
-            occupancy(S, b, occ)
+            occupancy(S, tb, b, occ)
             n = 0
             for w in range(MAX_UNITS):
                 if v >= 0 and w != v:
@@ -304,6 +305,8 @@ def run_frame(S, tb, b):
             S["unit_pass"][b, u] |= np.uint8(1 if tb.step_what[play, j] == 0 else 2)
             S["unit_pass_dist"][b, u] = tb.step_distance[play, j]
             S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_REMOVE_OBSTACLE:
+            S["fr_phase"][b, i] = PH_TARGET  # the player picks the Obstacle (FC I13)
         elif kind == EFFECT_INFILTRATE:
             S["fr_phase"][b, i] = PH_INFILTRATE if S["unit_where"][b, u] == WHERE_OFF else PH_NEXT
         elif kind == EFFECT_CANCEL_CARD:

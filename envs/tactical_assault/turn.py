@@ -14,6 +14,7 @@ from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
     EFFECT_MELEE_ATTACK,
+    EFFECT_REMOVE_OBSTACLE,
     PART_ACTION,
     PART_SITUATION,
     TIMING_ACTION,
@@ -73,6 +74,7 @@ from envs.tactical_assault.plays import (
     melee_target_ok,
     move_options,
     new_occ,
+    obstacle_in_reach,
     occupancy,
     pass_receiver_ok,
     playable_on_some_unit,
@@ -99,6 +101,7 @@ from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DISCARD,
     PLACE_HAND,
+    WHERE_OFF,
     WHERE_ON,
 )
 from envs.tactical_assault.tables import MAX_STEPS
@@ -220,7 +223,7 @@ def legal_actions(S, tb, b, out):
         out[1] = A_POS + tb.g_fb_route[fr, th, k, 1]
         return 2
     occ = new_occ()
-    occupancy(S, b, occ)
+    occupancy(S, tb, b, occ)
     scratch = np.zeros(MAX_DIRS, dtype=np.int64)
     best = np.zeros(MAX_POS, dtype=np.int64)
     if st == STAGE_MAIN:
@@ -291,8 +294,11 @@ def legal_actions(S, tb, b, out):
     if st == STAGE_TARGET:
         ranged = tb.step_kind[play, j] != EFFECT_MELEE_ATTACK
         code = np.int64(tb.step_range[play, j])
+        clear = tb.step_kind[play, j] == EFFECT_REMOVE_OBSTACLE
         for v in range(MAX_UNITS):
-            if ranged:
+            if clear:
+                ok = obstacle_in_reach(S, tb, b, u, v, np.int64(tb.step_distance[play, j]))
+            elif ranged:
                 ok = ranged_target_ok(S, tb, b, occ, u, v, code)
             else:
                 ok = melee_target_ok(S, b, tb, u, v)
@@ -345,7 +351,11 @@ def apply_action(S, tb, b, a):
         u = np.int64(S["sel_unit"][b])
         S["unit_pos"][b, u] = a - A_POS
         S["unit_where"][b, u] = WHERE_ON
-        S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
+        if S["unit_type"][b, u] == tb.type_obstacle:
+            S["sel_unit"][b] = -1  # an Obstacle has no LOS Arc: no facing to choose
+            placed(S, tb, b)
+        else:
+            S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
     elif st == STAGE_INFILTRATE:
         u = np.int64(S["sel_unit"][b])
         S["unit_pos"][b, u] = a - A_POS
@@ -401,12 +411,17 @@ def apply_action(S, tb, b, a):
             push(S, tb, b, p, k, play, u, forced)  # Passed Equals Played: on the receiver
     elif st == STAGE_TARGET:
         i = _top(S, b)
-        S["fr_target"][b, i] = a - A_UNIT
         play = np.int64(S["fr_play"][b, i])
         j = np.int64(S["fr_step"][b, i])
-        S["fr_phase"][b, i] = (
-            PH_MELEE_W1 if tb.step_kind[play, j] == EFFECT_MELEE_ATTACK else PH_RANGED_W
-        )
+        kind = tb.step_kind[play, j]
+        if kind == EFFECT_REMOVE_OBSTACLE:
+            # FC I13: removed, not Eliminated (R2: no points or units lost)
+            S["unit_where"][b, a - A_UNIT] = WHERE_OFF
+            S["unit_pos"][b, a - A_UNIT] = -1
+            S["fr_phase"][b, i] = PH_NEXT
+        else:
+            S["fr_target"][b, i] = a - A_UNIT
+            S["fr_phase"][b, i] = PH_MELEE_W1 if kind == EFFECT_MELEE_ATTACK else PH_RANGED_W
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_MOVE:
         i = _top(S, b)

@@ -61,9 +61,9 @@ def run_fb(S, tb, choice=-1):
     return r
 
 
-def occ_of(S):
+def occ_of(S, tb):
     o = plays.new_occ()
-    plays.occupancy(S, 0, o)
+    plays.occupancy(S, tb, 0, o)
     return o
 
 
@@ -100,7 +100,7 @@ def test_ranged_attack_shifts_table_4(tb, case, want):
         put(S, MILITIA, tb, 3, 3, N)
         put(S, INF, tb, 3, 3, N, entry=(3, 2))
     put(S, INF, tb, 6, 0, S_) if case != "in_close_combat" else None
-    occ = occ_of(S)
+    occ = occ_of(S, tb)
     assert plays.ranged_target_ok(S, tb, 0, occ, ARCHER, MILITIA, RANGE)
     assert combat.ranged_shift(S, tb, 0, ARCHER, MILITIA, RANGE, occ) == want
 
@@ -111,13 +111,13 @@ def test_ranged_attack_needs_range_arc_and_sight(tb):
     S = started(tb)
     put(S, ARCHER, tb, 3, 0, S_)
     put(S, MILITIA, tb, 3, 5, N)  # 5 zones: beyond Long (4)
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
     put(S, MILITIA, tb, 3, 3, N)
     put(S, ARCHER, tb, 3, 0, N)  # facing away
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
     put(S, ARCHER, tb, 3, 0, S_)
     put(S, INF, tb, 3, 1, S_)  # a unit on the line
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
 
 
 @pytest.mark.parametrize(

@@ -185,3 +185,118 @@ def test_infiltrator_enters_with_infiltration_at_least_short_from_every_enemy(tb
     assert S["unit_facing"][0, F] == W
     assert S["card_place"][0, 0, INFIL] == state.PLACE_DISCARD
     assert invariants.check(S, tb, 0) == ""
+
+
+CLEAR = card_with(action="Clear Obstacle")
+STAND_TO = card_with(action="Stand To")
+FORCES_OB0 = [
+    {"type": "INFANTRY", "label": "I", "zone": [0, 0], "facing": "S"},
+    {"type": "SAPPER", "label": "S", "zone": [1, 0], "facing": "S"},
+    {"type": "OBSTACLE", "label": "O", "zone": [6, 0]},
+]
+FORCES_OB1 = [
+    {"type": "ARCHER", "label": "a", "zone": [0, 6], "facing": "N"},
+    {"type": "OBSTACLE", "label": "o", "zone": [6, 6]},
+]
+OI, OS, OO, OA, OE = 0, 1, 2, 3, 4
+
+
+@pytest.fixture(scope="module")
+def tb_ob(tmp_path_factory):
+    return record(ROWS, tmp_path_factory.mktemp("obst"), units0=FORCES_OB0, units1=FORCES_OB1)
+
+
+def _main0(S, tb):
+    if int(S["active"][0]) != 0:
+        flow.start_turn(S, tb, 0, 0)
+        while S["stage"][0] != A.STAGE_MAIN:
+            turn.apply_action(S, tb, 0, legal(S, tb)[-1])
+
+
+@pytest.mark.parametrize("obstacle", [OO, OE])
+def test_an_obstacle_is_impassable_to_both_sides_and_takes_no_cards(tb_ob, obstacle):
+    """FC "Obstacles" NOTE (LB-3.4.13): no unit enters an Obstacle's zone, friend or foe, with
+    or without contact; a friendly ordinary unit's zone may be passed through (R17); an
+    Obstacle never has a card played on it."""
+    tb = tb_ob
+    S = started(tb)
+    put(S, OI, 3, 2)
+    put(S, obstacle, 3, 3)
+    for contact in (False, True):
+        assert plays.can_step(S, tb, 0, OI, z(3, 2), S_, 5, contact) == -1
+    put(S, obstacle, 6, 6 if obstacle == OE else 0)
+    put(S, OS, 3, 3)  # an ordinary friendly unit instead: passable
+    assert plays.can_step(S, tb, 0, OI, z(3, 2), S_, 5, False) == 1
+    for k in (CLEAR, STAND_TO):
+        play = int(tb.card_action[k])
+        assert not plays.can_take_cards(S, tb, 0, play, obstacle)
+    assert plays.can_take_cards(S, tb, 0, int(tb.card_action[STAND_TO]), OS)
+
+
+def test_los_through_an_obstacle_is_obstructed_not_blocked(tb_ob):
+    """FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed; through
+    an ordinary unit's zone LOS is blocked (LB "LOS through units")."""
+    tb = tb_ob
+    S = started(tb)
+    put(S, OA, 3, 1, S_)
+    put(S, OI, 3, 3, N)
+    put(S, OO, 3, 2)
+    occ = plays.new_occ()
+    plays.occupancy(S, tb, 0, occ)
+    from envs.fantasy_cards.tables import RANGE_DISTANCE_CODE
+    from envs.tactical_assault.geometry import LOS_EXISTS, LOS_OBSTRUCTED
+
+    bits = plays.sight(S, tb, 0, occ, OA, OI, RANGE_DISTANCE_CODE)
+    assert bits & LOS_EXISTS and bits & LOS_OBSTRUCTED
+    put(S, OO, 6, 0)
+    put(S, OS, 3, 2)  # a Sapper there instead blocks LOS
+    plays.occupancy(S, tb, 0, occ)
+    assert plays.sight(S, tb, 0, occ, OA, OI, RANGE_DISTANCE_CODE) == 0
+
+
+def test_a_sapper_clears_an_obstacle_within_a_short_distance(tb_ob):
+    """FC "Sappers", I13: Clear Obstacle removes one Obstacle (either side) whose centre is
+    within a Short Distance of the Sapper; its player picks which; the Obstacle is removed, not
+    Eliminated (no points or units lost, R2). Out of reach the card is not offered."""
+    tb = tb_ob
+    S = started(tb)
+    _main0(S, tb)
+    hand(S, 0, [CLEAR, *[k for k in DEAD if k != CLEAR][:5]])
+    hand(S, 1, list(DEAD))
+    put(S, OS, 3, 6, N)  # far from both Obstacles
+    assert A.A_ACTION + CLEAR not in legal(S, tb)
+    short = int(tb.g_dist_units[1])
+    put(S, OS, 6, 6 - short - 1 if 6 - short - 1 >= 0 else 0, N)
+    if tb.g_dist[int(S["unit_pos"][0, OS]), z(6, 6)] > short:
+        assert A.A_ACTION + CLEAR not in legal(S, tb)
+    put(S, OS, 6, 5, N)  # next to their Obstacle
+    lost = S["points_lost"][0].copy(), S["units_lost"][0].copy()
+    turn.apply_action(S, tb, 0, A.A_ACTION + CLEAR)
+    turn.apply_action(S, tb, 0, A.A_UNIT + OS)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert S["stage"][0] == A.STAGE_TARGET and legal(S, tb) == [A.A_UNIT + OE]
+    turn.apply_action(S, tb, 0, A.A_UNIT + OE)
+    assert S["unit_where"][0, OE] == state.WHERE_OFF and S["unit_pos"][0, OE] == -1
+    assert (S["points_lost"][0] == lost[0]).all() and (S["units_lost"][0] == lost[1]).all()
+    assert S["unit_where"][0, OO] == state.WHERE_ON
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_an_obstacle_is_deployed_like_a_unit_without_a_facing(tmp_path):
+    """FC "Obstacles" NOTE: placed at the start of a battle as other units; it has no LOS Arc,
+    so no facing is asked after its position."""
+    units0 = [FORCES_OB0[0], {"type": "OBSTACLE", "label": "O"}]
+    units1 = [{"type": "ARCHER", "label": "a"}]
+    tb = record(ROWS, tmp_path, units0=units0, units1=units1)
+    S = state.allocate(1)
+    flow.reset_game(S, tb, 0, 3, 0)
+    for _ in range(20):
+        if S["stage"][0] == A.STAGE_DEPLOY_UNIT and A.A_UNIT + 1 in legal(S, tb):
+            break
+        turn.apply_action(S, tb, 0, legal(S, tb)[0])
+    turn.apply_action(S, tb, 0, A.A_UNIT + 1)
+    assert S["stage"][0] == A.STAGE_DEPLOY_POS
+    turn.apply_action(S, tb, 0, legal(S, tb)[0])
+    assert S["unit_where"][0, 1] == state.WHERE_ON
+    assert S["stage"][0] != A.STAGE_FACING
+    assert invariants.check(S, tb, 0) == ""

@@ -7,8 +7,8 @@ terrain is geometry.LosTerrain, LOS Arcs and Fall Back routes are tabulated from
 of geometry.py. The scenario's forces and rules become the ``sc_*`` and ``vc_*`` fields.
 
 Not yet playable here (the next part of issue 7; a ValueError names the scenario and the
-feature): forces chosen by points, oversized units (footprints), AERIAL units, and the
-``units_exit`` end condition. An INFILTRATOR starts off the battlefield (the loader
+feature): forces chosen by points, oversized units (footprints) and the ``units_exit`` end
+condition. An INFILTRATOR starts off the battlefield (the loader
 refuses a zone for it) and enters with the Infiltration Situation (FC I9).
 """
 
@@ -36,7 +36,7 @@ from envs.legendary_battles.tables import (
 from envs.tactical_assault import tables as tat
 from envs.tactical_assault.state import MAX_DIRS, MAX_POS, MAX_UNITS
 
-_UNSUPPORTED_TYPES = ("AERIAL",)
+_UNSUPPORTED_TYPES: tuple[str, ...] = ()
 
 
 def _area_mask(sa: ScenarioArrays, area) -> np.ndarray:

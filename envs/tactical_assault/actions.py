@@ -54,6 +54,7 @@ STAGE_STAYER = 14  # friendly units alone in a shared zone: the one that remains
 STAGE_MOVE_OUT = 15  # the owner picks between equally near zones to move out to (A_POS, R18)
 STAGE_CC_TARGET = 16  # the mover's player picks its original target among the enemies (A_UNIT)
 STAGE_INFILTRATE = 17  # where the Infiltrator enters the battlefield (A_POS, FC I9)
+STAGE_AERIAL_SIDE = 18  # the adjacent zone an Aerial unit attacks from (A_POS, I8, LB-3.5.5)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -75,6 +76,7 @@ STAGE_NAMES = {
     STAGE_MOVE_OUT: "move out: equal zones",
     STAGE_CC_TARGET: "close combat: original target",
     STAGE_INFILTRATE: "infiltrate: position",
+    STAGE_AERIAL_SIDE: "aerial attack: from which side",
 }
 
 

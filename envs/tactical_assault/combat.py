@@ -28,6 +28,7 @@ from envs.tactical_assault.state import (
     STATUS_OUT_OF_ACTION,
     STATUS_SHAKEN,
     WHERE_ELIMINATED,
+    WHERE_OFF,
     WHERE_ON,
 )
 
@@ -404,12 +405,28 @@ def fall_back_step(S, tb, b, choice):
 
 
 @njit
+def withdraw(S, tb, b, v):
+    """Aerial unit v leaves the battlefield, keeping its statuses (FC I8: after its card, or
+    at once on a Fall Back result, FC "Fall Back" NOTE); the zone it shared is settled."""
+    pos = np.int64(S["unit_pos"][b, v])
+    S["unit_where"][b, v] = WHERE_OFF
+    S["unit_pos"][b, v] = -1
+    S["unit_entry"][b, v] = -1
+    S["unit_cc_target"][b, v] = -1
+    cease(S, b, v)
+    if pos >= 0:
+        settle(S, tb, b, pos)
+
+
+@njit
 def apply_result(S, tb, b, u, v, result):
     """Apply a final Combat Result by attacker u on v (Table 6, "Multiple Combat Results")."""
     if result == 0:
         return
     cease(S, b, v)
-    if result == FALL_BACK:
+    if result == FALL_BACK and S["unit_type"][b, v] == tb.type_aerial:
+        withdraw(S, tb, b, v)
+    elif result == FALL_BACK:
         begin_fall_back(S, tb, b, v, u)
     elif result == SHAKEN:
         S["unit_status"][b, v] |= STATUS_SHAKEN

@@ -11,7 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack and aerial_attack.
+offered: target_point_attack.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import (
+    EFFECT_AERIAL_ATTACK,
     EFFECT_BACK_IN_ACTION,
     EFFECT_CANCEL_CARD,
     EFFECT_CHANGE_FACING,
@@ -212,6 +213,30 @@ def obstacle_in_reach(S, tb, b, u, v, d):
         and S["unit_where"][b, u] == WHERE_ON
         and tb.g_dist[S["unit_pos"][b, u], S["unit_pos"][b, v]] <= tb.g_dist_units[d]
     )
+
+
+@njit
+def aerial_target_ok(S, tb, b, u, v):
+    """Aerial unit u may attack v (FC I8): an enemy on the battlefield that may be attacked (not
+    an Obstacle); no LOS or range is needed (R22). Not while v passes through a friendly
+    unit's position in a move (R30: placed at a point of its path where it stands alone or in
+    Close Combat)."""
+    if (
+        S["unit_where"][b, v] != WHERE_ON
+        or S["unit_side"][b, v] == S["unit_side"][b, u]
+        or tb.type_protection[S["unit_type"][b, v]] == 0
+    ):
+        return False
+    for w in range(MAX_UNITS):
+        if (
+            w != v
+            and S["unit_where"][b, w] == WHERE_ON
+            and S["unit_pos"][b, w] == S["unit_pos"][b, v]
+            and S["unit_side"][b, w] == S["unit_side"][b, v]
+            and not in_close_combat(S, b, v)
+        ):
+            return False
+    return True
 
 
 @njit
@@ -497,6 +522,16 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             pass
         elif kind == EFFECT_PASS_ALONG:
             if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_AERIAL_ATTACK:
+            if S["unit_where"][b, u] != WHERE_OFF:
+                return False
+            found = False
+            for v in range(MAX_UNITS):
+                if (forced < 0 or v == forced) and aerial_target_ok(S, tb, b, u, v):
+                    found = True
+                    break
+            if not found:
                 return False
         elif kind == EFFECT_REMOVE_OBSTACLE:
             d = np.int64(tb.step_distance[play, j])

@@ -13,6 +13,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
+    EFFECT_AERIAL_ATTACK,
     EFFECT_MELEE_ATTACK,
     EFFECT_REMOVE_OBSTACLE,
     PART_ACTION,
@@ -27,6 +28,7 @@ from envs.tactical_assault.actions import (
     A_POS,
     A_SITUATION,
     A_UNIT,
+    STAGE_AERIAL_SIDE,
     STAGE_CC_TARGET,
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
@@ -68,6 +70,7 @@ from envs.tactical_assault.plays import (
     TRIG_ENEMY_CONTACT,
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    aerial_target_ok,
     away_options,
     holds_pass,
     infiltrate_ok,
@@ -85,6 +88,7 @@ from envs.tactical_assault.plays import (
     window_fits,
 )
 from envs.tactical_assault.resolve import (
+    PH_AERIAL_SIDE,
     PH_CONTACT_W,
     PH_FACE,
     PH_MELEE_W1,
@@ -199,6 +203,15 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + w
                 n += 1
         return n
+    if st == STAGE_AERIAL_SIDE:
+        i = _top(S, b)
+        z = np.int64(S["unit_pos"][b, S["fr_target"][b, i]])
+        for k in range(tb.g_n_dirs):
+            y = tb.g_neighbour[z, k]
+            if y >= 0:
+                out[n] = A_POS + y
+                n += 1
+        return n
     if st == STAGE_INFILTRATE:
         i = _top(S, b)
         play = np.int64(S["fr_play"][b, i])
@@ -295,8 +308,11 @@ def legal_actions(S, tb, b, out):
         ranged = tb.step_kind[play, j] != EFFECT_MELEE_ATTACK
         code = np.int64(tb.step_range[play, j])
         clear = tb.step_kind[play, j] == EFFECT_REMOVE_OBSTACLE
+        aerial = tb.step_kind[play, j] == EFFECT_AERIAL_ATTACK
         for v in range(MAX_UNITS):
-            if clear:
+            if aerial:
+                ok = aerial_target_ok(S, tb, b, u, v)
+            elif clear:
                 ok = obstacle_in_reach(S, tb, b, u, v, np.int64(tb.step_distance[play, j]))
             elif ranged:
                 ok = ranged_target_ok(S, tb, b, occ, u, v, code)
@@ -356,6 +372,23 @@ def apply_action(S, tb, b, a):
             placed(S, tb, b)
         else:
             S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
+    elif st == STAGE_AERIAL_SIDE:
+        # FC I8, LB-3.5.5: placed in contact with its target, partly in the chosen adjacent
+        # zone (its entry zone), facing the target; it is in Close Combat and attacks in melee
+        i = _top(S, b)
+        u = np.int64(S["fr_unit"][b, i])
+        v = np.int64(S["fr_target"][b, i])
+        z = np.int64(S["unit_pos"][b, v])
+        e = a - A_POS
+        S["unit_where"][b, u] = WHERE_ON
+        S["unit_pos"][b, u] = z
+        S["unit_entry"][b, u] = e
+        S["unit_cc_target"][b, u] = v
+        for k in range(tb.g_n_dirs):
+            if tb.g_neighbour[e, k] == z:
+                S["unit_facing"][b, u] = k
+        S["fr_phase"][b, i] = PH_MELEE_W1
+        S["stage"][b] = STAGE_RUN
     elif st == STAGE_INFILTRATE:
         u = np.int64(S["sel_unit"][b])
         S["unit_pos"][b, u] = a - A_POS
@@ -414,7 +447,10 @@ def apply_action(S, tb, b, a):
         play = np.int64(S["fr_play"][b, i])
         j = np.int64(S["fr_step"][b, i])
         kind = tb.step_kind[play, j]
-        if kind == EFFECT_REMOVE_OBSTACLE:
+        if kind == EFFECT_AERIAL_ATTACK:
+            S["fr_target"][b, i] = a - A_UNIT
+            S["fr_phase"][b, i] = PH_AERIAL_SIDE
+        elif kind == EFFECT_REMOVE_OBSTACLE:
             # FC I13: removed, not Eliminated (R2: no points or units lost)
             S["unit_where"][b, a - A_UNIT] = WHERE_OFF
             S["unit_pos"][b, a - A_UNIT] = -1

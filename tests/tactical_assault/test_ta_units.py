@@ -300,3 +300,74 @@ def test_an_obstacle_is_deployed_like_a_unit_without_a_facing(tmp_path):
     assert S["unit_where"][0, 1] == state.WHERE_ON
     assert S["stage"][0] != A.STAGE_FACING
     assert invariants.check(S, tb, 0) == ""
+
+
+AERIAL_ATTACK = card_with(action="Aerial Attack")
+FORCES_AIR0 = [
+    {"type": "INFANTRY", "label": "I", "zone": [0, 0], "facing": "S"},
+    {"type": "AERIAL", "label": "Y"},
+]
+FORCES_AIR1 = [
+    {"type": "MILITIA", "label": "m", "zone": [3, 6], "facing": "N"},
+    {"type": "ARCHER", "label": "a", "zone": [6, 6], "facing": "N"},
+]
+AI, AY, AM, AA = 0, 1, 2, 3
+NO_EFFECT, FALL_BACK = 13, 35
+
+
+@pytest.fixture(scope="module")
+def tb_air(tmp_path_factory):
+    return record(ROWS, tmp_path_factory.mktemp("air"), units0=FORCES_AIR0, units1=FORCES_AIR1)
+
+
+def test_an_aerial_attack_places_the_unit_attacks_in_melee_and_withdraws_it(tb_air):
+    """FC "Aerial" and I8: the Aerial unit is never deployed; Aerial Attack places it in
+    contact with any enemy on the battlefield (no range or LOS), partly in the adjacent zone
+    its player picks (LB-3.5.5, its entry zone), and it makes a Melee Attack (Table 5: the
+    Aerial attacker Up One; Moderate on Light Up One: No Effect + 2 = Shaken); when the card
+    has resolved it is withdrawn from the battlefield."""
+    from ta_helpers import stack_top
+
+    tb = tb_air
+    S = started(tb)
+    assert S["unit_where"][0, AY] == state.WHERE_OFF
+    _main0(S, tb)
+    hand(S, 0, [AERIAL_ATTACK, *[k for k in DEAD if k != AERIAL_ATTACK][:5]])
+    hand(S, 1, list(DEAD))
+    stack_top(S, 0, [NO_EFFECT])
+    turn.apply_action(S, tb, 0, A.A_ACTION + AERIAL_ATTACK)
+    assert legal(S, tb) == [A.A_UNIT + AY]
+    turn.apply_action(S, tb, 0, A.A_UNIT + AY)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert S["stage"][0] == A.STAGE_TARGET
+    assert set(legal(S, tb)) == {A.A_UNIT + AM, A.A_UNIT + AA}  # any enemy, no LOS or range
+    turn.apply_action(S, tb, 0, A.A_UNIT + AM)
+    assert S["stage"][0] == A.STAGE_AERIAL_SIDE and S["current"][0] == 0
+    assert set(legal(S, tb)) == {A.A_POS + z(2, 6), A.A_POS + z(4, 6), A.A_POS + z(3, 5)}
+    turn.apply_action(S, tb, 0, A.A_POS + z(3, 5))
+    assert S["unit_where"][0, AY] == state.WHERE_ON and S["unit_pos"][0, AY] == z(3, 6)
+    assert S["unit_entry"][0, AY] == z(3, 5) and S["unit_cc_target"][0, AY] == AM
+    assert invariants.check(S, tb, 0) == ""
+    while S["stage"][0] == A.STAGE_WINDOW and S["depth"][0] > 0:
+        turn.apply_action(S, tb, 0, A.A_PASS)  # the attack's windows
+    assert S["unit_status"][0, AM] == state.STATUS_SHAKEN
+    assert S["unit_where"][0, AY] == state.WHERE_OFF and S["unit_pos"][0, AY] == -1
+    assert S["card_place"][0, 0, AERIAL_ATTACK] == state.PLACE_DISCARD
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_a_fall_back_result_withdraws_an_aerial_unit_at_once(tb_air):
+    """FC "Fall Back" NOTE (Aerial), I8: an Aerial unit that must Fall Back is withdrawn from
+    the battlefield (no Fall Back move); its enemy is left alone in the zone."""
+    from envs.tactical_assault import combat
+
+    tb = tb_air
+    S = started(tb)
+    put(S, AM, 3, 6, N)
+    put(S, AY, 3, 6, N)
+    S["unit_entry"][0, AY] = z(3, 5)
+    S["unit_cc_target"][0, AY] = AM
+    combat.apply_result(S, tb, 0, AM, AY, combat.FALL_BACK)
+    assert S["unit_where"][0, AY] == state.WHERE_OFF and S["fb_unit"][0] == -1
+    assert S["unit_pos"][0, AM] == z(3, 6)
+    assert invariants.check(S, tb, 0) == ""

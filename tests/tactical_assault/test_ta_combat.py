@@ -560,3 +560,29 @@ def test_friendly_units_left_alone_then_equal_zones_the_side_picks_both(tb):
     assert S["unit_pos"][0, INF] == z(tb, 4, 3)
     assert S["unit_pos"][0, ARCHER] == z(tb, 3, 3) and S["unit_entry"][0, ARCHER] == -1
     assert invariants.check(S, tb, 0) == ""
+
+
+def test_a_unit_that_moved_out_may_re_enter_against_another_target(tb):
+    """LB "Multiple unit close combat: re-entering a zone": our Infantry moved back out when
+    its target (the Militia) was Eliminated; with an Assault (the normal means) it may move
+    back into the zone against their Infantry, now its target."""
+    S = started(tb)
+    _seat0_main(S, tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+    put(S, EINF, tb, 3, 3, N, entry=(3, 4))
+    S["unit_cc_target"][0, INF] = MILITIA
+    S["unit_cc_target"][0, EINF] = INF
+    combat.eliminate(S, tb, 0, MILITIA)
+    assert S["unit_pos"][0, INF] == z(tb, 3, 2)
+    hand(S, 0, [2, *DEAD[:5]])  # Assault
+    hand(S, 1, list(DEAD))
+    turn.apply_action(S, tb, 0, A.A_ACTION + 2)
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert A.A_POS + z(tb, 3, 3) in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_POS + z(tb, 3, 3))
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their enemy_contact window
+    assert S["unit_pos"][0, INF] == z(tb, 3, 3) and S["unit_cc_target"][0, INF] == EINF
+    assert S["unit_entry"][0, INF] == z(tb, 3, 2)
+    assert invariants.check(S, tb, 0) == ""

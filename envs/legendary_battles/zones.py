@@ -36,8 +36,6 @@ from envs.legendary_battles.tables import (
 from envs.tactical_assault import tables as tat
 from envs.tactical_assault.state import MAX_DIRS, MAX_POS, MAX_UNITS
 
-_UNSUPPORTED_TYPES: tuple[str, ...] = ()
-
 
 def _area_mask(sa: ScenarioArrays, area) -> np.ndarray:
     g = sa.grid
@@ -130,9 +128,6 @@ def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -
     if nu > MAX_UNITS:
         raise ValueError(f"scenario {name!r}: {nu} units exceed the capacity {MAX_UNITS}")
     types = [u.type for s in sc.sides for u in s.force.units]
-    for t in types:
-        if t in _UNSUPPORTED_TYPES:
-            raise unsupported(f"a {t} unit")
     r["sc_n_units"] = nu
     r["sc_unit_side"][:nu] = sa.unit_side
     r["sc_unit_type"][:nu] = [type_index[t] for t in types]

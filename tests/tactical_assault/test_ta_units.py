@@ -371,3 +371,22 @@ def test_a_fall_back_result_withdraws_an_aerial_unit_at_once(tb_air):
     assert S["unit_where"][0, AY] == state.WHERE_OFF and S["fb_unit"][0] == -1
     assert S["unit_pos"][0, AM] == z(3, 6)
     assert invariants.check(S, tb, 0) == ""
+
+
+def test_an_aerial_units_statuses_stay_with_it_off_the_battlefield(tb_air):
+    """FC "Combat Results" NOTE (R15): a Shaken Aerial unit withdrawn keeps its status; off
+    the battlefield it may have only a Recover played on it, not another Aerial Attack."""
+    from envs.tactical_assault import combat
+
+    tb = tb_air
+    S = started(tb)
+    put(S, AM, 3, 6, N)
+    put(S, AY, 3, 6, N)
+    S["unit_entry"][0, AY] = z(3, 5)
+    S["unit_status"][0, AY] = state.STATUS_SHAKEN
+    combat.withdraw(S, tb, 0, AY)
+    assert S["unit_where"][0, AY] == state.WHERE_OFF
+    assert S["unit_status"][0, AY] == state.STATUS_SHAKEN
+    recover = int(tb.card_action[card_with(action="Recover")])
+    assert plays.can_take_cards(S, tb, 0, recover, AY)
+    assert not plays.can_take_cards(S, tb, 0, int(tb.card_action[AERIAL_ATTACK]), AY)

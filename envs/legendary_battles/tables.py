@@ -259,6 +259,8 @@ class ScenarioArrays:
     side_terrain[Z, S] int16: linear terrain index on each side, -1 none (both zones agree).
     template[Z] int16: Terrain Template id, -1 for Clear. entry_cost[Z, S] int8: zones of
     movement for a Low unit to move from the zone across side s, -1 not allowed (units aside).
+    wm_entry_cost[Z, S] int8: the same with the side's linear terrain ignored (FC "War Machine"
+    NOTE: a friendly unit crossing through a War Machine in contact with it; reading R21).
     deployment[P, Z] bool. points[P] int16: force points, -1 for a fixed list.
     unit_side[U] int8, unit_type[U] int16, unit_zone[U] int16 (centre zone, -1 unplaced),
     unit_facing[U] int8 (side index, -1), unit_zones[U, Z] bool (every zone the unit covers).
@@ -274,6 +276,7 @@ class ScenarioArrays:
     side_terrain: np.ndarray
     template: np.ndarray
     entry_cost: np.ndarray
+    wm_entry_cost: np.ndarray
     deployment: np.ndarray
     points: np.ndarray
     unit_side: np.ndarray
@@ -510,6 +513,9 @@ def compile_scenario(
     entry_cost = _entry_costs(
         grid, terrain, move_cost, zone_terrain, ground, ground_class, side_terrain
     )
+    wm_entry_cost = _entry_costs(
+        grid, terrain, move_cost, zone_terrain, ground, ground_class, side_terrain, True
+    )
 
     def area(a: Area, field: str) -> np.ndarray:
         mask = np.zeros(nz, dtype=bool)
@@ -661,6 +667,7 @@ def compile_scenario(
         side_terrain=readonly(side_terrain),
         template=template,
         entry_cost=readonly(entry_cost),
+        wm_entry_cost=readonly(wm_entry_cost),
         deployment=readonly(deployment),
         points=readonly(points),
         unit_side=readonly(np.array(u_side, dtype=np.int8)),
@@ -683,12 +690,15 @@ def _entry_costs(
     ground: np.ndarray,
     ground_class: np.ndarray,
     side_terrain: np.ndarray,
+    ignore_linear: bool = False,
 ) -> np.ndarray:
     """Zones of movement to cross side s of zone z into its neighbour (LB "Movement"):
     the entered zone's cost (clear 1, terrain 2), doubled when climbing Steep ground (I6), plus
     1 for Hindering/Covering/Obstructing linear terrain on the side; -1 where not allowed
     (impassable zone or side, the map edge, or Stark ground higher than a Low unit can climb
-    without a climb route)."""
+    without a climb route). `ignore_linear`: the linear terrain's extra cost and impassability
+    are ignored (a War Machine in contact with it, FC "War Machine" NOTE; its role as a climb
+    route stays)."""
     ns = grid.n_sides
     cost = np.full((grid.n_zones, ns), -1, dtype=np.int8)
     for z in range(grid.n_zones):
@@ -706,7 +716,7 @@ def _entry_costs(
                 c *= 2
             if rise > UNIT_HEIGHT and ground_class[y] == STARK and not route:
                 continue
-            if lt >= 0:
+            if lt >= 0 and not ignore_linear:
                 extra = int(move_cost[lt])
                 if extra < 0:
                     continue

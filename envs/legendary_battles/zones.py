@@ -7,8 +7,9 @@ terrain is geometry.LosTerrain, LOS Arcs and Fall Back routes are tabulated from
 of geometry.py. The scenario's forces and rules become the ``sc_*`` and ``vc_*`` fields.
 
 Not yet playable here (the next part of issue 7; a ValueError names the scenario and the
-feature): forces chosen by points, oversized units (footprints), AERIAL, INFILTRATOR and
-OBSTACLE units, and the ``units_exit`` end condition.
+feature): forces chosen by points, oversized units (footprints) and the ``units_exit`` end
+condition. An INFILTRATOR starts off the battlefield (the loader
+refuses a zone for it) and enters with the Infiltration Situation (FC I9).
 """
 
 from __future__ import annotations
@@ -34,8 +35,6 @@ from envs.legendary_battles.tables import (
 )
 from envs.tactical_assault import tables as tat
 from envs.tactical_assault.state import MAX_DIRS, MAX_POS, MAX_UNITS
-
-_UNSUPPORTED_TYPES = ("AERIAL", "INFILTRATOR", "OBSTACLE")
 
 
 def _area_mask(sa: ScenarioArrays, area) -> np.ndarray:
@@ -79,6 +78,7 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
     r["g_offset"][:n, :nd] = g.offset
     r["g_neighbour"][:n, :nd] = g.neighbour
     r["g_entry_cost"][:n, :nd] = sa.entry_cost
+    r["g_wm_cost"][:n, :nd] = sa.wm_entry_cost
     r["g_standable"][:n] = [_standable(sa, z) for z in range(n)]
     if 2 * int(sa.distances[1]) > tat.FB_LEN:
         raise ValueError(
@@ -128,9 +128,6 @@ def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -
     if nu > MAX_UNITS:
         raise ValueError(f"scenario {name!r}: {nu} units exceed the capacity {MAX_UNITS}")
     types = [u.type for s in sc.sides for u in s.force.units]
-    for t in types:
-        if t in _UNSUPPORTED_TYPES:
-            raise unsupported(f"a {t} unit")
     r["sc_n_units"] = nu
     r["sc_unit_side"][:nu] = sa.unit_side
     r["sc_unit_type"][:nu] = [type_index[t] for t in types]

@@ -8,9 +8,11 @@ stage asked (S["stage"]). The layout::
     A_SITUATION + k  72     play the Situation of card k from the hand (in a window, R12)
     A_DISCARD + k    72     end of turn: discard card k from the hand (FC "Playing & Discarding")
     A_UNIT + u       64     unit slot u: the unit a card is played on, an attack's target, the
-                            unit to deploy next
-    A_POS + p        128    position p (a zone): where to deploy, the next zone of a move, the
-                            zone chosen between equal Fall Back options (LB "Making decisions")
+                            unit to deploy next, the original target among several enemies in
+                            a zone entered (LB "Multiple unit close combat: moving into")
+    A_POS + p        128    position p (a zone): where to deploy or infiltrate, the next zone of a move, the
+                            zone chosen between equal Fall Back options (LB "Making decisions"),
+                            the zone chosen between equally near ones to move out to (LB R18)
     A_FACING + f     8      facing f (a side of the unit's position, LB R8; I10)
     A_PASS           1      pass a window / end the turn / stop moving / done discarding
 
@@ -49,6 +51,10 @@ STAGE_FALL_BACK_TIE = 10  # the owner picks between equal Fall Back zones (A_POS
 STAGE_PASS_TO = 12  # the friendly unit a card played on a Command unit passes to (A_UNIT, I7)
 STAGE_VOLLEY = 13  # "all available" (I12): the next unit to join the attack (A_UNIT) or none
 STAGE_STAYER = 14  # friendly units alone in a shared zone: the one that remains (A_UNIT)
+STAGE_MOVE_OUT = 15  # the owner picks between equally near zones to move out to (A_POS, R18)
+STAGE_CC_TARGET = 16  # the mover's player picks its original target among the enemies (A_UNIT)
+STAGE_INFILTRATE = 17  # where the Infiltrator enters the battlefield (A_POS, FC I9)
+STAGE_AERIAL_SIDE = 18  # the adjacent zone an Aerial unit attacks from (A_POS, I8, LB-3.5.5)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -67,6 +73,10 @@ STAGE_NAMES = {
     STAGE_PASS_TO: "pass along to",
     STAGE_VOLLEY: "all available: next unit",
     STAGE_STAYER: "which unit remains in the zone",
+    STAGE_MOVE_OUT: "move out: equal zones",
+    STAGE_CC_TARGET: "close combat: original target",
+    STAGE_INFILTRATE: "infiltrate: position",
+    STAGE_AERIAL_SIDE: "aerial attack: from which side",
 }
 
 

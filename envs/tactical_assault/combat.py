@@ -14,13 +14,21 @@ from envs.core.jit import njit
 from envs.fantasy_cards.tables import ELIMINATED, FALL_BACK, OUT_OF_ACTION, SHAKEN
 from envs.tactical_assault.cards import flip
 from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc
-from envs.tactical_assault.plays import in_close_combat, new_occ, occupancy, sight
+from envs.tactical_assault.plays import (
+    crossing_cost,
+    in_close_combat,
+    new_occ,
+    occupancy,
+    sight,
+)
 from envs.tactical_assault.state import (
     FR_CEASED,
+    MAX_DIRS,
     MAX_UNITS,
     STATUS_OUT_OF_ACTION,
     STATUS_SHAKEN,
     WHERE_ELIMINATED,
+    WHERE_OFF,
     WHERE_ON,
 )
 
@@ -131,13 +139,13 @@ def eliminate(S, tb, b, v):
 
 
 @njit
-def _move_out(S, tb, b, v, z):
-    """v leaves shared position z for its entry position, or the nearest empty standable
-    position next to z (LB "Loss of original target", R18). Returns False if none is free."""
-    side = S["unit_side"][b, v]
+def move_out_options(S, tb, b, v, z, out):
+    """The positions v may move out of shared position z to (LB "Loss of original target",
+    R18): its entry position if empty, else the empty standable positions next to z nearest
+    its entry position. Writes them to out[:n], returns n (0: none is free)."""
     e = np.int64(S["unit_entry"][b, v])
-    best = -1
     best_d = 1 << 30
+    n = 0
     for k in range(tb.g_n_dirs):
         y = np.int64(tb.g_neighbour[z, k])
         if y < 0 or tb.g_standable[y] == 0:
@@ -152,14 +160,36 @@ def _move_out(S, tb, b, v, z):
         d = 0 if y == e else 1 + (np.int64(tb.g_dist[y, e]) if e >= 0 else 0)
         if d < best_d:
             best_d = d
-            best = y
-    if best < 0:
-        return False
-    S["unit_pos"][b, v] = best
+            n = 0
+        if d == best_d:
+            out[n] = y
+            n += 1
+    return n
+
+
+@njit
+def place_out(S, b, v, y):
+    """v has moved out of its shared position to y: alone there, out of Close Combat."""
+    S["unit_pos"][b, v] = y
     S["unit_entry"][b, v] = -1
     S["unit_cc_target"][b, v] = -1
-    _ = side
-    return True
+
+
+@njit
+def _move_out(S, tb, b, v, z):
+    """v leaves shared position z (move_out_options). Returns 1 when it moved, 0 when no
+    position is free, 2 when several are equally near: its owner picks (R18: S["out_unit"] and
+    S["out_zone"] are set, turn.advance asks, then the zone is settled again)."""
+    opts = np.zeros(MAX_DIRS, dtype=np.int64)
+    n = move_out_options(S, tb, b, v, z, opts)
+    if n == 0:
+        return 0
+    if n > 1:
+        S["out_unit"][b] = v
+        S["out_zone"][b] = z
+        return 2
+    place_out(S, b, v, opts[0])
+    return 1
 
 
 @njit
@@ -191,7 +221,10 @@ def settle(S, tb, b, z):
             if S["unit_entry"][b, w] >= 0 and (
                 t < 0 or S["unit_where"][b, t] != WHERE_ON or S["unit_pos"][b, t] != z
             ):
-                if _move_out(S, tb, b, w, z):
+                r = _move_out(S, tb, b, w, z)
+                if r == 2:
+                    return  # its owner picks where it goes; settled again after (turn.py)
+                if r == 1:
                     moved = True
                     break
                 # nowhere to go: it takes another enemy in the zone as its target
@@ -223,12 +256,14 @@ def settle(S, tb, b, z):
 @njit
 def keep_only(S, tb, b, z, stay):
     """`stay` remains alone in position z; the other units there move out (LB "Loss of
-    original target")."""
-    for w in range(MAX_UNITS):
-        if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z and w != stay:
-            _move_out(S, tb, b, w, z)
+    original target"). `stay` is marked first, so that a settle run again after an owner's
+    choice of where one of them goes (R18) keeps the same unit."""
     S["unit_entry"][b, stay] = -1
     S["unit_cc_target"][b, stay] = -1
+    for w in range(MAX_UNITS):
+        if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == z and w != stay:
+            if _move_out(S, tb, b, w, z) == 2:
+                return
 
 
 @njit
@@ -282,8 +317,8 @@ def _blocked(S, tb, b, v, y):
     out = 0
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y and w != v:
-            if S["unit_side"][b, w] != side:
-                return 2
+            if S["unit_side"][b, w] != side or S["unit_type"][b, w] == tb.type_obstacle:
+                return 2  # an enemy, or an Obstacle (Impassable): stop before it
             out = 1
     return out
 
@@ -352,7 +387,7 @@ def fall_back_step(S, tb, b, choice):
                 return -2
             nxt = choice
     side = _side_to(tb, cur, nxt)
-    cost = np.int64(tb.g_entry_cost[cur, side]) if side >= 0 else -1
+    cost = crossing_cost(S, tb, b, v, cur, side) if side >= 0 else -1
     blk = _blocked(S, tb, b, v, nxt)
     if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
         end_fall_back(S, tb, b, False)  # I9: stop short of the obstruction
@@ -370,12 +405,28 @@ def fall_back_step(S, tb, b, choice):
 
 
 @njit
+def withdraw(S, tb, b, v):
+    """Aerial unit v leaves the battlefield, keeping its statuses (FC I8: after its card, or
+    at once on a Fall Back result, FC "Fall Back" NOTE); the zone it shared is settled."""
+    pos = np.int64(S["unit_pos"][b, v])
+    S["unit_where"][b, v] = WHERE_OFF
+    S["unit_pos"][b, v] = -1
+    S["unit_entry"][b, v] = -1
+    S["unit_cc_target"][b, v] = -1
+    cease(S, b, v)
+    if pos >= 0:
+        settle(S, tb, b, pos)
+
+
+@njit
 def apply_result(S, tb, b, u, v, result):
     """Apply a final Combat Result by attacker u on v (Table 6, "Multiple Combat Results")."""
     if result == 0:
         return
     cease(S, b, v)
-    if result == FALL_BACK:
+    if result == FALL_BACK and S["unit_type"][b, v] == tb.type_aerial:
+        withdraw(S, tb, b, v)
+    elif result == FALL_BACK:
         begin_fall_back(S, tb, b, v, u)
     elif result == SHAKEN:
         S["unit_status"][b, v] |= STATUS_SHAKEN
@@ -393,7 +444,7 @@ def resolve_attack(S, tb, b, u, v, ranged, code, extra_shift):
         return -1
     if ranged:
         occ = new_occ()
-        occupancy(S, b, occ)
+        occupancy(S, tb, b, occ)
         s = ranged_shift(S, tb, b, u, v, code, occ)
     else:
         s = melee_shift(S, tb, b, u, v)

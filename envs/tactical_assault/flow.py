@@ -106,6 +106,8 @@ def reset_game(S, tb, b, seed, game_index):
         S["fr_target"][b, i] = -1
     S["fb_unit"][b] = -1
     S["settle_zone"][b] = -1
+    S["out_unit"][b] = -1
+    S["out_zone"][b] = -1
     # FC "Deploy Forces": each player draws a card at random, the higher number places first
     # (R18: drawn and put back before the shuffle; I11: equal numbers draw again)
     first = np.int64(tb.sc_deploy_first)

@@ -117,7 +117,9 @@ def _los_point(tb, occ, a, b, px, py):
                     t_in = max(t_in, ts)
         if miss or t_in > t_out:
             continue
-        if occ[z]:
+        if occ[z] == 2:
+            obstructed = True  # FC "LOS Is Drawn Through An Obstacle"
+        elif occ[z]:
             return 0  # "LOS through units"
         if tb.g_top[z] < u:
             continue  # looked over (LB R12)

@@ -72,8 +72,10 @@ def check(S: np.ndarray, tb, b: int) -> str:
             movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
             movers.add(int(S["fb_unit"][b]))
             # the zone a Fall Back left is settled when the Fall Back ends (combat.end_fall_back)
-            settling = int(S["settle_zone"][b]) == pos or (
-                S["fb_unit"][b] >= 0 and int(S["fb_origin"][b]) == pos
+            settling = (
+                int(S["settle_zone"][b]) == pos
+                or int(S["out_zone"][b]) == pos
+                or (S["fb_unit"][b] >= 0 and int(S["fb_origin"][b]) == pos)
             )
             if len(sides) < 2 and not movers & set(us) and not settling:
                 return f"position {pos}: units {us} of one side share it outside Close Combat"
@@ -167,7 +169,8 @@ def check_codes(S, tb, b):
             if S["unit_side"][b, u] != S["unit_side"][b, v]:
                 continue
             fb = S["fb_unit"][b]
-            if S["settle_zone"][b] == S["unit_pos"][b, u] or fb == u or fb == v:
+            here = S["unit_pos"][b, u]
+            if S["settle_zone"][b] == here or S["out_zone"][b] == here or fb == u or fb == v:
                 continue
             if fb >= 0 and S["fb_origin"][b] == S["unit_pos"][b, u]:
                 continue

@@ -11,7 +11,7 @@ A window is always asked and passing is always legal, so being asked tells nothi
 the asked player's hand.
 
 Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack, aerial_attack, infiltrate and remove_obstacle.
+offered: target_point_attack.
 """
 
 from __future__ import annotations
@@ -20,14 +20,17 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import (
+    EFFECT_AERIAL_ATTACK,
     EFFECT_BACK_IN_ACTION,
     EFFECT_CANCEL_CARD,
     EFFECT_CHANGE_FACING,
+    EFFECT_INFILTRATE,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
     EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
+    EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
     PART_ACTION,
     RANGE_DISTANCE_CODE,
@@ -93,12 +96,13 @@ def shares_with(S, b, u, v):
 
 
 @njit
-def occupancy(S, b, occ):
-    """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units")."""
+def occupancy(S, tb, b, occ):
+    """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
+    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed)."""
     occ[:] = 0
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
-            occ[S["unit_pos"][b, v]] = 1
+            occ[S["unit_pos"][b, v]] = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
 
 
 @njit
@@ -161,6 +165,81 @@ def melee_target_ok(S, b, tb, u, v):
 
 
 @njit
+def crossing_cost(S, tb, b, u, pos, k):
+    """Movement unit u pays to cross side k of `pos` (-1 not allowed). A friendly War Machine
+    (not u itself) standing on either side of it lets u ignore the side's linear terrain, even
+    Impassable (FC "War Machine" NOTE; LB reading R21): g_wm_cost instead of g_entry_cost."""
+    cost = np.int64(tb.g_entry_cost[pos, k])
+    wm = np.int64(tb.g_wm_cost[pos, k])
+    if wm == cost:
+        return cost
+    y = np.int64(tb.g_neighbour[pos, k])
+    side = S["unit_side"][b, u]
+    for w in range(MAX_UNITS):
+        if (
+            w != u
+            and S["unit_where"][b, w] == WHERE_ON
+            and S["unit_side"][b, w] == side
+            and S["unit_type"][b, w] == tb.type_war_machine
+            and (S["unit_pos"][b, w] == pos or S["unit_pos"][b, w] == y)
+        ):
+            return wm
+    return cost
+
+
+@njit
+def infiltrate_ok(S, tb, b, p, z, d):
+    """An Infiltrator of seat p may be placed at z (FC I9): standable, no unit there, its
+    centre at least Table 2 distance `d` from every enemy unit on the battlefield."""
+    if tb.g_standable[z] == 0:
+        return False
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] != WHERE_ON:
+            continue
+        if S["unit_pos"][b, v] == z:
+            return False
+        if S["unit_side"][b, v] != p and tb.g_dist[z, S["unit_pos"][b, v]] < tb.g_dist_units[d]:
+            return False
+    return True
+
+
+@njit
+def obstacle_in_reach(S, tb, b, u, v, d):
+    """Obstacle v (of either side) is on the battlefield with its centre within Table 2
+    distance `d` of u's (FC I13: what a Sapper's remove_obstacle may remove)."""
+    return (
+        S["unit_where"][b, v] == WHERE_ON
+        and S["unit_type"][b, v] == tb.type_obstacle
+        and S["unit_where"][b, u] == WHERE_ON
+        and tb.g_dist[S["unit_pos"][b, u], S["unit_pos"][b, v]] <= tb.g_dist_units[d]
+    )
+
+
+@njit
+def aerial_target_ok(S, tb, b, u, v):
+    """Aerial unit u may attack v (FC I8): an enemy on the battlefield that may be attacked (not
+    an Obstacle); no LOS or range is needed (R22). Not while v passes through a friendly
+    unit's position in a move (R30: placed at a point of its path where it stands alone or in
+    Close Combat)."""
+    if (
+        S["unit_where"][b, v] != WHERE_ON
+        or S["unit_side"][b, v] == S["unit_side"][b, u]
+        or tb.type_protection[S["unit_type"][b, v]] == 0
+    ):
+        return False
+    for w in range(MAX_UNITS):
+        if (
+            w != v
+            and S["unit_where"][b, w] == WHERE_ON
+            and S["unit_pos"][b, w] == S["unit_pos"][b, v]
+            and S["unit_side"][b, w] == S["unit_side"][b, v]
+            and not in_close_combat(S, b, v)
+        ):
+            return False
+    return True
+
+
+@njit
 def can_step(S, tb, b, u, pos, k, left, contact):
     """Unit u at `pos` may cross side k now with `left` zones of movement: the cost is paid,
     the next position is standable, holds no enemy unless the card allows contact
@@ -169,12 +248,14 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     y = np.int64(tb.g_neighbour[pos, k])
     if y < 0:
         return -1
-    cost = np.int64(tb.g_entry_cost[pos, k])
+    cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
     side = S["unit_side"][b, u]
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+            if S["unit_type"][b, v] == tb.type_obstacle:
+                return -1  # FC "Obstacles": Impassable, for friends too
             if S["unit_side"][b, v] != side:
                 if not contact or tb.type_protection[S["unit_type"][b, v]] == 0:
                     return -1
@@ -286,6 +367,8 @@ def can_take_cards(S, tb, b, play, u):
     of its statuses played on it; an Eliminated unit none."""
     if S["unit_where"][b, u] != WHERE_ON and S["unit_where"][b, u] != WHERE_OFF:
         return False
+    if S["unit_type"][b, u] == tb.type_obstacle:
+        return False  # FC "Obstacles": no Actions or Situations, passed along or not
     st = S["unit_status"][b, u]
     if st == 0:
         return True
@@ -439,6 +522,36 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             pass
         elif kind == EFFECT_PASS_ALONG:
             if S["unit_where"][b, u] != WHERE_ON:
+                return False
+        elif kind == EFFECT_AERIAL_ATTACK:
+            if S["unit_where"][b, u] != WHERE_OFF:
+                return False
+            found = False
+            for v in range(MAX_UNITS):
+                if (forced < 0 or v == forced) and aerial_target_ok(S, tb, b, u, v):
+                    found = True
+                    break
+            if not found:
+                return False
+        elif kind == EFFECT_REMOVE_OBSTACLE:
+            d = np.int64(tb.step_distance[play, j])
+            found = False
+            for v in range(MAX_UNITS):
+                if obstacle_in_reach(S, tb, b, u, v, d):
+                    found = True
+                    break
+            if not found:
+                return False
+        elif kind == EFFECT_INFILTRATE:
+            if S["unit_where"][b, u] != WHERE_OFF:
+                return False
+            d = np.int64(tb.step_min_enemy_distance[play, j])
+            found = False
+            for z in range(tb.g_n_pos):
+                if infiltrate_ok(S, tb, b, p, z, d):
+                    found = True
+                    break
+            if not found:
                 return False
         elif kind == EFFECT_CANCEL_CARD:
             w = np.int64(S["win_unit"][b])

@@ -19,6 +19,13 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
     PH_ENTER      the mover enters fr_aux: sharing an enemy's zone stops all movement
     PH_VOLLEY     an "all available" card: the player names the next unit that attacks the
                   same target (fr_aux while it attacks), or none more
+    PH_AERIAL_SIDE an Aerial attack's target chosen: its player picks the adjacent zone it is
+                  placed partly in (its entry zone, LB-3.5.5), then it attacks in melee (I8)
+                                                                       (STAGE_AERIAL_SIDE)
+    PH_INFILTRATE the Infiltrator's player picks where it enters, then its facing (FC I9)
+                                                                       (STAGE_INFILTRATE)
+    PH_CC_TARGET  the mover entered a zone of several enemies: its player picks the one it is
+                  in contact with, its original target                 (STAGE_CC_TARGET)
     PH_NEXT       step done
 
 A Situation played in a window is pushed above and resolves first (an Interrupt "takes effect
@@ -33,26 +40,32 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import (
+    EFFECT_AERIAL_ATTACK,
     EFFECT_BACK_IN_ACTION,
     EFFECT_CANCEL_CARD,
     EFFECT_CHANGE_FACING,
+    EFFECT_INFILTRATE,
     EFFECT_MELEE_ATTACK,
     EFFECT_MOVE,
     EFFECT_PASS_ALONG,
     EFFECT_RANGED_ATTACK,
     EFFECT_RECOVER,
+    EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
     PART_ACTION,
 )
 from envs.tactical_assault.actions import (
+    STAGE_AERIAL_SIDE,
+    STAGE_CC_TARGET,
     STAGE_FACING,
+    STAGE_INFILTRATE,
     STAGE_MOVE,
     STAGE_RUN,
     STAGE_TARGET,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.combat import resolve_attack
+from envs.tactical_assault.combat import resolve_attack, withdraw
 from envs.tactical_assault.plays import (
     TRIG_ACTION_PLAYED,
     TRIG_ATTACK_DECLARED,
@@ -62,6 +75,8 @@ from envs.tactical_assault.plays import (
     TRIG_MELEE_RESOLVED,
     TRIG_RANGED_ON,
     TRIG_SITUATION_PLAYED,
+    aerial_target_ok,
+    crossing_cost,
     in_close_combat,
     melee_target_ok,
     new_occ,
@@ -76,6 +91,7 @@ from envs.tactical_assault.state import (
     PLACE_PLAYED,
     STATUS_OUT_OF_ACTION,
     STATUS_SHAKEN,
+    WHERE_OFF,
     WHERE_ON,
 )
 
@@ -95,6 +111,10 @@ PH_MELEE_W3 = 12
 PH_NEXT = 13
 PH_ENTER = 14  # the mover enters the position fr_aux (an enemy's: Close Combat)
 PH_VOLLEY = 15  # "all available" (I12): the next unit to join the attack     (STAGE_VOLLEY)
+PH_AERIAL_SIDE = 18  # the Aerial unit's player picks the zone it attacks from (STAGE_AERIAL_SIDE)
+PH_INFILTRATE = 17  # the Infiltrator's player picks where it enters (FC I9) (STAGE_INFILTRATE)
+PH_CC_TARGET = 16  # the mover entered a zone of several enemies: its player picks which one
+# is its original target (LB "Multiple unit close combat: moving into")  (STAGE_CC_TARGET)
 
 
 @njit
@@ -147,32 +167,52 @@ def finish(S, b):
 
 
 @njit
+def _done(S, tb, b):
+    """The top card ends: an Aerial unit it placed on the battlefield is withdrawn (FC I8),
+    then the card goes to the discard pile (finish)."""
+    i = np.int64(S["depth"][b]) - 1
+    u = np.int64(S["fr_unit"][b, i])
+    play = np.int64(S["fr_play"][b, i])
+    if (
+        u >= 0
+        and S["unit_type"][b, u] == tb.type_aerial
+        and S["unit_where"][b, u] == WHERE_ON
+        and tb.step_kind[play, 0] == EFFECT_AERIAL_ATTACK
+    ):
+        withdraw(S, tb, b, u)
+    return finish(S, b)
+
+
+@njit
 def enter(S, tb, b, i, u, y):
     """Frame i's mover u enters neighbouring position y (paying its cost). Into an enemy's
     position: the units share it and are in Close Combat, u recorded as entering from its
     position and targeting that enemy; all movement stops (LB "Entering close combat",
-    "Sharing a zone", "Multiple unit close combat: moving into")."""
+    "Sharing a zone", "Multiple unit close combat: moving into": with several enemies there,
+    the mover's player picks its target next, PH_CC_TARGET)."""
     pos = np.int64(S["unit_pos"][b, u])
     cost = -1
     for k in range(tb.g_n_dirs):
         if tb.g_neighbour[pos, k] == y:
-            cost = np.int64(tb.g_entry_cost[pos, k])
+            cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
         S["fr_phase"][b, i] = PH_FACE
         return
     target = -1
+    n_enemy = 0
     for w in range(MAX_UNITS):
         if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
             if S["unit_side"][b, w] != S["unit_side"][b, u]:
+                n_enemy += 1
                 if target < 0 or S["unit_entry"][b, w] < 0:
-                    target = w  # the zone's first occupant when several
+                    target = w  # until its player picks (PH_CC_TARGET): the first occupant
     S["fr_left"][b, i] -= cost
     S["fr_moved"][b, i] += 1
     S["unit_pos"][b, u] = y
     if target >= 0:
         S["unit_entry"][b, u] = pos
         S["unit_cc_target"][b, u] = target
-        S["fr_phase"][b, i] = PH_NEXT
+        S["fr_phase"][b, i] = PH_CC_TARGET if n_enemy > 1 else PH_NEXT
     else:
         alone = True
         for w in range(MAX_UNITS):
@@ -219,20 +259,20 @@ def run_frame(S, tb, b):
     stopped = S["fr_flags"][b, i] & (FR_CANCELLED | FR_CEASED) != 0
     if ph == PH_CANCEL_W:
         if stopped:
-            return finish(S, b)
+            return _done(S, tb, b)
         trig = TRIG_ACTION_PLAYED if tb.play_part[play] == PART_ACTION else TRIG_SITUATION_PLAYED
         _window(S, b, 1 - p, trig, u, -1)
         return -1
     if stopped:
         _stop_moving(S, b, i, u)
-        return finish(S, b)
+        return _done(S, tb, b)
     j = np.int64(S["fr_step"][b, i])
     if ph == PH_NEXT:
         S["fr_step"][b, i] = j + 1
         S["fr_phase"][b, i] = PH_STEP
         return -1
     if j >= tb.step_kind.shape[1] or tb.step_kind[play, j] < 0:
-        return finish(S, b)
+        return _done(S, tb, b)
     kind = tb.step_kind[play, j]
     v = np.int64(S["fr_target"][b, i])
     if ph == PH_STEP:
@@ -255,7 +295,7 @@ def run_frame(S, tb, b):
             ranged = kind == EFFECT_RANGED_ATTACK
             code = np.int64(tb.step_range[play, j])
             occ = new_occ()
-            occupancy(S, b, occ)
+            occupancy(S, tb, b, occ)
             n = 0
             for w in range(MAX_UNITS):
                 if v >= 0 and w != v:
@@ -289,6 +329,18 @@ def run_frame(S, tb, b):
             S["unit_pass"][b, u] |= np.uint8(1 if tb.step_what[play, j] == 0 else 2)
             S["unit_pass_dist"][b, u] = tb.step_distance[play, j]
             S["fr_phase"][b, i] = PH_NEXT
+        elif kind == EFFECT_AERIAL_ATTACK:
+            if S["unit_where"][b, u] != WHERE_OFF:
+                S["fr_phase"][b, i] = PH_NEXT
+            elif v >= 0:  # Swoop: the enemy that moves
+                ok = aerial_target_ok(S, tb, b, u, v)
+                S["fr_phase"][b, i] = PH_AERIAL_SIDE if ok else PH_NEXT
+            else:
+                S["fr_phase"][b, i] = PH_TARGET
+        elif kind == EFFECT_REMOVE_OBSTACLE:
+            S["fr_phase"][b, i] = PH_TARGET  # the player picks the Obstacle (FC I13)
+        elif kind == EFFECT_INFILTRATE:
+            S["fr_phase"][b, i] = PH_INFILTRATE if S["unit_where"][b, u] == WHERE_OFF else PH_NEXT
         elif kind == EFFECT_CANCEL_CARD:
             if i >= 1:
                 S["fr_flags"][b, i - 1] |= FR_CANCELLED
@@ -321,6 +373,19 @@ def run_frame(S, tb, b):
         S["stage"][b] = STAGE_FACING
         S["current"][b] = p
         S["sel_unit"][b] = u
+        return -1
+    if ph == PH_AERIAL_SIDE:
+        S["stage"][b] = STAGE_AERIAL_SIDE
+        S["current"][b] = p
+        return -1
+    if ph == PH_INFILTRATE:
+        S["stage"][b] = STAGE_INFILTRATE
+        S["current"][b] = p
+        S["sel_unit"][b] = u
+        return -1
+    if ph == PH_CC_TARGET:
+        S["stage"][b] = STAGE_CC_TARGET
+        S["current"][b] = p
         return -1
     if ph == PH_TARGET:
         S["stage"][b] = STAGE_TARGET

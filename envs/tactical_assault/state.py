@@ -142,6 +142,8 @@ STATE_FIELDS = [
     ("fb_left", np.int8, ()),  # int8 zones of movement left
     ("fb_enter_first", np.int16, ()),  # int16 position entered before the route (R6), -1
     ("settle_zone", np.int16, ()),  # int16 position whose side must pick the unit that stays
+    ("out_unit", np.int8, ()),  # int8 unit whose owner picks among equal zones to move out to
+    ("out_zone", np.int16, ()),  # int16 ... out of this shared position (R18), -1 none
     ("fb_origin", np.int16, ()),  # int16 position it fell back from
     ("fb_depth", np.int8, ()),  # int8 stack depth when it began (Interrupts above run first)
     ("fb_ask", np.uint8, ()),  # bool its opponent's enemy_unit_moves window is due (I3)
@@ -179,6 +181,8 @@ NEG_ONE_FIELDS = (
     "fb_origin",
     "fb_last_ok",
     "settle_zone",
+    "out_unit",
+    "out_zone",
 )
 
 

@@ -66,6 +66,7 @@ TA_TABLE_FIELDS = [
     ("type_aerial", np.int16, ()),  # unit type codes the rules single out by name
     ("type_obstacle", np.int16, ()),
     ("type_infiltrator", np.int16, ()),
+    ("type_war_machine", np.int16, ()),
     # --- the ground: geometry reduced to arrays (envs/legendary_battles/zones.py) ---
     ("g_n_pos", np.int16, ()),  # positions used
     ("g_n_dirs", np.int16, ()),  # sides per position (= facings)
@@ -79,6 +80,8 @@ TA_TABLE_FIELDS = [
     ("g_offset", np.float64, (MAX_POS, MAX_DIRS)),  # [P, D] inside: normal . p <= offset
     ("g_neighbour", np.int16, (MAX_POS, MAX_DIRS)),  # [P, D] position across side k, -1
     ("g_entry_cost", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] movement to cross side k, -1 not
+    ("g_wm_cost", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] the same, its linear terrain ignored
+    # (a friendly War Machine in contact with it: FC "War Machine" NOTE, LB reading R21)
     ("g_standable", np.uint8, (MAX_POS,)),  # [P] a unit may stand here (not Impassable)
     ("g_ground", np.int8, (MAX_POS,)),  # [P] ground elevation level (units stand on it)
     ("g_top", np.int8, (MAX_POS,)),  # [P] highest elevation of the position
@@ -171,8 +174,16 @@ def card_record(t: fct.Tables) -> np.ndarray:
     r["type_aerial"] = t.unit_type_index[fct.AERIAL]
     r["type_obstacle"] = t.unit_type_index[fct.OBSTACLE]
     r["type_infiltrator"] = t.unit_type_index[fct.INFILTRATOR]
+    r["type_war_machine"] = t.unit_type_index["WAR MACHINE"]
     # no ground, no forces yet
-    for name in ("g_neighbour", "g_entry_cost", "g_template", "g_fb_route", "sc_unit_side"):
+    for name in (
+        "g_neighbour",
+        "g_entry_cost",
+        "g_wm_cost",
+        "g_template",
+        "g_fb_route",
+        "sc_unit_side",
+    ):
         r[name] = -1
     r["sc_unit_type"] = -1
     r["sc_unit_pos"] = -1

@@ -13,7 +13,9 @@ import numpy as np
 from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
+    EFFECT_AERIAL_ATTACK,
     EFFECT_MELEE_ATTACK,
+    EFFECT_REMOVE_OBSTACLE,
     PART_ACTION,
     PART_SITUATION,
     TIMING_ACTION,
@@ -26,14 +28,18 @@ from envs.tactical_assault.actions import (
     A_POS,
     A_SITUATION,
     A_UNIT,
+    STAGE_AERIAL_SIDE,
+    STAGE_CC_TARGET,
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
     STAGE_FACING,
     STAGE_FALL_BACK_TIE,
     STAGE_GAME_OVER,
+    STAGE_INFILTRATE,
     STAGE_MAIN,
     STAGE_MOVE,
+    STAGE_MOVE_OUT,
     STAGE_PASS_TO,
     STAGE_PLAY_UNIT,
     STAGE_RUN,
@@ -42,7 +48,13 @@ from envs.tactical_assault.actions import (
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.combat import fall_back_step, keep_only
+from envs.tactical_assault.combat import (
+    fall_back_step,
+    keep_only,
+    move_out_options,
+    place_out,
+    settle,
+)
 from envs.tactical_assault.flow import (
     GW_NEW,
     after_card,
@@ -58,11 +70,14 @@ from envs.tactical_assault.plays import (
     TRIG_ENEMY_CONTACT,
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    aerial_target_ok,
     away_options,
     holds_pass,
+    infiltrate_ok,
     melee_target_ok,
     move_options,
     new_occ,
+    obstacle_in_reach,
     occupancy,
     pass_receiver_ok,
     playable_on_some_unit,
@@ -73,6 +88,7 @@ from envs.tactical_assault.plays import (
     window_fits,
 )
 from envs.tactical_assault.resolve import (
+    PH_AERIAL_SIDE,
     PH_CONTACT_W,
     PH_FACE,
     PH_MELEE_W1,
@@ -89,6 +105,7 @@ from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DISCARD,
     PLACE_HAND,
+    WHERE_OFF,
     WHERE_ON,
 )
 from envs.tactical_assault.tables import MAX_STEPS
@@ -101,6 +118,11 @@ def advance(S, tb, b):
     """Run game b until a decision is asked or the game is over."""
     for _ in range(MAX_RUN):
         if S["stage"][b] != STAGE_RUN:
+            return
+        v = np.int64(S["out_unit"][b])
+        if v >= 0:
+            S["stage"][b] = STAGE_MOVE_OUT  # R18: its owner picks among equally near zones
+            S["current"][b] = S["unit_side"][b, v]
             return
         z = np.int64(S["settle_zone"][b])
         if z >= 0:
@@ -181,6 +203,31 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + w
                 n += 1
         return n
+    if st == STAGE_AERIAL_SIDE:
+        i = _top(S, b)
+        z = np.int64(S["unit_pos"][b, S["fr_target"][b, i]])
+        for k in range(tb.g_n_dirs):
+            y = tb.g_neighbour[z, k]
+            if y >= 0:
+                out[n] = A_POS + y
+                n += 1
+        return n
+    if st == STAGE_INFILTRATE:
+        i = _top(S, b)
+        play = np.int64(S["fr_play"][b, i])
+        j = min(np.int64(S["fr_step"][b, i]), MAX_STEPS - 1)
+        d = np.int64(tb.step_min_enemy_distance[play, j])
+        for z in range(tb.g_n_pos):
+            if infiltrate_ok(S, tb, b, p, z, d):
+                out[n] = A_POS + z
+                n += 1
+        return n
+    if st == STAGE_MOVE_OUT:
+        opts = np.zeros(MAX_DIRS, dtype=np.int64)
+        m = move_out_options(S, tb, b, np.int64(S["out_unit"][b]), np.int64(S["out_zone"][b]), opts)
+        for t in range(m):
+            out[t] = A_POS + opts[t]
+        return m
     if st == STAGE_FALL_BACK_TIE:
         fr = S["fb_from"][b]
         th = S["fb_through"][b]
@@ -189,7 +236,7 @@ def legal_actions(S, tb, b, out):
         out[1] = A_POS + tb.g_fb_route[fr, th, k, 1]
         return 2
     occ = new_occ()
-    occupancy(S, b, occ)
+    occupancy(S, tb, b, occ)
     scratch = np.zeros(MAX_DIRS, dtype=np.int64)
     best = np.zeros(MAX_POS, dtype=np.int64)
     if st == STAGE_MAIN:
@@ -238,6 +285,17 @@ def legal_actions(S, tb, b, out):
     u = np.int64(S["fr_unit"][b, i])
     play = np.int64(S["fr_play"][b, i])
     j = min(np.int64(S["fr_step"][b, i]), MAX_STEPS - 1)
+    if st == STAGE_CC_TARGET:
+        y = S["unit_pos"][b, u]
+        for w in range(MAX_UNITS):
+            if (
+                S["unit_where"][b, w] == WHERE_ON
+                and S["unit_pos"][b, w] == y
+                and S["unit_side"][b, w] != p
+            ):
+                out[n] = A_UNIT + w
+                n += 1
+        return n
     if st == STAGE_VOLLEY:
         v = np.int64(S["fr_target"][b, i])
         for w in range(MAX_UNITS):
@@ -249,8 +307,14 @@ def legal_actions(S, tb, b, out):
     if st == STAGE_TARGET:
         ranged = tb.step_kind[play, j] != EFFECT_MELEE_ATTACK
         code = np.int64(tb.step_range[play, j])
+        clear = tb.step_kind[play, j] == EFFECT_REMOVE_OBSTACLE
+        aerial = tb.step_kind[play, j] == EFFECT_AERIAL_ATTACK
         for v in range(MAX_UNITS):
-            if ranged:
+            if aerial:
+                ok = aerial_target_ok(S, tb, b, u, v)
+            elif clear:
+                ok = obstacle_in_reach(S, tb, b, u, v, np.int64(tb.step_distance[play, j]))
+            elif ranged:
                 ok = ranged_target_ok(S, tb, b, occ, u, v, code)
             else:
                 ok = melee_target_ok(S, b, tb, u, v)
@@ -303,7 +367,33 @@ def apply_action(S, tb, b, a):
         u = np.int64(S["sel_unit"][b])
         S["unit_pos"][b, u] = a - A_POS
         S["unit_where"][b, u] = WHERE_ON
-        S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
+        if S["unit_type"][b, u] == tb.type_obstacle:
+            S["sel_unit"][b] = -1  # an Obstacle has no LOS Arc: no facing to choose
+            placed(S, tb, b)
+        else:
+            S["stage"][b] = STAGE_FACING  # I10: placed facing any direction
+    elif st == STAGE_AERIAL_SIDE:
+        # FC I8, LB-3.5.5: placed in contact with its target, partly in the chosen adjacent
+        # zone (its entry zone), facing the target; it is in Close Combat and attacks in melee
+        i = _top(S, b)
+        u = np.int64(S["fr_unit"][b, i])
+        v = np.int64(S["fr_target"][b, i])
+        z = np.int64(S["unit_pos"][b, v])
+        e = a - A_POS
+        S["unit_where"][b, u] = WHERE_ON
+        S["unit_pos"][b, u] = z
+        S["unit_entry"][b, u] = e
+        S["unit_cc_target"][b, u] = v
+        for k in range(tb.g_n_dirs):
+            if tb.g_neighbour[e, k] == z:
+                S["unit_facing"][b, u] = k
+        S["fr_phase"][b, i] = PH_MELEE_W1
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_INFILTRATE:
+        u = np.int64(S["sel_unit"][b])
+        S["unit_pos"][b, u] = a - A_POS
+        S["unit_where"][b, u] = WHERE_ON  # FC I9: from now on an ordinary Ground unit
+        S["stage"][b] = STAGE_FACING  # ... placed facing any direction (I10)
     elif st == STAGE_FACING:
         u = np.int64(S["sel_unit"][b])
         S["unit_facing"][b, u] = a - A_FACING
@@ -354,12 +444,20 @@ def apply_action(S, tb, b, a):
             push(S, tb, b, p, k, play, u, forced)  # Passed Equals Played: on the receiver
     elif st == STAGE_TARGET:
         i = _top(S, b)
-        S["fr_target"][b, i] = a - A_UNIT
         play = np.int64(S["fr_play"][b, i])
         j = np.int64(S["fr_step"][b, i])
-        S["fr_phase"][b, i] = (
-            PH_MELEE_W1 if tb.step_kind[play, j] == EFFECT_MELEE_ATTACK else PH_RANGED_W
-        )
+        kind = tb.step_kind[play, j]
+        if kind == EFFECT_AERIAL_ATTACK:
+            S["fr_target"][b, i] = a - A_UNIT
+            S["fr_phase"][b, i] = PH_AERIAL_SIDE
+        elif kind == EFFECT_REMOVE_OBSTACLE:
+            # FC I13: removed, not Eliminated (R2: no points or units lost)
+            S["unit_where"][b, a - A_UNIT] = WHERE_OFF
+            S["unit_pos"][b, a - A_UNIT] = -1
+            S["fr_phase"][b, i] = PH_NEXT
+        else:
+            S["fr_target"][b, i] = a - A_UNIT
+            S["fr_phase"][b, i] = PH_MELEE_W1 if kind == EFFECT_MELEE_ATTACK else PH_RANGED_W
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_MOVE:
         i = _top(S, b)
@@ -393,6 +491,19 @@ def apply_action(S, tb, b, a):
         z = np.int64(S["settle_zone"][b])
         S["settle_zone"][b] = -1
         keep_only(S, tb, b, z, a - A_UNIT)
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_MOVE_OUT:
+        v = np.int64(S["out_unit"][b])
+        z = np.int64(S["out_zone"][b])
+        S["out_unit"][b] = -1
+        S["out_zone"][b] = -1
+        place_out(S, b, v, a - A_POS)
+        S["stage"][b] = STAGE_RUN
+        settle(S, tb, b, z)  # the others still to move out of z (or the stayer's pick)
+    elif st == STAGE_CC_TARGET:
+        i = _top(S, b)
+        S["unit_cc_target"][b, np.int64(S["fr_unit"][b, i])] = a - A_UNIT
+        S["fr_phase"][b, i] = PH_NEXT
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_FALL_BACK_TIE:
         S["stage"][b] = STAGE_RUN

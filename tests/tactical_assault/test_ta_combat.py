@@ -61,9 +61,9 @@ def run_fb(S, tb, choice=-1):
     return r
 
 
-def occ_of(S):
+def occ_of(S, tb):
     o = plays.new_occ()
-    plays.occupancy(S, 0, o)
+    plays.occupancy(S, tb, 0, o)
     return o
 
 
@@ -100,7 +100,7 @@ def test_ranged_attack_shifts_table_4(tb, case, want):
         put(S, MILITIA, tb, 3, 3, N)
         put(S, INF, tb, 3, 3, N, entry=(3, 2))
     put(S, INF, tb, 6, 0, S_) if case != "in_close_combat" else None
-    occ = occ_of(S)
+    occ = occ_of(S, tb)
     assert plays.ranged_target_ok(S, tb, 0, occ, ARCHER, MILITIA, RANGE)
     assert combat.ranged_shift(S, tb, 0, ARCHER, MILITIA, RANGE, occ) == want
 
@@ -111,13 +111,13 @@ def test_ranged_attack_needs_range_arc_and_sight(tb):
     S = started(tb)
     put(S, ARCHER, tb, 3, 0, S_)
     put(S, MILITIA, tb, 3, 5, N)  # 5 zones: beyond Long (4)
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
     put(S, MILITIA, tb, 3, 3, N)
     put(S, ARCHER, tb, 3, 0, N)  # facing away
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
     put(S, ARCHER, tb, 3, 0, S_)
     put(S, INF, tb, 3, 1, S_)  # a unit on the line
-    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S), ARCHER, MILITIA, RANGE)
+    assert not plays.ranged_target_ok(S, tb, 0, occ_of(S, tb), ARCHER, MILITIA, RANGE)
 
 
 @pytest.mark.parametrize(
@@ -451,4 +451,138 @@ def test_a_falling_back_unit_can_be_interrupted_where_it_moves(tb):
     turn.apply_action(S, tb, 0, A.A_PASS)
     assert S["fb_unit"][0] == -1 and S["unit_pos"][0, MILITIA] == z(tb, 3, 3)
     assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1  # after the Fire card
+    assert invariants.check(S, tb, 0) == ""
+
+
+@pytest.mark.parametrize(("pick", "other"), [(MILITIA, EINF), (EINF, MILITIA)])
+def test_moving_into_a_multi_unit_close_combat_the_player_picks_the_target(tb, pick, other):
+    """LB "Multiple unit close combat: moving into": our Infantry Assaults into a zone where
+    their Militia and Infantry are in Close Combat with our Archer; it is positioned in contact
+    with the target its player picks (a decision, not the first occupant). Losing that target
+    later moves it back out; losing the other does not (LB "Loss of original target")."""
+    S = started(tb)
+    _seat0_main(S, tb)
+    put(S, ARCHER, tb, 3, 3, N)
+    put(S, MILITIA, tb, 3, 3, N, entry=(3, 4))
+    put(S, EINF, tb, 3, 3, W, entry=(4, 3))
+    S["unit_cc_target"][0, [MILITIA, EINF]] = ARCHER
+    put(S, INF, tb, 3, 2, S_)
+    hand(S, 0, [2, *DEAD[:5]])  # Assault
+    hand(S, 1, list(DEAD))
+    turn.apply_action(S, tb, 0, A.A_ACTION + 2)
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    turn.apply_action(S, tb, 0, A.A_POS + z(tb, 3, 3))
+    assert S["stage"][0] == A.STAGE_WINDOW  # their enemy_contact window
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["stage"][0] == A.STAGE_CC_TARGET and S["current"][0] == 0
+    assert set(legal(S, tb)) == {A.A_UNIT + MILITIA, A.A_UNIT + EINF}
+    assert invariants.check(S, tb, 0) == ""
+    turn.apply_action(S, tb, 0, A.A_UNIT + pick)
+    assert S["unit_cc_target"][0, INF] == pick
+    assert S["unit_entry"][0, INF] == z(tb, 3, 2)
+    assert S["stage"][0] == A.STAGE_TARGET  # the Assault's Melee Attack goes on
+    combat.eliminate(S, tb, 0, other)
+    assert S["unit_pos"][0, INF] == z(tb, 3, 3)  # still in contact with its target
+    combat.eliminate(S, tb, 0, pick)
+    assert S["unit_pos"][0, INF] == z(tb, 3, 2) and S["unit_entry"][0, INF] == -1
+
+
+def test_entering_a_zone_of_one_enemy_asks_no_target_choice(tb):
+    """With one enemy in the zone entered there is nothing to choose: it is the target."""
+    S = started(tb)
+    _seat0_main(S, tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 2, S_)
+    hand(S, 0, [2, *DEAD[:5]])  # Assault
+    hand(S, 1, list(DEAD))
+    for a in (A.A_ACTION + 2, A.A_UNIT + INF, A.A_PASS, A.A_POS + z(tb, 3, 3), A.A_PASS):
+        turn.apply_action(S, tb, 0, a)
+    assert S["stage"][0] == A.STAGE_TARGET
+    assert S["unit_cc_target"][0, INF] == MILITIA
+
+
+@pytest.mark.parametrize("pick", [(2, 3), (4, 3), (3, 4)])
+def test_moving_out_between_equally_near_zones_the_owner_picks(tb, pick):
+    """R18: our Infantry lost its original target (the Militia, Eliminated) while their
+    Infantry remains; its entry zone holds our Archer, so it moves to an empty zone next to the
+    shared one, nearest its entry zone. Three are equally near: its owner picks (a decision
+    asked of seat 0), then their Infantry holds the zone alone."""
+    S = started(tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+    put(S, EINF, tb, 3, 3, N, entry=(3, 4))
+    put(S, ARCHER, tb, 3, 2, S_)
+    S["unit_cc_target"][0, INF] = MILITIA
+    S["unit_cc_target"][0, EINF] = INF
+    combat.eliminate(S, tb, 0, MILITIA)
+    assert S["out_unit"][0] == INF and S["unit_pos"][0, INF] == z(tb, 3, 3)
+    assert invariants.check(S, tb, 0) == ""
+    assert invariants.check_codes(S, tb, 0) == invariants.OK
+    S["stage"][0] = A.STAGE_RUN
+    turn.advance(S, tb, 0)
+    assert S["stage"][0] == A.STAGE_MOVE_OUT and S["current"][0] == 0
+    assert set(legal(S, tb)) == {
+        A.A_POS + z(tb, 2, 3),
+        A.A_POS + z(tb, 4, 3),
+        A.A_POS + z(tb, 3, 4),
+    }
+    turn.apply_action(S, tb, 0, A.A_POS + z(tb, *pick))
+    assert S["unit_pos"][0, INF] == z(tb, *pick) and S["unit_entry"][0, INF] == -1
+    assert S["unit_pos"][0, EINF] == z(tb, 3, 3) and S["unit_entry"][0, EINF] == -1
+    assert S["out_unit"][0] == -1
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_friendly_units_left_alone_then_equal_zones_the_side_picks_both(tb):
+    """LB "Loss of original target" Note then R18: our Infantry and Archer are left alone in
+    the zone; we keep the Archer; the Infantry's entry zone is taken (their Infantry), so we
+    also pick which of the equally near zones it moves out to."""
+    S = started(tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+    put(S, ARCHER, tb, 3, 3, E, entry=(2, 3))
+    put(S, EINF, tb, 3, 2, S_)
+    S["unit_cc_target"][0, [INF, ARCHER]] = MILITIA
+    combat.eliminate(S, tb, 0, MILITIA)
+    S["stage"][0] = A.STAGE_RUN
+    turn.advance(S, tb, 0)
+    assert S["stage"][0] == A.STAGE_STAYER
+    turn.apply_action(S, tb, 0, A.A_UNIT + ARCHER)
+    assert S["stage"][0] == A.STAGE_MOVE_OUT and S["current"][0] == 0
+    assert set(legal(S, tb)) == {
+        A.A_POS + z(tb, 2, 3),
+        A.A_POS + z(tb, 4, 3),
+        A.A_POS + z(tb, 3, 4),
+    }
+    assert invariants.check(S, tb, 0) == ""
+    turn.apply_action(S, tb, 0, A.A_POS + z(tb, 4, 3))
+    assert S["unit_pos"][0, INF] == z(tb, 4, 3)
+    assert S["unit_pos"][0, ARCHER] == z(tb, 3, 3) and S["unit_entry"][0, ARCHER] == -1
+    assert invariants.check(S, tb, 0) == ""
+
+
+def test_a_unit_that_moved_out_may_re_enter_against_another_target(tb):
+    """LB "Multiple unit close combat: re-entering a zone": our Infantry moved back out when
+    its target (the Militia) was Eliminated; with an Assault (the normal means) it may move
+    back into the zone against their Infantry, now its target."""
+    S = started(tb)
+    _seat0_main(S, tb)
+    put(S, MILITIA, tb, 3, 3, N)
+    put(S, INF, tb, 3, 3, S_, entry=(3, 2))
+    put(S, EINF, tb, 3, 3, N, entry=(3, 4))
+    S["unit_cc_target"][0, INF] = MILITIA
+    S["unit_cc_target"][0, EINF] = INF
+    combat.eliminate(S, tb, 0, MILITIA)
+    assert S["unit_pos"][0, INF] == z(tb, 3, 2)
+    hand(S, 0, [2, *DEAD[:5]])  # Assault
+    hand(S, 1, list(DEAD))
+    turn.apply_action(S, tb, 0, A.A_ACTION + 2)
+    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
+    assert A.A_POS + z(tb, 3, 3) in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_POS + z(tb, 3, 3))
+    turn.apply_action(S, tb, 0, A.A_PASS)  # their enemy_contact window
+    assert S["unit_pos"][0, INF] == z(tb, 3, 3) and S["unit_cc_target"][0, INF] == EINF
+    assert S["unit_entry"][0, INF] == z(tb, 3, 2)
     assert invariants.check(S, tb, 0) == ""

@@ -35,7 +35,7 @@ Status to remove next; STAGE_ACQUIRE the unit that equips the Item drawn at the 
 (A_UNIT + k, TD-12.2). In STAGE_ITEM, A_CELL + c also picks the Trade partner (a living ally
 at most 2 steps away) or, in Item Phase 2, the Dead unit in direct contact to Loot.
 
-A decision whose only legal action is A_END is not asked (turn.advance applies it): the rules
+A decision whose only legal action is A_END is not asked (turn.step applies it): the rules
 leave no choice there (TD-7.4 "forced to end their Turn"). The next part adds item, trade,
 loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
 """

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
@@ -240,7 +240,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
     return att, dfn, cannot_die
 
 
-@njit
+@njit_inline  # one caller
 def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
@@ -338,7 +338,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     return line_of_sight(tb, bf, a, facing, c)
 
 
-@njit
+@njit_inline  # one caller
 def legal_combat(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_COMBAT and STAGE_RANGED_SIDE (module docstring)."""
     u = np.int64(S["engaged"][b])

@@ -16,7 +16,9 @@ def start(S, tb, b, seed, game_index, out):
     """A new game in slot b from (seed, game_index) alone; its first decision's legal actions
     in out[:n] and n."""
     reset_game(S, tb, b, seed, game_index)
-    return turn.advance(S, tb, b, out)
+    # the reset asks a real decision (the roll-off winner's STAGE_FIRST), so no forced step
+    # follows it: start links only the reset and the legal-action tree, not the whole rules
+    return turn.legal_actions(S, tb, b, out)
 
 
 @njit
@@ -29,4 +31,4 @@ def legal(S, tb, b, out):
 def apply(S, tb, b, a, out):
     """Apply legal action a to game b and advance; the next decision's legal actions in
     out[:n] and n."""
-    return turn.apply_action(S, tb, b, a, out)
+    return turn.step(S, tb, b, a, out)

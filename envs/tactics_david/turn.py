@@ -9,7 +9,7 @@
     A_END in STAGE_ENGAGE ends the Turn: Item Acquisition (STAGE_ACQUIRE, items.py), then
     units.end_turn: the other player's Turn begins.
 
-`legal_actions` lists the actions of the decision asked; `apply_action` applies a legal one
+`legal_actions` lists the actions of the decision asked; `step` applies a legal one
 (the caller checked), counts the decision and advances: a decision whose only legal action is
 A_END is applied at once, since the rules leave nothing to choose (actions.py).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
@@ -52,7 +52,7 @@ from envs.tactics_david.units import (
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
 
 
-@njit
+@njit_inline  # one caller
 def legal_engage(S, tb, b: int, out) -> int:
     """STAGE_ENGAGE (TD-7.2-7.4): Engage any own unit in play not yet Engaged this Turn; end
     the Turn, unless a unit Locked in Combat has still to attack or Escape (TD-16.3)."""
@@ -100,8 +100,12 @@ def apply_engage(S, tb, b: int, a: int) -> None:
 
 
 @njit
-def _legal(S, tb, b: int, out) -> int:
+def legal_actions(S, tb, b: int, out) -> int:
+    """The legal actions of game b's decision into out[:n]; n (0 once the game is over).
+    Called by kernels.legal and by `step` (two callers: its own function)."""
     stage = S["stage"][b]
+    if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
+        return 0
     if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
         return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
@@ -115,50 +119,32 @@ def _legal(S, tb, b: int, out) -> int:
     return 0
 
 
-@njit
-def _apply(S, tb, b: int, a: int) -> None:
-    stage = S["stage"][b]
-    if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
-        setup.apply_setup(S, tb, b, a)
-    elif stage == STAGE_ENGAGE:
-        apply_engage(S, tb, b, a)
-    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
-        movement.apply_move(S, tb, b, a)
-    elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
-        items.apply_item(S, tb, b, a)
-    else:
-        combat.apply_combat(S, tb, b, a)
+@njit_inline
+def step(S, tb, b: int, a: int, out) -> int:
+    """Apply legal action a (the caller checked), then apply forced A_END decisions until a
+    real one is asked or the game is over; returns that decision's legal actions in out[:n]
+    and n (0 once over).
 
-
-@njit
-def advance(S, tb, b: int, out) -> int:
-    """Apply forced A_END decisions until a real one is asked or the game is over; returns the
-    legal actions of the decision asked in out[:n] and n (0 once over)."""
+    Inlined into kernels.apply (its one caller), with no wrapper levels between the kernel
+    and the chapter functions: the whole rules tree is linked into one module, not once more
+    per level (compile time, docs/adding_a_ruleset.md, "Habits that keep compile time
+    bounded")."""
+    S["decisions"][b] += 1
     for _ in range(MAX_AUTO):
-        stage = S["stage"][b]
-        if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
-            return 0
-        n = _legal(S, tb, b, out)
+        stage = S["stage"][b]  # the decision asked, applied (one call site per phase)
+        if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
+            setup.apply_setup(S, tb, b, a)
+        elif stage == STAGE_ENGAGE:
+            apply_engage(S, tb, b, a)
+        elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
+            movement.apply_move(S, tb, b, a)
+        elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
+            items.apply_item(S, tb, b, a)
+        else:
+            combat.apply_combat(S, tb, b, a)
+        n = legal_actions(S, tb, b, out)
         if n != 1 or out[0] != A_END:
             return n
-        _apply(S, tb, b, A_END)
+        a = np.int64(A_END)
     S["stage"][b] = STAGE_GAME_OVER  # unreachable by the rules; stops a runaway game
     return 0
-
-
-@njit
-def legal_actions(S, tb, b: int, out) -> int:
-    """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
-    stage = S["stage"][b]
-    if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
-        return 0
-    return _legal(S, tb, b, out)
-
-
-@njit
-def apply_action(S, tb, b: int, a: int, out) -> int:
-    """Apply legal action a to game b, advance; returns the next decision's legal actions in
-    out[:n] and n."""
-    S["decisions"][b] += 1
-    _apply(S, tb, b, a)
-    return advance(S, tb, b, out)

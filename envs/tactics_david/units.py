@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import STAGE_ENGAGE, STAGE_GAME_OVER
 from envs.tactics_david.grid import offset_cell
@@ -241,7 +241,7 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
     return out
 
 
-@njit
+@njit_inline  # one caller
 def end_of_turn_statuses(S, tb, b: int) -> None:
     """At the end of either player's Turn: enemies in direct contact with a Feared unit (or one
     counting as Feared: Mask of Fear, TD-25.8) acquire Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""

@@ -264,7 +264,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         kill(S, tb, b, d, a // MAX_UNITS)
         if d // MAX_UNITS != a // MAX_UNITS:
             S["unit_kills"][b, a] += 1
-            run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED))
+            run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
         return
     bf = np.int64(S["battlefield"][b])
     fa = np.int64(S["unit_facing"][b, a])

@@ -21,10 +21,9 @@ def start(S, tb, b, seed, game_index, out):
     return turn.legal_actions(S, tb, b, out)
 
 
-@njit
-def legal(S, tb, b, out):
-    """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
-    return turn.legal_actions(S, tb, b, out)
+# the legal actions of game b's decision into out[:n]; n (0 once the game is over): the turn
+# function itself, not a wrapper that would link the legal-action tree into a module again
+legal = turn.legal_actions
 
 
 @njit

@@ -22,11 +22,13 @@ from envs.core.jit import njit, njit_inline
 from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
+    A_STATUS,
     A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
+    STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_FIRST,
     STAGE_GAME_OVER,
@@ -43,6 +45,8 @@ from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
     OUT_END_MOVE,
+    OUT_PAUSE,
+    discard_status,
     disengage,
     has_flag,
     may_act,
@@ -89,14 +93,49 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
-    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
-    if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
+    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+    after_engagement_rows(S, tb, b, u, out)
+
+
+@njit
+def after_engagement_rows(S, tb, b: int, u: int, out: int) -> None:
+    """What the Engagement rows' outcome `out` leaves unit u: a "may discard" asked
+    (STAGE_EFFECT), Disengaged (dead, Paralyzed, still Petrified: no phases, TD-20.20), its
+    Movement Phase over (Confused, TD-20.22), or its Item Phase, then its Movement Phase.
+    Called by apply_engage and by apply_effect_choice when the paused scan resumes."""
+    if out & OUT_PAUSE:
+        S["stage"][b] = STAGE_EFFECT  # asked of the unit's owner, the current player
+    elif out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
         disengage(S, tb, b)
     elif out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         movement.end_movement(S, tb, b)
     else:
         items.begin_item_phase(S, tb, b, 1)  # the Item Phase, then the Movement Phase
+
+
+@njit_inline  # one caller
+def legal_effect_choice(S, b: int, out) -> int:
+    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END)."""
+    out[0] = A_STATUS + np.int64(S["eff_status"][b])
+    out[1] = A_END
+    return 2
+
+
+@njit_inline  # one caller
+def apply_effect_choice(S, tb, b: int, a: int) -> None:
+    """Discard the Status or keep it, then resume the paused Engagement scan at the next
+    Status. Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
+    u = np.int64(S["eff_unit"][b])
+    s = np.int64(S["eff_status"][b])
+    if a != A_END:
+        discard_status(S, tb, b, u, s)
+        if s == tb.status_fearful:
+            S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
+    S["eff_unit"][b] = -1
+    out = np.int64(S["eff_out"][b])
+    out |= run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), np.int64(S["eff_next"][b]))
+    after_engagement_rows(S, tb, b, u, out)
 
 
 @njit
@@ -116,6 +155,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return combat.legal_combat(S, tb, b, out)
     if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
+    if stage == STAGE_EFFECT:
+        return legal_effect_choice(S, b, out)
     return 0
 
 
@@ -140,6 +181,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             movement.apply_move(S, tb, b, a)
         elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
             items.apply_item(S, tb, b, a)
+        elif stage == STAGE_EFFECT:
+            apply_effect_choice(S, tb, b, a)
         else:
             combat.apply_combat(S, tb, b, a)
         n = legal_actions(S, tb, b, out)

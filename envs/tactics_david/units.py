@@ -31,6 +31,7 @@ from envs.tactics_david.record import (
     SP_RELENTLESS,
     SP_SWARM,
     TRIG_BEFORE_DISENGAGEMENT,
+    TRIG_ENGAGEMENT,
     USE_OWNER_TURN,
 )
 from envs.tactics_david.state import (
@@ -149,6 +150,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
 OUT_DISENGAGE = 1  # the unit is Disengaged at once (Paralyzed)
 OUT_DEAD = 2  # the unit acquired the Dead Status (Poisoned)
 OUT_END_MOVE = 4  # the unit counts as moved and its Movement Phase ends (Confused)
+OUT_PAUSE = 8  # a "may discard" is asked of the player (S["eff_*"] hold the scan; R34)
 
 
 @njit
@@ -197,13 +199,18 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
 
 
 @njit
-def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
+def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
     """Run every statuses.yaml row of `trigger` of the Statuses unit u holds (statuses.yaml
     order): roll the row's die once per Status and trigger (R32), and if the result is one of
     the row's results (or the row has no roll) apply its effect. Returns OUT_* bits for the
-    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"]."""
+    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"].
+
+    The scan starts at Status `first` (0, or where a paused scan resumes). An Engagement
+    `discard_self` row is the Status text's "may discard" (Fearful's and Petrified's 6): the
+    scan pauses there (OUT_PAUSE; S["eff_*"] say the unit, Status and where to resume) and the
+    player answers in STAGE_EFFECT (turn.apply_effect_choice)."""
     out = 0
-    for s in range(N_STATUSES):
+    for s in range(first, N_STATUSES):
         if S["unit_status"][b, u, s] == 0:
             continue
         r = np.int64(0)
@@ -226,6 +233,12 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
                 return out | OUT_DEAD
             elif kind == EFF_FLEE:
                 S["eng_force"][b] = FORCE_FLEE
+            elif kind == EFF_DISCARD_SELF and trigger == TRIG_ENGAGEMENT:
+                S["eff_unit"][b] = u
+                S["eff_status"][b] = s
+                S["eff_next"][b] = s + 1
+                S["eff_out"][b] = out
+                return out | OUT_PAUSE
             elif kind == EFF_DISCARD_SELF:
                 discard_status(S, tb, b, u, s)
                 if s == tb.status_fearful:  # overcome: not again this Turn (TD-20.8)
@@ -389,7 +402,7 @@ def disengage(S, tb, b: int) -> None:
     (Crippled, Silenced, Banished: 5-6 discards them, TD-20.9/11/13)."""
     u = np.int64(S["engaged"][b])
     if u >= 0 and may_act(S, tb, b, u):
-        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT))
+        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT), 0)
     S["engaged"][b] = -1
     S["pending_target"][b] = -1
     if not deathmatch_over(S, tb, b):

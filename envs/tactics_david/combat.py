@@ -153,7 +153,7 @@ def dice_max(n6: int, sides_a: int, sides_b: int) -> int:
     return 6 * n6 + sides_a + sides_b
 
 
-@njit
+@njit_inline  # one caller
 def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int, def_max: int):
     """The Duel condition (TD-10.6, R10): one result is out of the other side's reach even with
     its highest roll: the attack beats the defender's best, or the defence holds against the
@@ -311,7 +311,7 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     )
 
 
-@njit
+@njit_inline  # one caller
 def range_rating(S, tb, b: int, u: int) -> int:
     """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
     space's terrain modifier (Water -1, R14); never below 0."""

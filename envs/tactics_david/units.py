@@ -75,7 +75,7 @@ def may_act(S, tb, b: int, u: int) -> bool:
     return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
 
 
-@njit
+@njit_inline  # one caller
 def put(S, b: int, u: int, cell: int) -> None:
     """Stand unit u on an empty space (a Unit Team's second slot comes with TD-18)."""
     S["cell_unit"][b, cell, 0] = u

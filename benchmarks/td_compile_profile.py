@@ -3,7 +3,10 @@ registered yet, so benchmarks/compile_profile.py, which runs the harness's paths
 registered ruleset, cannot profile it; this is the same numba-event listener over the
 one-game kernels).
 
-    PYTHONPATH=. python -m benchmarks.td_compile_profile [--top 25] [--json F]
+    PYTHONPATH=. python -m benchmarks.td_compile_profile [--top 25] [--json F] [--out DIR]
+
+--out DIR writes td_compile_<UTC date>_<short commit>.json and .md there (with the machine,
+its load average and the commit), as benchmarks/results/ keeps figures.
 
 It compiles against an empty temporary numba cache (removed afterwards), so the total is a
 cold compile. "excl" is a function's own typing and lowering plus LLVM over its whole call
@@ -83,10 +86,56 @@ def profile() -> dict[str, Any]:
     }
 
 
+def _machine() -> dict[str, Any]:
+    import platform
+    import subprocess
+
+    import numba
+
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return {
+        "commit": commit or "unknown",
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average_1m": os.getloadavg()[0],
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+    }
+
+
+def _write(out: Path, res: dict[str, Any], top: int) -> Path:
+    m = res["machine"]
+    stem = out / f"td_compile_{m['date_utc'][:10]}_{m['commit']}"
+    out.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".json").write_text(json.dumps(res, indent=1))
+    lines = [
+        "# Tactics David: cold compile of start + legal + apply",
+        "",
+        f"Commit {m['commit']}, {m['date_utc']} UTC, {m['machine']}, {m['cpus']} CPUs, load "
+        f"average {m['load_average_1m']:.2f} at the end, Python {m['python']}, numba "
+        f"{m['numba']}. Command: `PYTHONPATH=. python -m benchmarks.td_compile_profile`.",
+        "",
+        f"**{res['total_s']:.1f} s wall, {res['cpu_s']:.1f} s CPU, {res['n_functions']} "
+        "functions compiled.**",
+        "",
+        "| excl s | incl s | function |",
+        "|---:|---:|---|",
+    ]
+    lines += [
+        f"| {f['excl_s']:.2f} | {f['incl_s']:.2f} | {f['name']} |" for f in res["functions"][:top]
+    ]
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    return stem
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--top", type=int, default=25, help="functions listed (by excl time)")
     p.add_argument("--json", type=Path, default=None, help="also write the whole table here")
+    p.add_argument("--out", type=Path, default=None, help="write JSON + markdown results here")
     args = p.parse_args(argv)
     if "envs" in sys.modules:
         raise SystemExit("run td_compile_profile in a fresh interpreter (envs already imported)")
@@ -100,8 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'excl s':>7} {'incl s':>7} {'n':>3}  function")
     for f in res["functions"][: args.top]:
         print(f"{f['excl_s']:7.2f} {f['incl_s']:7.2f} {f['count']:3d}  {f['name']}")
+    res["machine"] = _machine()
     if args.json:
         args.json.write_text(json.dumps(res, indent=1))
+    if args.out:
+        print(f"wrote {_write(args.out, res, args.top)}.json/.md")
     return 0
 
 

@@ -31,6 +31,8 @@ from envs.tactics_david.actions import (
     A_END,
     A_SIDE,
     A_STRIKE,
+    STAGE_EFFECT,
+    STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
 )
 from envs.tactics_david.grid import (
@@ -56,6 +58,7 @@ from envs.tactics_david.state import (
     MAX_REFLECT,
     MAX_UNITS,
     N_STATUSES,
+    RESUME_AFTER_ATTACK,
     SIDE_FRONT,
 )
 from envs.tactics_david.units import (
@@ -440,13 +443,11 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
-        resolve_reflections(S, tb, b, u)
-        begin_item_phase(S, tb, b, 2)
+        after_attack(S, tb, b, u)
         return
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
-        resolve_reflections(S, tb, b, u)
-        begin_item_phase(S, tb, b, 2)
+        after_attack(S, tb, b, u)
         return
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -454,5 +455,23 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         S["stage"][b] = STAGE_RANGED_SIDE
         return
     _fire(S, tb, b, u, target, 0)
+    after_attack(S, tb, b, u)
+
+
+@njit
+def after_attack(S, tb, b: int, u: int) -> None:
+    """The Engaged unit u's attack is over: first a "may discard" its kill noted (Enraged,
+    R34) is asked (STAGE_EFFECT; turn.apply_effect_choice calls this again with the answer
+    taken), then the reflections are answered (TD-20.21) and Item Phase 2 follows."""
+    v = np.int64(S["eff_unit"][b])
+    if v >= 0 and S["eff_next"][b] == RESUME_AFTER_ATTACK:
+        if (
+            S["stage"][b] != STAGE_GAME_OVER
+            and S["unit_status"][b, v, S["eff_status"][b]] != 0
+            and not is_dead(S, tb, b, v)
+        ):
+            S["stage"][b] = STAGE_EFFECT
+            return
+        S["eff_unit"][b] = -1
     resolve_reflections(S, tb, b, u)
     begin_item_phase(S, tb, b, 2)

@@ -40,7 +40,7 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.record import TRIG_ENGAGEMENT
-from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE
+from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE, RESUME_AFTER_ATTACK
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
@@ -124,8 +124,8 @@ def legal_effect_choice(S, b: int, out) -> int:
 
 @njit_inline  # one caller
 def apply_effect_choice(S, tb, b: int, a: int) -> None:
-    """Discard the Status or keep it, then resume the paused Engagement scan at the next
-    Status. Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
+    """Discard the Status or keep it, then resume: the paused Engagement scan at the next
+    Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
     s = np.int64(S["eff_status"][b])
     if a != A_END:
@@ -133,6 +133,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> None:
         if s == tb.status_fearful:
             S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
     S["eff_unit"][b] = -1
+    if S["eff_next"][b] == RESUME_AFTER_ATTACK:  # Enraged's kill: the Combat Phase goes on
+        combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
+        return
     out = np.int64(S["eff_out"][b])
     out |= run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), np.int64(S["eff_next"][b]))
     after_engagement_rows(S, tb, b, u, out)

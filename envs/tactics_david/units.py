@@ -31,6 +31,7 @@ from envs.tactics_david.record import (
     SP_RELENTLESS,
     SP_SWARM,
     TRIG_BEFORE_DISENGAGEMENT,
+    TRIG_ENEMY_KILLED,
     TRIG_ENGAGEMENT,
     USE_OWNER_TURN,
 )
@@ -43,6 +44,7 @@ from envs.tactics_david.state import (
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
+    RESUME_AFTER_ATTACK,
     STATUS_PERMANENT,
     TURN_CAP,
 )
@@ -239,6 +241,10 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
                 S["eff_next"][b] = s + 1
                 S["eff_out"][b] = out
                 return out | OUT_PAUSE
+            elif kind == EFF_DISCARD_SELF and trigger == TRIG_ENEMY_KILLED:
+                S["eff_unit"][b] = u  # "may discard" after the kill: asked after the attack
+                S["eff_status"][b] = s
+                S["eff_next"][b] = RESUME_AFTER_ATTACK
             elif kind == EFF_DISCARD_SELF:
                 discard_status(S, tb, b, u, s)
                 if s == tb.status_fearful:  # overcome: not again this Turn (TD-20.8)

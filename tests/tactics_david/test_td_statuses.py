@@ -383,9 +383,11 @@ def test_reflective_sends_magical_attacks_back():
 
 
 def test_enraged_is_discarded_after_killing_an_enemy():
-    """TD-20.18 / R34: a unit with Enraged that causes an enemy to acquire Dead discards
-    Enraged; while it has not killed, it keeps it."""
+    """TD-20.18 / R34: a unit with Enraged that causes an enemy to acquire Dead may discard
+    Enraged: its player is asked once the attack is over (STAGE_EFFECT), keeping it or not;
+    while it has not killed, nothing is asked and it keeps it."""
     outcomes = set()
+    enraged = A_STATUS + ST["Enraged"]
     for seed in range(1, 30):
         tb = record()
         S = position(tb, seed=seed)
@@ -394,8 +396,16 @@ def test_enraged_is_discarded_after_killing_an_enemy():
         unit(S, tb, 1, "Soldier", 0, 0, S_)
         _give(S, tb, k, "Enraged")
         assert engage(S, tb, k) == [A_STRIKE]
-        act(S, tb, A_STRIKE)
+        acts = act(S, tb, A_STRIKE)
         killed = bool(S["unit_status"][0, foe, DEAD] != 0)
-        assert _has(S, k, "Enraged") != killed
+        assert (S["stage"][0] == STAGE_EFFECT) == killed
+        assert _has(S, k, "Enraged")
+        if killed:
+            assert sorted(acts) == [A_END, enraged]
+            kept = S.copy()
+            act(kept, tb, A_END)
+            assert _has(kept, k, "Enraged") and kept["stage"][0] != STAGE_EFFECT
+            act(S, tb, enraged)
+            assert not _has(S, k, "Enraged") and S["stage"][0] != STAGE_EFFECT
         outcomes.add(killed)
     assert outcomes == {True, False}

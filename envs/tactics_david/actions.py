@@ -23,7 +23,8 @@ Every decision is one step of one player; what an action means depends on the st
                            (STAGE_ITEM), removing Statuses (STAGE_ITEM_STATUS); decline the
                            acquired Item (STAGE_ACQUIRE)
     A_USE_ITEM      1      Use Item Procedure with the Expendable Item (STAGE_ITEM, TD-8.3)
-    A_STATUS + s    20     the Status s an Item removes (STAGE_ITEM_STATUS, TD-25.2)
+    A_STATUS + s    20     the Status s an Item removes (STAGE_ITEM_STATUS, TD-25.2); the Status
+                           the unit discards when it may (STAGE_EFFECT, R34)
     A_TRADE + t     3      exchange the Items of type slot t with the Trade partner (STAGE_TRADE:
                            give, take or swap, TD-8.2); swap the looted Item into slot t
                            (STAGE_LOOT, TD-11.2)
@@ -35,7 +36,7 @@ Status to remove next; STAGE_ACQUIRE the unit that equips the Item drawn at the 
 (A_UNIT + k, TD-12.2). In STAGE_ITEM, A_CELL + c also picks the Trade partner (a living ally
 at most 2 steps away) or, in Item Phase 2, the Dead unit in direct contact to Loot.
 
-A decision whose only legal action is A_END is not asked (turn.advance applies it): the rules
+A decision whose only legal action is A_END is not asked (turn.step applies it): the rules
 leave no choice there (TD-7.4 "forced to end their Turn"). The next part adds item, trade,
 loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
 """
@@ -78,6 +79,9 @@ STAGE_ACQUIRE = 13  # the unit equipping the acquired Item (TD-12.2)
 STAGE_TRADE = 14  # exchanges with the Trade partner (TD-8.2)
 STAGE_LOOT = 15  # a looted Item meets a full slot: swap it in or send it to the deck (TD-11.2)
 STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-25.9)
+# a "may" choice in the middle of a procedure, resumed after the answer (the design's pause):
+# A_STATUS + s discards Status s, A_END keeps it (R34: Fearful's and Petrified's 6)
+STAGE_EFFECT = 17
 STAGE_NAMES = (
     "none",
     "first player",
@@ -96,6 +100,7 @@ STAGE_NAMES = (
     "trade",
     "loot",
     "whip move",
+    "effect choice",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_SIDE,
     A_STRIKE,
+    STAGE_EFFECT,
+    STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
 )
 from envs.tactics_david.grid import (
@@ -56,6 +58,7 @@ from envs.tactics_david.state import (
     MAX_REFLECT,
     MAX_UNITS,
     N_STATUSES,
+    RESUME_AFTER_ATTACK,
     SIDE_FRONT,
 )
 from envs.tactics_david.units import (
@@ -153,7 +156,7 @@ def dice_max(n6: int, sides_a: int, sides_b: int) -> int:
     return 6 * n6 + sides_a + sides_b
 
 
-@njit
+@njit_inline  # one caller
 def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int, def_max: int):
     """The Duel condition (TD-10.6, R10): one result is out of the other side's reach even with
     its highest roll: the attack beats the defender's best, or the defence holds against the
@@ -240,7 +243,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
     return att, dfn, cannot_die
 
 
-@njit
+@njit_inline  # one caller
 def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
@@ -264,7 +267,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         kill(S, tb, b, d, a // MAX_UNITS)
         if d // MAX_UNITS != a // MAX_UNITS:
             S["unit_kills"][b, a] += 1
-            run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED))
+            run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
         return
     bf = np.int64(S["battlefield"][b])
     fa = np.int64(S["unit_facing"][b, a])
@@ -311,7 +314,7 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     )
 
 
-@njit
+@njit_inline  # one caller
 def range_rating(S, tb, b: int, u: int) -> int:
     """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
     space's terrain modifier (Water -1, R14); never below 0."""
@@ -338,7 +341,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     return line_of_sight(tb, bf, a, facing, c)
 
 
-@njit
+@njit_inline  # one caller
 def legal_combat(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_COMBAT and STAGE_RANGED_SIDE (module docstring)."""
     u = np.int64(S["engaged"][b])
@@ -440,13 +443,11 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
-        resolve_reflections(S, tb, b, u)
-        begin_item_phase(S, tb, b, 2)
+        after_attack(S, tb, b, u)
         return
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
-        resolve_reflections(S, tb, b, u)
-        begin_item_phase(S, tb, b, 2)
+        after_attack(S, tb, b, u)
         return
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -454,5 +455,23 @@ def apply_combat(S, tb, b: int, a: int) -> None:
         S["stage"][b] = STAGE_RANGED_SIDE
         return
     _fire(S, tb, b, u, target, 0)
+    after_attack(S, tb, b, u)
+
+
+@njit
+def after_attack(S, tb, b: int, u: int) -> None:
+    """The Engaged unit u's attack is over: first a "may discard" its kill noted (Enraged,
+    R34) is asked (STAGE_EFFECT; turn.apply_effect_choice calls this again with the answer
+    taken), then the reflections are answered (TD-20.21) and Item Phase 2 follows."""
+    v = np.int64(S["eff_unit"][b])
+    if v >= 0 and S["eff_next"][b] == RESUME_AFTER_ATTACK:
+        if (
+            S["stage"][b] != STAGE_GAME_OVER
+            and S["unit_status"][b, v, S["eff_status"][b]] != 0
+            and not is_dead(S, tb, b, v)
+        ):
+            S["stage"][b] = STAGE_EFFECT
+            return
+        S["eff_unit"][b] = -1
     resolve_reflections(S, tb, b, u)
     begin_item_phase(S, tb, b, 2)

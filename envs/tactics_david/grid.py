@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactics_david.record import AXIS_EAST_WEST
 
 # row and column step of each facing (N, E, S, W)
@@ -55,7 +55,7 @@ def may_stop(tb, bf: int, mtype: int, cell: int) -> bool:
     return tb.bf_height[bf, cell] <= tb.m_occupy[mtype]
 
 
-@njit
+@njit_inline  # one caller
 def rise_run(tb, bf: int, a: int, facing: int, t: int):
     """(Rise, Run) of space t from a unit on space a facing `facing` (TD-15.1)."""
     cols = np.int64(tb.bf_cols[bf])
@@ -82,7 +82,7 @@ def blocks_los(tb, bf: int, cell: int) -> bool:
     return tb.bf_height[bf, cell] >= tb.los_block_height or tb.t_blocks_los[tb.bf_terrain[bf, cell]]
 
 
-@njit
+@njit_inline  # one caller
 def line_of_sight(tb, bf: int, a: int, facing: int, t: int) -> bool:
     """Line of Sight from a unit on a (facing `facing`) to space t ahead of it (TD-15.7): the
     line from the middle of its front edge to the middle of t's nearest parallel edge passes no

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
@@ -203,7 +203,7 @@ def _usable_item(S, tb, b: int, u: int) -> int:
     return -1
 
 
-@njit
+@njit_inline  # one caller
 def legal_item(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_ITEM, STAGE_ITEM_TARGET, STAGE_ITEM_STATUS, STAGE_ACQUIRE."""
     stage = S["stage"][b]
@@ -254,7 +254,7 @@ def legal_item(S, tb, b: int, out) -> int:
     return n
 
 
-@njit
+@njit_inline  # one caller
 def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
     """Amulet of Shifting (TD-25.7): unit u's Unit Type becomes t for the rest of the game; its
     Attack Type follows (TD-3.3) unless an Accessory sets it; Statuses the new type cannot
@@ -479,7 +479,7 @@ def _eligible(S, tb, b: int, u: int, i: int) -> bool:
     return in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0 and may_equip(S, tb, b, u, i)
 
 
-@njit
+@njit_inline  # one caller
 def begin_acquisition(S, tb, b: int) -> None:
     """End of the Attacking Player's Turn (TD-12.1, R9): with kills this Turn, roll 1 D6
     against the threshold of the kill count (5 or more kills: no roll); on a success the top
@@ -514,7 +514,7 @@ def _legal_acquire(S, tb, b: int, out) -> int:
     return n + 1
 
 
-@njit
+@njit_inline  # one caller
 def _apply_acquire(S, tb, b: int, a: int) -> None:
     """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
     or decline; then the Turn ends."""

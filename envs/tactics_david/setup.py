@@ -104,6 +104,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["charge_max"][b] = 0
     S["pending_target"][b] = -1
     S["deploy_unit"][b] = -1
+    S["eff_unit"][b] = -1
     for p in range(N_PLAYERS):
         S["rewards"][b, p] = 0.0
         S["army_cost"][b, p] = 0

@@ -153,6 +153,11 @@ STATE_FIELDS = [
     ("whip_unit", np.int8, ()),  # int8 the ally making the Whip's extra move (STAGE_WHIP), -1
     ("eng_whipped", np.uint8, ()),  # bool the Whip was used this Movement Phase
     ("eng_force", np.int8, ()),  # int8 FORCE_* move a Status imposes this Movement Phase
+    # a choice asked in the middle of a procedure (STAGE_EFFECT): the scan it paused
+    ("eff_unit", np.int8, ()),  # int8 the unit whose Status may be discarded, -1
+    ("eff_status", np.int8, ()),  # int8 that Status
+    ("eff_next", np.int8, ()),  # int8 the Status the paused scan resumes at; RESUME_AFTER_ATTACK
+    ("eff_out", np.int8, ()),  # int8 OUT_* bits the scan had gathered before the pause
     # Magical attacks reflected by Reflective defenders, answered after the Combat Phase
     ("refl_count", np.int8, ()),  # int8 reflections pending
     ("refl_strength", np.int8, (MAX_REFLECT,)),  # int8[9] the attack's Strength Rating
@@ -170,6 +175,10 @@ STATE_DTYPE = np.dtype(STATE_FIELDS)
 FORCE_NONE = 0
 FORCE_FLEE = 1  # must charge (else move) toward the nearest ally
 FORCE_ADVANCE = 2  # must move or charge toward the closest enemy, and attack it on contact
+
+# eff_next: the choice was noted during an Attack Procedure (Enraged's kill, R34) and is asked
+# once the attack is over; the answer resumes the Combat Phase (combat.after_attack)
+RESUME_AFTER_ATTACK = -1
 
 # eng_procedure
 PROC_NONE = 0
@@ -191,6 +200,7 @@ def allocate(n: int) -> np.ndarray:
         "engaged",
         "pending_target",
         "deploy_unit",
+        "eff_unit",
         "deck",
         "first_player",
         "roll_winner",

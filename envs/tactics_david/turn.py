@@ -9,7 +9,7 @@
     A_END in STAGE_ENGAGE ends the Turn: Item Acquisition (STAGE_ACQUIRE, items.py), then
     units.end_turn: the other player's Turn begins.
 
-`legal_actions` lists the actions of the decision asked; `apply_action` applies a legal one
+`legal_actions` lists the actions of the decision asked; `step` applies a legal one
 (the caller checked), counts the decision and advances: a decision whose only legal action is
 A_END is applied at once, since the rules leave nothing to choose (actions.py).
 """
@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
     A_END,
+    A_STATUS,
     A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
+    STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_FIRST,
     STAGE_GAME_OVER,
@@ -38,11 +40,13 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.record import TRIG_ENGAGEMENT
-from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE
+from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE, RESUME_AFTER_ATTACK
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
     OUT_END_MOVE,
+    OUT_PAUSE,
+    discard_status,
     disengage,
     has_flag,
     may_act,
@@ -52,7 +56,7 @@ from envs.tactics_david.units import (
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
 
 
-@njit
+@njit_inline  # one caller
 def legal_engage(S, tb, b: int, out) -> int:
     """STAGE_ENGAGE (TD-7.2-7.4): Engage any own unit in play not yet Engaged this Turn; end
     the Turn, unless a unit Locked in Combat has still to attack or Escape (TD-16.3)."""
@@ -89,8 +93,19 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
-    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT))
-    if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
+    out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+    after_engagement_rows(S, tb, b, u, out)
+
+
+@njit
+def after_engagement_rows(S, tb, b: int, u: int, out: int) -> None:
+    """What the Engagement rows' outcome `out` leaves unit u: a "may discard" asked
+    (STAGE_EFFECT), Disengaged (dead, Paralyzed, still Petrified: no phases, TD-20.20), its
+    Movement Phase over (Confused, TD-20.22), or its Item Phase, then its Movement Phase.
+    Called by apply_engage and by apply_effect_choice when the paused scan resumes."""
+    if out & OUT_PAUSE:
+        S["stage"][b] = STAGE_EFFECT  # asked of the unit's owner, the current player
+    elif out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
         disengage(S, tb, b)
     elif out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
@@ -99,9 +114,40 @@ def apply_engage(S, tb, b: int, a: int) -> None:
         items.begin_item_phase(S, tb, b, 1)  # the Item Phase, then the Movement Phase
 
 
+@njit_inline  # one caller
+def legal_effect_choice(S, b: int, out) -> int:
+    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END)."""
+    out[0] = A_STATUS + np.int64(S["eff_status"][b])
+    out[1] = A_END
+    return 2
+
+
+@njit_inline  # one caller
+def apply_effect_choice(S, tb, b: int, a: int) -> None:
+    """Discard the Status or keep it, then resume: the paused Engagement scan at the next
+    Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
+    u = np.int64(S["eff_unit"][b])
+    s = np.int64(S["eff_status"][b])
+    if a != A_END:
+        discard_status(S, tb, b, u, s)
+        if s == tb.status_fearful:
+            S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
+    S["eff_unit"][b] = -1
+    if S["eff_next"][b] == RESUME_AFTER_ATTACK:  # Enraged's kill: the Combat Phase goes on
+        combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
+        return
+    out = np.int64(S["eff_out"][b])
+    out |= run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), np.int64(S["eff_next"][b]))
+    after_engagement_rows(S, tb, b, u, out)
+
+
 @njit
-def _legal(S, tb, b: int, out) -> int:
+def legal_actions(S, tb, b: int, out) -> int:
+    """The legal actions of game b's decision into out[:n]; n (0 once the game is over).
+    Called by kernels.legal and by `step` (two callers: its own function)."""
     stage = S["stage"][b]
+    if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
+        return 0
     if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
         return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
@@ -112,53 +158,39 @@ def _legal(S, tb, b: int, out) -> int:
         return combat.legal_combat(S, tb, b, out)
     if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
+    if stage == STAGE_EFFECT:
+        return legal_effect_choice(S, b, out)
     return 0
 
 
-@njit
-def _apply(S, tb, b: int, a: int) -> None:
-    stage = S["stage"][b]
-    if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
-        setup.apply_setup(S, tb, b, a)
-    elif stage == STAGE_ENGAGE:
-        apply_engage(S, tb, b, a)
-    elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
-        movement.apply_move(S, tb, b, a)
-    elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
-        items.apply_item(S, tb, b, a)
-    else:
-        combat.apply_combat(S, tb, b, a)
+@njit_inline
+def step(S, tb, b: int, a: int, out) -> int:
+    """Apply legal action a (the caller checked), then apply forced A_END decisions until a
+    real one is asked or the game is over; returns that decision's legal actions in out[:n]
+    and n (0 once over).
 
-
-@njit
-def advance(S, tb, b: int, out) -> int:
-    """Apply forced A_END decisions until a real one is asked or the game is over; returns the
-    legal actions of the decision asked in out[:n] and n (0 once over)."""
+    Inlined into kernels.apply (its one caller), with no wrapper levels between the kernel
+    and the chapter functions: the whole rules tree is linked into one module, not once more
+    per level (compile time, docs/adding_a_ruleset.md, "Habits that keep compile time
+    bounded")."""
+    S["decisions"][b] += 1
     for _ in range(MAX_AUTO):
-        stage = S["stage"][b]
-        if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
-            return 0
-        n = _legal(S, tb, b, out)
+        stage = S["stage"][b]  # the decision asked, applied (one call site per phase)
+        if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
+            setup.apply_setup(S, tb, b, a)
+        elif stage == STAGE_ENGAGE:
+            apply_engage(S, tb, b, a)
+        elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
+            movement.apply_move(S, tb, b, a)
+        elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
+            items.apply_item(S, tb, b, a)
+        elif stage == STAGE_EFFECT:
+            apply_effect_choice(S, tb, b, a)
+        else:
+            combat.apply_combat(S, tb, b, a)
+        n = legal_actions(S, tb, b, out)
         if n != 1 or out[0] != A_END:
             return n
-        _apply(S, tb, b, A_END)
+        a = np.int64(A_END)
     S["stage"][b] = STAGE_GAME_OVER  # unreachable by the rules; stops a runaway game
     return 0
-
-
-@njit
-def legal_actions(S, tb, b: int, out) -> int:
-    """The legal actions of game b's decision into out[:n]; n (0 once the game is over)."""
-    stage = S["stage"][b]
-    if stage == STAGE_GAME_OVER or stage == STAGE_NONE:
-        return 0
-    return _legal(S, tb, b, out)
-
-
-@njit
-def apply_action(S, tb, b: int, a: int, out) -> int:
-    """Apply legal action a to game b, advance; returns the next decision's legal actions in
-    out[:n] and n."""
-    S["decisions"][b] += 1
-    _apply(S, tb, b, a)
-    return advance(S, tb, b, out)

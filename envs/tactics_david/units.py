@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import STAGE_ENGAGE, STAGE_GAME_OVER
 from envs.tactics_david.grid import offset_cell
@@ -31,6 +31,8 @@ from envs.tactics_david.record import (
     SP_RELENTLESS,
     SP_SWARM,
     TRIG_BEFORE_DISENGAGEMENT,
+    TRIG_ENEMY_KILLED,
+    TRIG_ENGAGEMENT,
     USE_OWNER_TURN,
 )
 from envs.tactics_david.state import (
@@ -42,6 +44,7 @@ from envs.tactics_david.state import (
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
+    RESUME_AFTER_ATTACK,
     STATUS_PERMANENT,
     TURN_CAP,
 )
@@ -74,7 +77,7 @@ def may_act(S, tb, b: int, u: int) -> bool:
     return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
 
 
-@njit
+@njit_inline  # one caller
 def put(S, b: int, u: int, cell: int) -> None:
     """Stand unit u on an empty space (a Unit Team's second slot comes with TD-18)."""
     S["cell_unit"][b, cell, 0] = u
@@ -149,6 +152,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
 OUT_DISENGAGE = 1  # the unit is Disengaged at once (Paralyzed)
 OUT_DEAD = 2  # the unit acquired the Dead Status (Poisoned)
 OUT_END_MOVE = 4  # the unit counts as moved and its Movement Phase ends (Confused)
+OUT_PAUSE = 8  # a "may discard" is asked of the player (S["eff_*"] hold the scan; R34)
 
 
 @njit
@@ -197,13 +201,18 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
 
 
 @njit
-def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
+def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
     """Run every statuses.yaml row of `trigger` of the Statuses unit u holds (statuses.yaml
     order): roll the row's die once per Status and trigger (R32), and if the result is one of
     the row's results (or the row has no roll) apply its effect. Returns OUT_* bits for the
-    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"]."""
+    caller (turn.apply_engage) to act on; forced moves go to S["eng_force"].
+
+    The scan starts at Status `first` (0, or where a paused scan resumes). An Engagement
+    `discard_self` row is the Status text's "may discard" (Fearful's and Petrified's 6): the
+    scan pauses there (OUT_PAUSE; S["eff_*"] say the unit, Status and where to resume) and the
+    player answers in STAGE_EFFECT (turn.apply_effect_choice)."""
     out = 0
-    for s in range(N_STATUSES):
+    for s in range(first, N_STATUSES):
         if S["unit_status"][b, u, s] == 0:
             continue
         r = np.int64(0)
@@ -226,6 +235,16 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
                 return out | OUT_DEAD
             elif kind == EFF_FLEE:
                 S["eng_force"][b] = FORCE_FLEE
+            elif kind == EFF_DISCARD_SELF and trigger == TRIG_ENGAGEMENT:
+                S["eff_unit"][b] = u
+                S["eff_status"][b] = s
+                S["eff_next"][b] = s + 1
+                S["eff_out"][b] = out
+                return out | OUT_PAUSE
+            elif kind == EFF_DISCARD_SELF and trigger == TRIG_ENEMY_KILLED:
+                S["eff_unit"][b] = u  # "may discard" after the kill: asked after the attack
+                S["eff_status"][b] = s
+                S["eff_next"][b] = RESUME_AFTER_ATTACK
             elif kind == EFF_DISCARD_SELF:
                 discard_status(S, tb, b, u, s)
                 if s == tb.status_fearful:  # overcome: not again this Turn (TD-20.8)
@@ -241,7 +260,7 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int) -> int:
     return out
 
 
-@njit
+@njit_inline  # one caller
 def end_of_turn_statuses(S, tb, b: int) -> None:
     """At the end of either player's Turn: enemies in direct contact with a Feared unit (or one
     counting as Feared: Mask of Fear, TD-25.8) acquire Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""
@@ -389,7 +408,7 @@ def disengage(S, tb, b: int) -> None:
     (Crippled, Silenced, Banished: 5-6 discards them, TD-20.9/11/13)."""
     u = np.int64(S["engaged"][b])
     if u >= 0 and may_act(S, tb, b, u):
-        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT))
+        run_status_rows(S, tb, b, u, np.int64(TRIG_BEFORE_DISENGAGEMENT), 0)
     S["engaged"][b] = -1
     S["pending_target"][b] = -1
     if not deathmatch_over(S, tb, b):

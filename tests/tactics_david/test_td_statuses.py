@@ -11,8 +11,10 @@ from envs.tactics_david.actions import (
     A_CHARGE,
     A_END,
     A_FACE,
+    A_STATUS,
     A_STRIKE,
     STAGE_COMBAT,
+    STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_MOVE,
 )
@@ -236,15 +238,22 @@ def test_confused_rotates_clockwise_by_the_roll():
 
 
 def test_petrified_breaks_free_on_a_six_and_doubles_strength():
-    """TD-20.20: Disengaged at once unless 1 D6 = 6 on Engagement (then discarded, acts
-    normally); never Locked in Combat: acquiring it ends a lock."""
+    """TD-20.20 / R34: Disengaged at once unless 1 D6 = 6 on Engagement; then its player
+    chooses (STAGE_EFFECT): discard it and act normally, or keep it and stay Disengaged;
+    never Locked in Combat: acquiring it ends a lock."""
 
     def check(seed):
         S, tb, k, _, e = _board(seed)
         _give(S, tb, k, "Petrified")
         r = _next_roll(S)
-        engage(S, tb, k)
+        acts = engage(S, tb, k)
         if r == 6:
+            petrified = A_STATUS + ST["Petrified"]
+            assert S["stage"][0] == STAGE_EFFECT and sorted(acts) == [A_END, petrified]
+            kept = S.copy()
+            act(kept, tb, A_END)
+            assert _has(kept, k, "Petrified") and kept["stage"][0] == STAGE_ENGAGE
+            act(S, tb, petrified)
             assert not _has(S, k, "Petrified") and S["stage"][0] == STAGE_MOVE
         else:
             assert _has(S, k, "Petrified") and S["stage"][0] == STAGE_ENGAGE
@@ -259,14 +268,22 @@ def test_petrified_breaks_free_on_a_six_and_doubles_strength():
 
 
 def test_fearful_flees_toward_the_nearest_ally_or_overcomes_fear():
-    """TD-20.8 / R3 / R33: 1-2 the unit must charge toward the nearest ally (turning first);
-    3-5 acts normally; 6 discards Fearful, which it may not regain this Turn."""
+    """TD-20.8 / R3 / R33 / R34: 1-2 the unit must charge toward the nearest ally (turning
+    first); 3-5 acts normally; 6: its player may discard Fearful (STAGE_EFFECT), which it may
+    then not regain this Turn; kept, the unit still acts normally."""
 
     def check(seed):
         S, tb, k, s, _ = _board(seed)  # ally Soldier at (9,1): south-west of the Knight
         _give(S, tb, k, "Fearful")
         r = _next_roll(S)
         acts = engage(S, tb, k)
+        if r == 6:
+            fearful = A_STATUS + ST["Fearful"]
+            assert S["stage"][0] == STAGE_EFFECT and sorted(acts) == [A_END, fearful]
+            kept = S.copy()
+            acts_kept = act(kept, tb, A_END)
+            assert _has(kept, k, "Fearful") and A_END in acts_kept and A_CHARGE in acts_kept
+            acts = act(S, tb, fearful)
         if r <= 2:
             assert sorted(acts) == [A_FACE + S_, A_FACE + W]  # turn toward it, then charge
             acts = act(S, tb, A_FACE + S_)
@@ -366,9 +383,11 @@ def test_reflective_sends_magical_attacks_back():
 
 
 def test_enraged_is_discarded_after_killing_an_enemy():
-    """TD-20.18 / R34: a unit with Enraged that causes an enemy to acquire Dead discards
-    Enraged; while it has not killed, it keeps it."""
+    """TD-20.18 / R34: a unit with Enraged that causes an enemy to acquire Dead may discard
+    Enraged: its player is asked once the attack is over (STAGE_EFFECT), keeping it or not;
+    while it has not killed, nothing is asked and it keeps it."""
     outcomes = set()
+    enraged = A_STATUS + ST["Enraged"]
     for seed in range(1, 30):
         tb = record()
         S = position(tb, seed=seed)
@@ -377,8 +396,16 @@ def test_enraged_is_discarded_after_killing_an_enemy():
         unit(S, tb, 1, "Soldier", 0, 0, S_)
         _give(S, tb, k, "Enraged")
         assert engage(S, tb, k) == [A_STRIKE]
-        act(S, tb, A_STRIKE)
+        acts = act(S, tb, A_STRIKE)
         killed = bool(S["unit_status"][0, foe, DEAD] != 0)
-        assert _has(S, k, "Enraged") != killed
+        assert (S["stage"][0] == STAGE_EFFECT) == killed
+        assert _has(S, k, "Enraged")
+        if killed:
+            assert sorted(acts) == [A_END, enraged]
+            kept = S.copy()
+            act(kept, tb, A_END)
+            assert _has(kept, k, "Enraged") and kept["stage"][0] != STAGE_EFFECT
+            act(S, tb, enraged)
+            assert not _has(S, k, "Enraged") and S["stage"][0] != STAGE_EFFECT
         outcomes.add(killed)
     assert outcomes == {True, False}

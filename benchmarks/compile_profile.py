@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,10 @@ def _run_path(name: str, path: str, players: int, options: dict[str, str] | None
     )
 
 
-def profile(name: str, path: str, players: int, options: dict[str, str] | None) -> dict[str, Any]:
-    """Compile one path cold (NUMBA_CACHE_DIR must already point to an empty folder) and
-    return {"total_s", "cpu_s", "functions": [{name, count, incl_s, excl_s}], ...}."""
+def timed_compile(run: Callable[[], Any]) -> dict[str, Any]:
+    """Call run() (NUMBA_CACHE_DIR must already be an empty folder) and time every function
+    numba compiles meanwhile: {"total_s", "cpu_s", "n_functions", "functions": [{name, count,
+    incl_s, excl_s}]}, functions by excl time, largest first."""
     from numba.core import event
 
     stack: list[list[Any]] = []
@@ -68,7 +70,7 @@ def profile(name: str, path: str, players: int, options: dict[str, str] | None) 
     event.register("numba:compile", listener)
     t0, c0 = time.perf_counter(), time.process_time()
     try:
-        _run_path(name, path, players, options)
+        run()
     finally:
         event.unregister("numba:compile", listener)
     total, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -76,14 +78,53 @@ def profile(name: str, path: str, players: int, options: dict[str, str] | None) 
         {"name": k, "count": int(v[0]), "incl_s": v[1], "excl_s": v[2]}
         for k, v in sorted(rows.items(), key=lambda kv: -kv[1][2])
     ]
+    return {"total_s": total, "cpu_s": cpu, "n_functions": len(functions), "functions": functions}
+
+
+def _machine() -> dict[str, Any]:
+    import platform
+    import subprocess
+
+    import numba
+
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     return {
-        "ruleset": name,
-        "path": path,
-        "total_s": total,
-        "cpu_s": cpu,
-        "n_functions": len(functions),
-        "functions": functions,
+        "commit": commit or "unknown",
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average_1m": os.getloadavg()[0],
+        "python": platform.python_version(),
+        "numba": numba.__version__,
     }
+
+
+def write_results(out: Path, label: str, res: dict[str, Any], top: int, command: str) -> Path:
+    """benchmarks/results-style JSON + markdown: compile_<label>_<date>_<commit>.json/.md."""
+    m = res["machine"]
+    stem = out / f"compile_{label}_{m['date_utc'][:10]}_{m['commit']}"
+    out.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".json").write_text(json.dumps(res, indent=1))
+    lines = [
+        f"# Cold compile: {label}",
+        "",
+        f"Commit {m['commit']}, {m['date_utc']} UTC, {m['machine']}, {m['cpus']} CPUs, load "
+        f"average {m['load_average_1m']:.2f} at the end, Python {m['python']}, numba "
+        f"{m['numba']}. Command: `{command}`.",
+        "",
+        f"**{res['total_s']:.1f} s wall, {res['cpu_s']:.1f} s CPU, {res['n_functions']} "
+        "functions compiled.**",
+        "",
+        "| excl s | incl s | function |",
+        "|---:|---:|---|",
+    ]
+    lines += [
+        f"| {f['excl_s']:.2f} | {f['incl_s']:.2f} | {f['name']} |" for f in res["functions"][:top]
+    ]
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    return stem
 
 
 def _parse_options(items: list[str]) -> dict[str, str] | None:
@@ -104,6 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], help="KEY=VALUE, repeatable")
     p.add_argument("--top", type=int, default=30, help="functions listed (by excl time)")
     p.add_argument("--json", type=Path, default=None, help="also write the whole table here")
+    p.add_argument(
+        "--run",
+        default=None,
+        help="MODULE:FUNCTION, a function of no arguments that compiles what to profile, "
+        "instead of a registered ruleset's path (an engine not yet registered)",
+    )
+    p.add_argument("--out", type=Path, default=None, help="write JSON + markdown results here")
     args = p.parse_args(argv)
     options = _parse_options(args.option)
     with tempfile.TemporaryDirectory(prefix="tacsim-compile-") as cache:
@@ -111,24 +159,38 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["NUMBA_CACHE_DIR"] = cache
         if "envs" in sys.modules:
             raise SystemExit("run compile_profile in a fresh interpreter (envs already imported)")
+        if args.run:
+            import importlib
 
-        from envs import registry
+            module, _, fn = args.run.partition(":")
+            run = getattr(importlib.import_module(module), fn or "compile_kernels")
+            label = module.rsplit(".", 1)[-1]
+        else:
+            from benchmarks.harness import load_spec
+            from envs import registry
 
-        if args.ruleset not in registry.names(playable_only=True):
-            raise SystemExit(f"unknown or unplayable ruleset {args.ruleset!r}")
-        from benchmarks.harness import load_spec
+            if args.ruleset not in registry.names(playable_only=True):
+                raise SystemExit(f"unknown or unplayable ruleset {args.ruleset!r}")
+            players = args.players or load_spec(args.ruleset).players
 
-        players = args.players or load_spec(args.ruleset).players
-        result = profile(args.ruleset, args.path, players, options)
+            def run() -> None:
+                _run_path(args.ruleset, args.path, players, options)
+
+            label = f"{args.ruleset}_{args.path}"
+        result = timed_compile(run)
     print(
-        f"{args.ruleset} {args.path}: cold compile {result['total_s']:.1f} s "
-        f"(cpu {result['cpu_s']:.1f} s), {result['n_functions']} functions"
+        f"{label}: cold compile {result['total_s']:.1f} s (cpu {result['cpu_s']:.1f} s), "
+        f"{result['n_functions']} functions"
     )
     print(f"{'excl s':>7} {'incl s':>7} {'n':>3}  function")
     for r in result["functions"][: args.top]:
         print(f"{r['excl_s']:7.2f} {r['incl_s']:7.2f} {r['count']:3d}  {r['name']}")
+    result["machine"] = _machine()
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1))
+    if args.out is not None:
+        command = "python -m benchmarks.compile_profile " + " ".join(argv or sys.argv[1:])
+        print(f"wrote {write_results(args.out, label, result, args.top, command)}.json/.md")
     return 0
 
 

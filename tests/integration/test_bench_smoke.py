@@ -292,3 +292,29 @@ def test_the_recorded_command_and_file_names_carry_the_options():
     assert harness.check_args(args) is None
     assert args.resolved_options == {"game": "basic", "episode": "war", "armies": "standard"}
     assert harness._argv_of(args)[:4] == ["--ruleset", "tactica", "--option", "game=basic"]
+
+
+def test_compile_profile_times_every_compiled_function():
+    """benchmarks/compile_profile.timed_compile: a caller's time includes its callee's, its
+    own (excl) does not."""
+    import numba
+
+    from benchmarks.compile_profile import timed_compile
+
+    @numba.njit
+    def callee(x):
+        return x + 1
+
+    @numba.njit
+    def caller(x):
+        return callee(x) * 2
+
+    res = timed_compile(lambda: caller(1))
+    by_name = {f["name"].rsplit(".", 1)[-1]: f for f in res["functions"]}
+    assert by_name["caller"]["count"] == 1 and by_name["callee"]["count"] == 1
+    assert by_name["caller"]["incl_s"] >= by_name["callee"]["incl_s"]
+    assert (
+        by_name["caller"]["excl_s"]
+        <= by_name["caller"]["incl_s"] - by_name["callee"]["incl_s"] + 1e-6
+    )
+    assert res["n_functions"] == len(res["functions"]) >= 2

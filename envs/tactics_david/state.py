@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.records import empty_states
+
 N_PLAYERS = 2
 MAX_UNITS = 20  # units per army: purchase limit 100 / cheapest unit 5 (record.py checks it)
 N_UNIT_IDS = N_PLAYERS * MAX_UNITS  # 40, ids fit int8
@@ -187,28 +189,27 @@ PROC_CHARGE = 2  # a Charging Procedure (the Movement Phase ended)
 PROC_ESCAPED = 3  # a won Escape Procedure: movement may follow, no Combat Phase
 
 
+NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
+    "unit_member",
+    "unit_cell",
+    "unit_item",
+    "unit_lock",
+    "unit_team",
+    "cell_unit",
+    "engaged",
+    "pending_target",
+    "deploy_unit",
+    "eff_unit",
+    "deck",
+    "first_player",
+    "roll_winner",
+    "winner",
+)
+
+
 def allocate(n: int) -> np.ndarray:
     """A batch of n zeroed records with the 'none' markers set (not a started game)."""
-    S = np.zeros(n, dtype=STATE_DTYPE)
-    for name in (
-        "unit_member",
-        "unit_cell",
-        "unit_item",
-        "unit_lock",
-        "unit_team",
-        "cell_unit",
-        "engaged",
-        "pending_target",
-        "deploy_unit",
-        "eff_unit",
-        "deck",
-        "first_player",
-        "roll_winner",
-        "winner",
-    ):
-        S[name] = -1
-    S["num_players"] = N_PLAYERS
-    return S
+    return empty_states(STATE_DTYPE, n, NEG_ONE_FIELDS, num_players=N_PLAYERS)
 
 
 def owner_of(u: int) -> int:

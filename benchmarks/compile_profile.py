@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
 
             module, _, fn = args.run.partition(":")
             run = getattr(importlib.import_module(module), fn or "compile_kernels")
-            label = module.rsplit(".", 1)[-1]
+            label = module.removeprefix("envs.").replace(".", "_")
         else:
             from benchmarks.harness import load_spec
             from envs import registry

@@ -72,3 +72,19 @@ def play_random_games(tb, games: int, seed: int, check: bool = True) -> list[Gam
             )
         )
     return results
+
+
+def compile_kernels() -> None:
+    """Compile start, legal and apply by calling each once (one random game's first steps):
+    what the engine's cold compile covers until the ruleset is registered. Profile it with
+    ``python -m benchmarks.compile_profile --run envs.tactics_david.driver:compile_kernels``."""
+    from envs.tactics_david.record import build_record
+    from envs.tactics_david.tables import load_tables
+
+    tb = build_record(load_tables())
+    S = st.allocate(1)
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    b = np.int64(0)
+    n = K.start(S, tb, b, np.int64(0), np.int64(0), out)
+    K.legal(S, tb, b, out)
+    K.apply(S, tb, b, np.int64(out[n - 1]), out)

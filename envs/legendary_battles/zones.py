@@ -7,8 +7,8 @@ terrain is geometry.LosTerrain, LOS Arcs and Fall Back routes are tabulated from
 of geometry.py. The scenario's forces and rules become the ``sc_*`` and ``vc_*`` fields.
 
 Not yet playable here (the next part of issue 7; a ValueError names the scenario and the
-feature): forces chosen by points, oversized units (footprints) and the ``units_exit`` end
-condition. An INFILTRATOR starts off the battlefield (the loader
+feature): oversized units (footprints). Forces chosen by points are chosen by the players
+before deployment (flow.py); ``units_exit`` lets units leave the map (turn.py, LB R22). An INFILTRATOR starts off the battlefield (the loader
 refuses a zone for it) and enters with the Infiltration Situation (FC I9).
 """
 
@@ -31,6 +31,7 @@ from envs.legendary_battles.tables import (
     Reinforcements,
     ScenarioArrays,
     UnitEliminated,
+    UnitsExit,
     load_tables,
 )
 from envs.tactical_assault import tables as tat
@@ -47,6 +48,18 @@ def _area_mask(sa: ScenarioArrays, area) -> np.ndarray:
     for c, r in area.zones:
         mask[g.zone(c, r)] = True
     return mask
+
+
+def _edge_mask(sa: ScenarioArrays, edge: str) -> np.ndarray:
+    """The zones on map edge `edge` (LB R22: a unit leaves the map from one of them)."""
+    g = sa.grid
+    if edge == "N":
+        return g.row == 0
+    if edge == "S":
+        return g.row == g.height - 1
+    if edge == "W":
+        return g.col == 0
+    return g.col == g.width - 1
 
 
 def _standable(sa: ScenarioArrays, z: int) -> bool:
@@ -117,9 +130,13 @@ def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -
     def unsupported(what: str) -> ValueError:
         return ValueError(f"scenario {name!r}: {what} is not playable yet (issue 7, next part)")
 
-    for s in sc.sides:
+    for i, s in enumerate(sc.sides):
         if s.force.points is not None:
-            raise unsupported(f"side {s.name!r}'s force chosen by points")
+            # LB I8: chosen by the player before deployment (flow.STAGE_CHOOSE_FORCE)
+            r["sc_force_points"][i] = s.force.points
+            allowed = s.force.allowed_types or list(type_index)
+            for t in allowed:
+                r["sc_allowed"][i, type_index[t]] = 1
     if np.any(sa.unit_zones.sum(axis=1) > 1) or any(
         u.footprint for s in sc.sides for u in s.force.units
     ):
@@ -160,6 +177,10 @@ def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -
         elif isinstance(cond, HoldZones):
             r["vc_hold_side"] = cond.side
             r["vc_hold"][:n] = _area_mask(sa, cond.zones)
+        elif isinstance(cond, UnitsExit):
+            r["vc_exit_side"] = cond.side
+            r["vc_exit_count"] = cond.count
+            r["vc_exit"][:n] = _edge_mask(sa, cond.edge)
         else:
             raise unsupported(f"the end condition {cond.kind!r}")
     r["vc_at_limit"] = tat.AT_LIMIT_NAMES.index(eog.at_turn_limit)

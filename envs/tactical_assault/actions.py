@@ -15,6 +15,10 @@ stage asked (S["stage"]). The layout::
                             the zone chosen between equally near ones to move out to (LB R18)
     A_FACING + f     8      facing f (a side of the unit's position, LB R8; I10)
     A_PASS           1      pass a window / end the turn / stop moving / done discarding
+    A_EXIT           1      move: leave the map across the scenario's exit edge (units_exit, R22)
+
+Choosing a force by points (STAGE_CHOOSE_FORCE, LB I8) reuses A_UNIT + t for "add a unit of
+Table 3 type t" and A_PASS for "my force is complete".
 
 A card and the unit it is played on are two decisions (A_ACTION/A_SITUATION, then A_UNIT);
 an attack's target and a move's path are asked when the card's effect step runs, so that
@@ -33,7 +37,8 @@ A_UNIT = A_DISCARD + MAX_CARDS  # 216
 A_POS = A_UNIT + MAX_UNITS  # 280
 A_FACING = A_POS + MAX_POS  # 408
 A_PASS = A_FACING + MAX_DIRS  # 416
-N_ACTIONS = A_PASS + 1  # 417
+A_EXIT = A_PASS + 1  # 417
+N_ACTIONS = A_EXIT + 1  # 418
 MAX_LEGAL = N_ACTIONS  # a legal list never holds an index twice
 
 # --- stages (S["stage"]) -------------------------------------------------------------------
@@ -55,6 +60,7 @@ STAGE_MOVE_OUT = 15  # the owner picks between equally near zones to move out to
 STAGE_CC_TARGET = 16  # the mover's player picks its original target among the enemies (A_UNIT)
 STAGE_INFILTRATE = 17  # where the Infiltrator enters the battlefield (A_POS, FC I9)
 STAGE_AERIAL_SIDE = 18  # the adjacent zone an Aerial unit attacks from (A_POS, I8, LB-3.5.5)
+STAGE_CHOOSE_FORCE = 19  # before deployment: a Table 3 type to add (A_UNIT + t) or done (A_PASS)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -77,6 +83,7 @@ STAGE_NAMES = {
     STAGE_CC_TARGET: "close combat: original target",
     STAGE_INFILTRATE: "infiltrate: position",
     STAGE_AERIAL_SIDE: "aerial attack: from which side",
+    STAGE_CHOOSE_FORCE: "choose force: unit type",
 }
 
 
@@ -94,4 +101,4 @@ def describe(a: int) -> str:
     ):
         if base <= a < base + n:
             return f"{name} {a - base}"
-    return "pass"
+    return "pass" if a == A_PASS else "exit the map"

@@ -19,6 +19,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.core.rng import randint, seed_stream
 from envs.tactical_assault.actions import (
+    STAGE_CHOOSE_FORCE,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
     STAGE_GAME_OVER,
@@ -63,6 +64,7 @@ def reset_game(S, tb, b, seed, game_index):
         S["points_total"][b, p] = 0
         S["points_lost"][b, p] = 0
         S["units_lost"][b, p] = 0
+        S["units_exited"][b, p] = 0
         S["turns_of"][b, p] = 0
         S["reshuffles"][b, p] = 0
     for u in range(MAX_UNITS):
@@ -124,7 +126,43 @@ def reset_game(S, tb, b, seed, game_index):
             S["card_new"][b, p, k] = 0
     S["deploy_next"][b] = first
     S["deploying"][b] = DEPLOY_START
+    next_chooser(S, tb, b, 0)
+
+
+@njit
+def next_chooser(S, tb, b, p):
+    """Seats p.. with a force by points choose it (LB I8, R23: seat 0 first, then seat 1; each
+    sees only its own choice); then deployment begins."""
+    for q in range(p, N_PLAYERS):
+        if tb.sc_force_points[q] > 0:
+            S["stage"][b] = STAGE_CHOOSE_FORCE
+            S["current"][b] = q
+            return
     begin_deploy(S, tb, b)
+
+
+@njit
+def choose_ok(S, tb, b, p, t):
+    """Seat p may add a unit of type t: allowed, within the points left, a slot free."""
+    if tb.sc_allowed[p, t] == 0:
+        return False
+    if S["points_total"][b, p] + tb.type_points[t] > tb.sc_force_points[p]:
+        return False
+    return S["unit_side"][b, MAX_UNITS - 1] < 0
+
+
+@njit
+def choose_unit(S, tb, b, p, t):
+    """Add a unit of type t to p's force in the first free slot (deployed later, LB I8)."""
+    for u in range(MAX_UNITS):
+        if S["unit_side"][b, u] < 0:
+            S["unit_side"][b, u] = p
+            S["unit_type"][b, u] = t
+            S["unit_where"][b, u] = WHERE_OFF
+            S["unit_pos"][b, u] = -1
+            S["unit_arrives"][b, u] = 0
+            S["points_total"][b, p] += tb.type_points[t]
+            return
 
 
 @njit
@@ -132,7 +170,7 @@ def to_place(S, tb, b, p, u):
     """Unit u of seat p is to be placed now (deployment or arriving reinforcement)."""
     if S["unit_side"][b, u] != p or S["unit_where"][b, u] != WHERE_OFF:
         return False
-    if tb.sc_unit_type[u] == tb.type_aerial or tb.sc_unit_type[u] == tb.type_infiltrator:
+    if S["unit_type"][b, u] == tb.type_aerial or S["unit_type"][b, u] == tb.type_infiltrator:
         return False
     if S["deploying"][b] == DEPLOY_START:
         return S["unit_arrives"][b, u] == 0
@@ -335,6 +373,9 @@ def on_battlefield_count(S, tb, b, p):
 @njit
 def loses(S, tb, b, p):
     """Seat p meets a losing condition (FC "Determine Victory Conditions"; LB I3)."""
+    e = np.int64(tb.vc_exit_side)
+    if e == 1 - p and S["units_exited"][b, e] >= tb.vc_exit_count:
+        return True  # units_exit: the enemy got enough units off the map (LB I3, R22)
     if tb.vc_half_points and 2 * S["points_lost"][b, p] >= S["points_total"][b, p]:
         return True
     if tb.vc_no_units and S["active"][b] >= 0 and on_battlefield_count(S, tb, b, p) == 0:

@@ -16,6 +16,7 @@ from envs.tactical_assault.state import (
     PLACE_HAND,
     PLACE_PLAYED,
     WHERE_ELIMINATED,
+    WHERE_EXITED,
     WHERE_ON,
     WHERE_UNUSED,
 )
@@ -42,6 +43,7 @@ def check(S: np.ndarray, tb, b: int) -> str:
             return f"seat {p}: cards in play are not the stack's"
     lost = [0, 0]
     units = [0, 0]
+    exited = [0, 0]
     at: dict[int, list[int]] = {}
     for u in range(MAX_UNITS):
         where = int(S["unit_where"][b, u])
@@ -57,11 +59,15 @@ def check(S: np.ndarray, tb, b: int) -> str:
             at.setdefault(pos, []).append(u)
         elif pos != -1:
             return f"unit {u}: off the battlefield with a position"
+        if where == WHERE_EXITED:
+            exited[side] += 1
         if where == WHERE_ELIMINATED:
             lost[side] += int(tb.type_points[S["unit_type"][b, u]])
             units[side] += 1
         if S["unit_status"][b, u] & ~np.uint8(3):
             return f"unit {u}: unknown status bits"
+    if exited != S["units_exited"][b].tolist():
+        return f"units exited {S['units_exited'][b]} != {exited}"
     if lost != S["points_lost"][b].tolist() or units != S["units_lost"][b].tolist():
         return (
             f"points/units eliminated {S['points_lost'][b]} {S['units_lost'][b]} != {lost} {units}"
@@ -94,7 +100,7 @@ BAD_DECK = 1  # the deck order does not hold exactly the PLACE_DECK cards
 BAD_HAND = 2  # more cards in hand than the hand size
 BAD_PLAYED = 3  # cards in play are not the stack's
 BAD_POSITION = 4  # a unit on the battlefield at a bad position, or off it with one
-BAD_POINTS = 5  # points / units eliminated do not match the eliminated units
+BAD_POINTS = 5  # points / units eliminated (or exited) do not match the units
 BAD_SHARING = 6  # units share a position outside Close Combat
 CODE_NAMES = ("ok", "deck", "hand", "played", "position", "points", "sharing")
 
@@ -136,6 +142,8 @@ def check_codes(S, tb, b):
     lost1 = 0
     n0 = 0
     n1 = 0
+    x0 = 0
+    x1 = 0
     for u in range(MAX_UNITS):
         where = S["unit_where"][b, u]
         if where == WHERE_UNUSED:
@@ -146,6 +154,11 @@ def check_codes(S, tb, b):
                 return BAD_POSITION
         elif pos != -1:
             return BAD_POSITION
+        if where == WHERE_EXITED:
+            if S["unit_side"][b, u] == 0:
+                x0 += 1
+            else:
+                x1 += 1
         if where == WHERE_ELIMINATED:
             if S["unit_side"][b, u] == 0:
                 lost0 += tb.type_points[S["unit_type"][b, u]]
@@ -158,6 +171,8 @@ def check_codes(S, tb, b):
         or lost1 != S["points_lost"][b, 1]
         or n0 != S["units_lost"][b, 0]
         or n1 != S["units_lost"][b, 1]
+        or x0 != S["units_exited"][b, 0]
+        or x1 != S["units_exited"][b, 1]
     ):
         return BAD_POINTS
     for u in range(MAX_UNITS):

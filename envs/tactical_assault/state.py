@@ -52,6 +52,7 @@ WHERE_UNUSED = -1  # no unit in this slot
 WHERE_OFF = 0  # not on the battlefield: not yet deployed, a reinforcement, Aerial, Infiltrator
 WHERE_ON = 1  # on the battlefield at unit_pos
 WHERE_ELIMINATED = 2  # Eliminated (Table 6), or left the battlefield (FC "Fall Back" NOTE)
+WHERE_EXITED = 3  # left the map by its own move to win (units_exit, LB I3, R22); not Eliminated
 
 # unit_status bits (Table 6 statuses; Fall Back is not a status)
 STATUS_SHAKEN = 1
@@ -99,6 +100,7 @@ STATE_FIELDS = [
     ("points_total", np.int16, (N_PLAYERS,)),  # int16[2] unit points of p's force
     ("points_lost", np.int16, (N_PLAYERS,)),  # int16[2] unit points of p's units eliminated
     ("units_lost", np.int16, (N_PLAYERS,)),  # int16[2] p's units eliminated (R10 counts units)
+    ("units_exited", np.int16, (N_PLAYERS,)),  # int16[2] p's units that left the map (R22)
     # --- the turn (FC Table 1) ---
     ("active", np.int8, ()),  # int8 seat whose turn it is, -1 before the first turn
     ("turn", np.int16, ()),  # int16 player turns begun so far (both players' together)

@@ -108,6 +108,11 @@ TA_TABLE_FIELDS = [
     ("sc_first_turn", np.int8, ()),  # seat taking the first turn, -1 FC rule
     ("sc_deploy_first", np.int8, ()),  # seat placing first, -1 FC card draw
     ("sc_turn_limit", np.int16, ()),  # turns per player before time is called
+    ("sc_force_points", np.int16, (N_PLAYERS,)),  # [2] points to choose units with, 0 fixed
+    ("sc_allowed", np.uint8, (N_PLAYERS, N_TYPES)),  # [2, T] types a side may choose
+    ("vc_exit_side", np.int8, ()),  # units_exit: this seat wins once vc_exit_count left, -1
+    ("vc_exit_count", np.int16, ()),
+    ("vc_exit", np.uint8, (MAX_POS,)),  # [P] zones on the exit edge (a unit may leave from)
     ("vc_half_points", np.uint8, ()),  # half of a side's points eliminated loses
     ("vc_no_units", np.uint8, ()),  # no units left on the battlefield loses
     ("vc_points_side", np.int8, ()),  # points_eliminated: this seat loses at vc_points, -1
@@ -187,7 +192,14 @@ def card_record(t: fct.Tables) -> np.ndarray:
         r[name] = -1
     r["sc_unit_type"] = -1
     r["sc_unit_pos"] = -1
-    for name in ("sc_first_turn", "sc_deploy_first", "vc_points_side", "vc_unit", "vc_hold_side"):
+    for name in (
+        "sc_first_turn",
+        "sc_deploy_first",
+        "vc_points_side",
+        "vc_unit",
+        "vc_hold_side",
+        "vc_exit_side",
+    ):
         r[name] = -1
     return rec
 

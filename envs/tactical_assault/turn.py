@@ -23,6 +23,7 @@ from envs.fantasy_cards.tables import (
 from envs.tactical_assault.actions import (
     A_ACTION,
     A_DISCARD,
+    A_EXIT,
     A_FACING,
     A_PASS,
     A_POS,
@@ -30,6 +31,7 @@ from envs.tactical_assault.actions import (
     A_UNIT,
     STAGE_AERIAL_SIDE,
     STAGE_CC_TARGET,
+    STAGE_CHOOSE_FORCE,
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
@@ -59,9 +61,12 @@ from envs.tactical_assault.flow import (
     GW_NEW,
     after_card,
     check_victory,
+    choose_ok,
+    choose_unit,
     discard_done,
     end_turn,
     general_passed,
+    next_chooser,
     place_ok,
     placed,
     to_place,
@@ -105,6 +110,7 @@ from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DISCARD,
     PLACE_HAND,
+    WHERE_EXITED,
     WHERE_OFF,
     WHERE_ON,
 )
@@ -172,6 +178,15 @@ def legal_actions(S, tb, b, out):
     n = 0
     if st == STAGE_GAME_OVER or st == STAGE_RUN:
         return 0
+    if st == STAGE_CHOOSE_FORCE:
+        for t in range(tb.type_points.shape[0]):
+            if choose_ok(S, tb, b, p, t):
+                out[n] = A_UNIT + t
+                n += 1
+        if n == 0 or S["points_total"][b, p] > 0:  # R23: at least one unit, if one fits
+            out[n] = A_PASS
+            n += 1
+        return n
     if st == STAGE_DEPLOY_UNIT:
         for u in range(MAX_UNITS):
             if to_place(S, tb, b, p, u):
@@ -350,6 +365,9 @@ def legal_actions(S, tb, b, out):
         if pos_state(S, b, u, pos) == 0:
             out[n] = A_PASS
             n += 1
+            if tb.vc_exit_side == p and tb.vc_exit[pos] and left >= 1:
+                out[n] = A_EXIT  # R22: off the map across the exit edge, one zone's move
+                n += 1
         return n
     return 0
 
@@ -360,7 +378,12 @@ def apply_action(S, tb, b, a):
     st = S["stage"][b]
     p = np.int64(S["current"][b])
     S["decisions"][b] += 1
-    if st == STAGE_DEPLOY_UNIT:
+    if st == STAGE_CHOOSE_FORCE:
+        if a == A_PASS:
+            next_chooser(S, tb, b, p + 1)
+        else:
+            choose_unit(S, tb, b, p, a - A_UNIT)
+    elif st == STAGE_DEPLOY_UNIT:
         S["sel_unit"][b] = a - A_UNIT
         S["stage"][b] = STAGE_DEPLOY_POS
     elif st == STAGE_DEPLOY_POS:
@@ -463,6 +486,12 @@ def apply_action(S, tb, b, a):
         i = _top(S, b)
         if a == A_PASS:
             S["fr_phase"][b, i] = PH_FACE
+        elif a == A_EXIT:
+            u = np.int64(S["fr_unit"][b, i])
+            S["unit_where"][b, u] = WHERE_EXITED  # R22: off the map, not Eliminated
+            S["unit_pos"][b, u] = -1
+            S["units_exited"][b, p] += 1
+            S["fr_phase"][b, i] = PH_NEXT
         else:
             y = a - A_POS
             u = np.int64(S["fr_unit"][b, i])

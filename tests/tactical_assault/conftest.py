@@ -11,3 +11,8 @@ from envs.tactical_assault import tables
 @pytest.fixture(scope="session")
 def crossroads():
     return tables.as_tb(shipped_record("Crossroads of Hallin"))
+
+
+@pytest.fixture(scope="session")
+def greywater():
+    return tables.as_tb(shipped_record("Greywater Ford"))

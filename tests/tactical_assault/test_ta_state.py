@@ -30,6 +30,7 @@ def test_action_blocks_are_disjoint_and_named():
         (actions.A_POS, state.MAX_POS),
         (actions.A_FACING, state.MAX_DIRS),
         (actions.A_PASS, 1),
+        (actions.A_EXIT, 1),
     ]
     seen = np.zeros(actions.N_ACTIONS, dtype=int)
     for base, n in blocks:
@@ -84,9 +85,17 @@ def test_crossroads_forces_and_rules(crossroads):
 def test_unsupported_scenarios_say_what_is_missing():
     from envs.legendary_battles.zones import scenario_record
 
-    sa = load_lb().scenarios["Greywater Ford"]
-    with pytest.raises(ValueError, match="Greywater Ford.*points"):
+    sa = load_lb().scenarios["Siege of the Ridge Fort"]
+    with pytest.raises(ValueError, match="Siege of the Ridge Fort.*oversized"):
         scenario_record(sa)
+
+
+def test_greywater_record_holds_forces_by_points_and_the_exit(greywater):
+    assert greywater.sc_n_units == 0  # every unit is chosen by the players
+    assert greywater.sc_force_points.tolist() == [30, 24]
+    assert greywater.sc_allowed[0].sum() == 20 and greywater.sc_allowed[1].sum() == 12
+    assert (greywater.vc_exit_side, greywater.vc_exit_count) == (0, 3)
+    assert greywater.vc_exit.sum() == 8  # column 11 of 9 rows, cut zones in; (11, 8) no zone
 
 
 def test_ruleset_cache_keys_hash_the_core_they_call():

@@ -82,6 +82,18 @@ STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-2
 # a "may" choice in the middle of a procedure, resumed after the answer (the design's pause):
 # A_STATUS + s discards Status s, A_END keeps it (R34: Fearful's and Petrified's 6)
 STAGE_EFFECT = 17
+# The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
+# step's code instead of calling it, so every step sits one level below the loop and is linked
+# into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
+GO_NONE = 0  # a decision is asked, or the game is over: stop
+GO_ITEM_PHASE_1 = 1  # items.begin_item_phase(1): the Item Phase, then the Movement Phase
+GO_ITEM_PHASE_2 = 2  # items.begin_item_phase(2): Item Phase 2, then Disengaged
+GO_END_MOVEMENT = 3  # movement.end_movement
+GO_AFTER_ATTACK = 4  # combat.after_attack
+GO_DISENGAGE = 5  # units.disengage
+GO_ACQUISITION = 6  # items.begin_acquisition: Item Acquisition, then End Player's Turn
+GO_END_TURN = 7  # units.end_turn
+
 STAGE_NAMES = (
     "none",
     "first player",

@@ -31,6 +31,9 @@ from envs.tactics_david.actions import (
     A_END,
     A_SIDE,
     A_STRIKE,
+    GO_AFTER_ATTACK,
+    GO_ITEM_PHASE_2,
+    GO_NONE,
     STAGE_EFFECT,
     STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
@@ -44,7 +47,7 @@ from envs.tactics_david.grid import (
     on_forest_edge,
     range_distance,
 )
-from envs.tactics_david.items import begin_item_phase, enemy_roll_modifier, item_sum, unit_area
+from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     MATCH_ADD_D3,
@@ -430,39 +433,37 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
 
 
 @njit
-def apply_combat(S, tb, b: int, a: int) -> None:
-    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action, then Item Phase 2 (module
-    docstring)."""
+def apply_combat(S, tb, b: int, a: int) -> int:
+    """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action; returns the next step (GO_*): Item
+    Phase 2, or after_attack (module docstring)."""
     u = np.int64(S["engaged"][b])
     if a == A_END:
-        begin_item_phase(S, tb, b, 2)
-        return
+        return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
     if a >= A_STRIKE and a < A_STRIKE + 4:
         cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
-        after_attack(S, tb, b, u)
-        return
+        return GO_AFTER_ATTACK
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
-        after_attack(S, tb, b, u)
-        return
+        return GO_AFTER_ATTACK
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
         S["pending_target"][b] = target
         S["stage"][b] = STAGE_RANGED_SIDE
-        return
+        return GO_NONE
     _fire(S, tb, b, u, target, 0)
-    after_attack(S, tb, b, u)
+    return GO_AFTER_ATTACK
 
 
 @njit
-def after_attack(S, tb, b: int, u: int) -> None:
+def after_attack(S, tb, b: int, u: int) -> int:
     """The Engaged unit u's attack is over: first a "may discard" its kill noted (Enraged,
-    R34) is asked (STAGE_EFFECT; turn.apply_effect_choice calls this again with the answer
-    taken), then the reflections are answered (TD-20.21) and Item Phase 2 follows."""
+    R34) is asked (STAGE_EFFECT; turn.apply_effect_choice returns GO_AFTER_ATTACK again with
+    the answer taken), then the reflections are answered (TD-20.21) and Item Phase 2 follows
+    (GO_ITEM_PHASE_2)."""
     v = np.int64(S["eff_unit"][b])
     if v >= 0 and S["eff_next"][b] == RESUME_AFTER_ATTACK:
         if (
@@ -471,7 +472,7 @@ def after_attack(S, tb, b: int, u: int) -> None:
             and not is_dead(S, tb, b, v)
         ):
             S["stage"][b] = STAGE_EFFECT
-            return
+            return GO_NONE
         S["eff_unit"][b] = -1
     resolve_reflections(S, tb, b, u)
-    begin_item_phase(S, tb, b, 2)
+    return GO_ITEM_PHASE_2

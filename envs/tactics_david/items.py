@@ -33,6 +33,9 @@ from envs.tactics_david.actions import (
     A_TYPE,
     A_UNIT,
     A_USE_ITEM,
+    GO_DISENGAGE,
+    GO_END_TURN,
+    GO_NONE,
     STAGE_ACQUIRE,
     STAGE_GAME_OVER,
     STAGE_ITEM,
@@ -52,8 +55,6 @@ from envs.tactics_david.state import MAX_UNITS, N_ITEM_SLOTS, N_STATUSES, N_UNIT
 from envs.tactics_david.units import (
     deathmatch_over,
     deck_to_bottom,
-    disengage,
-    end_turn,
     in_play,
     is_dead,
     may_act,
@@ -362,19 +363,20 @@ def _usable_slot(S, tb, b: int, u: int) -> int:
 
 
 @njit
-def begin_item_phase(S, tb, b: int, phase: int) -> None:
+def begin_item_phase(S, tb, b: int, phase: int) -> int:
     """Ask the Engaged unit's Item Phase (1) or Item Phase 2 (2); a Dead unit or a won game
-    skips Item Phase 2 (the unit is Disengaged)."""
+    skips Item Phase 2 (the unit is Disengaged). Returns the next step (GO_*)."""
     u = np.int64(S["engaged"][b])
     if phase == 2 and (not may_act(S, tb, b, u) or deathmatch_over(S, tb, b)):
         if S["stage"][b] != STAGE_GAME_OVER:
-            disengage(S, tb, b)
-        return
+            return GO_DISENGAGE
+        return GO_NONE
     S["eng_item_phase"][b] = phase
     S["trade_partner"][b] = -1
     S["loot_from"][b] = -1
     S["loot_slot"][b] = -1
     S["stage"][b] = STAGE_ITEM
+    return GO_NONE
 
 
 @njit
@@ -386,26 +388,25 @@ def _discard_used(S, tb, b: int, u: int, slot: int) -> None:
 
 
 @njit
-def apply_item(S, tb, b: int, a: int) -> None:
-    """Apply an action of the Item stages (module docstring)."""
+def apply_item(S, tb, b: int, a: int) -> int:
+    """Apply an action of the Item stages (module docstring); returns the next step (GO_*)."""
     stage = S["stage"][b]
     if stage == STAGE_ACQUIRE:
         _apply_acquire(S, tb, b, a)
-        return
+        return GO_END_TURN
     u = np.int64(S["engaged"][b])
     if stage == STAGE_ITEM:
         if a == A_END:
             if S["eng_item_phase"][b] == 1:
                 S["stage"][b] = STAGE_MOVE
-            else:
-                disengage(S, tb, b)
-            return
+                return GO_NONE
+            return GO_DISENGAGE
         if a == A_USE_ITEM:
             S["stage"][b] = STAGE_ITEM_TARGET
-            return
+            return GO_NONE
         if a >= A_TYPE:
             set_unit_type(S, tb, b, u, a - A_TYPE)
-            return
+            return GO_NONE
         v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
         if is_dead(S, tb, b, v):
             S["loot_from"][b] = v
@@ -413,11 +414,11 @@ def apply_item(S, tb, b: int, a: int) -> None:
         else:
             S["trade_partner"][b] = v
             S["stage"][b] = STAGE_TRADE
-        return
+        return GO_NONE
     if stage == STAGE_TRADE:
         if a == A_END:
             S["stage"][b] = STAGE_ITEM
-            return
+            return GO_NONE
         v = np.int64(S["trade_partner"][b])
         t = a - A_TRADE
         x = S["unit_item"][b, u, t]
@@ -425,7 +426,7 @@ def apply_item(S, tb, b: int, a: int) -> None:
         S["unit_item"][b, v, t] = x
         refresh_attack_type(S, tb, b, u)
         refresh_attack_type(S, tb, b, v)
-        return
+        return GO_NONE
     if stage == STAGE_LOOT:
         v = np.int64(S["loot_from"][b])
         t = np.int64(S["loot_slot"][b])
@@ -438,7 +439,7 @@ def apply_item(S, tb, b: int, a: int) -> None:
             S["unit_item"][b, v, t] = x
             refresh_attack_type(S, tb, b, u)
         _loot(S, tb, b, u, t + 1)
-        return
+        return GO_NONE
     slot = _usable_slot(S, tb, b, u)
     i = np.int64(S["unit_item"][b, u, slot])
     if stage == STAGE_ITEM_TARGET:
@@ -456,10 +457,10 @@ def apply_item(S, tb, b: int, a: int) -> None:
             _discard_used(S, tb, b, u, slot)
             S["item_target"][b] = -1
             S["stage"][b] = STAGE_ITEM
-            return
+            return GO_NONE
         S["item_left"][b] = tb.it_remove[i]
         S["stage"][b] = STAGE_ITEM_STATUS
-        return
+        return GO_NONE
     # STAGE_ITEM_STATUS: remove the chosen Status
     v = np.int64(S["item_target"][b])
     S["unit_status"][b, v, a - A_STATUS] = 0
@@ -468,6 +469,7 @@ def apply_item(S, tb, b: int, a: int) -> None:
         _discard_used(S, tb, b, u, slot)
         S["item_target"][b] = -1
         S["stage"][b] = STAGE_ITEM
+    return GO_NONE
 
 
 # --- Item Acquisition (TD-12) -------------------------------------------------------------------
@@ -480,11 +482,11 @@ def _eligible(S, tb, b: int, u: int, i: int) -> bool:
 
 
 @njit_inline  # one caller
-def begin_acquisition(S, tb, b: int) -> None:
+def begin_acquisition(S, tb, b: int) -> int:
     """End of the Attacking Player's Turn (TD-12.1, R9): with kills this Turn, roll 1 D6
     against the threshold of the kill count (5 or more kills: no roll); on a success the top
     card of the Item Deck is offered (STAGE_ACQUIRE) if one of the player's units may take
-    it. Otherwise, or after, the Turn ends."""
+    it. Otherwise, or after, the Turn ends (GO_END_TURN)."""
     p = np.int64(S["current"][b])
     kills = np.int64(S["kills_turn"][b, p])
     need = np.int64(7)
@@ -497,8 +499,8 @@ def begin_acquisition(S, tb, b: int) -> None:
             for k in range(S["army_size"][b, p]):
                 if _eligible(S, tb, b, p * MAX_UNITS + k, i):
                     S["stage"][b] = STAGE_ACQUIRE
-                    return
-    end_turn(S, tb, b)
+                    return GO_NONE
+    return GO_END_TURN
 
 
 @njit
@@ -517,7 +519,7 @@ def _legal_acquire(S, tb, b: int, out) -> int:
 @njit_inline  # one caller
 def _apply_acquire(S, tb, b: int, a: int) -> None:
     """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
-    or decline; then the Turn ends."""
+    or decline; then the Turn ends (apply_item returns GO_END_TURN)."""
     if a != A_END:
         u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
         n = np.int64(S["deck_count"][b]) - 1
@@ -525,4 +527,3 @@ def _apply_acquire(S, tb, b: int, a: int) -> None:
         S["deck"][b, n] = -1
         S["deck_count"][b] = n
         equip(S, tb, b, u, i)
-    end_turn(S, tb, b)

@@ -36,6 +36,10 @@ from envs.tactics_david.actions import (
     A_ESCAPE,
     A_FACE,
     A_UNIT,
+    GO_DISENGAGE,
+    GO_END_MOVEMENT,
+    GO_ITEM_PHASE_2,
+    GO_NONE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_MOVE,
@@ -43,7 +47,7 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.combat import contest
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
-from envs.tactics_david.items import begin_item_phase, item_sum
+from envs.tactics_david.items import item_sum
 from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
 from envs.tactics_david.state import (
     FORCE_FLEE,
@@ -58,7 +62,6 @@ from envs.tactics_david.state import (
     PROC_NONE,
 )
 from envs.tactics_david.units import (
-    disengage,
     has_flag,
     has_special,
     in_play,
@@ -359,9 +362,10 @@ def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
 
 
 @njit
-def end_movement(S, tb, b: int) -> None:
+def end_movement(S, tb, b: int) -> int:
     """End Movement Phase (TD-9.9): a Soar unit ending it on Water dies on a D6 of 1-2
-    (TD-2.9); the unit goes on to its Combat Phase, or is Disengaged if it may not."""
+    (TD-2.9); the unit goes on to its Combat Phase, or to Item Phase 2 (GO_ITEM_PHASE_2) if it
+    may not."""
     u = np.int64(S["engaged"][b])
     bf = np.int64(S["battlefield"][b])
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
@@ -371,34 +375,33 @@ def end_movement(S, tb, b: int) -> None:
             if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
                 kill(S, tb, b, u, -1)
     if not may_act(S, tb, b, u) or S["unit_no_combat"][b, u]:
-        begin_item_phase(S, tb, b, 2)
-    else:
-        S["stage"][b] = STAGE_COMBAT
+        return GO_ITEM_PHASE_2
+    S["stage"][b] = STAGE_COMBAT
+    return GO_NONE
 
 
 @njit
-def apply_move(S, tb, b: int, a: int) -> None:
-    """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring)."""
+def apply_move(S, tb, b: int, a: int) -> int:
+    """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring); returns the next
+    step (GO_*)."""
     u = np.int64(S["engaged"][b])
     if S["stage"][b] == STAGE_WHIP:
         if a != A_END:
             move_to(S, b, np.int64(S["whip_unit"][b]), a - A_CELL)
         S["whip_unit"][b] = -1
         S["stage"][b] = STAGE_MOVE
-        return
+        return GO_NONE
     if a >= A_UNIT and a < A_UNIT + MAX_UNITS:  # the Whip's ally moves (TD-25.9)
         S["eng_whipped"][b] = 1
         S["whip_unit"][b] = (u // MAX_UNITS) * MAX_UNITS + (a - A_UNIT)
         S["stage"][b] = STAGE_WHIP
-        return
+        return GO_NONE
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
             move_to(S, b, u, a - A_CELL)
-        end_movement(S, tb, b)
-        return
+        return GO_END_MOVEMENT
     if a == A_END:
-        end_movement(S, tb, b)
-        return
+        return GO_END_MOVEMENT
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
@@ -409,12 +412,12 @@ def apply_move(S, tb, b: int, a: int) -> None:
             S["eng_procedure"][b] = PROC_ESCAPED
         else:
             kill(S, tb, b, u, v // MAX_UNITS)
-            disengage(S, tb, b)
-        return
+            return GO_DISENGAGE
+        return GO_NONE
     if a >= A_FACE and a < A_FACE + 4:
         S["unit_facing"][b, u] = a - A_FACE
         S["eng_faced"][b] = 1
-        return
+        return GO_NONE
     if a == A_CHARGE:
         S["eng_procedure"][b] = PROC_CHARGE
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
@@ -437,7 +440,7 @@ def apply_move(S, tb, b: int, a: int) -> None:
                 roll += roll_d(S["rng"], b, 6)
             S["charge_max"][b] = min(m + roll, cap)
             S["stage"][b] = STAGE_CHARGE_DIST
-            return
+            return GO_NONE
         # stumbled: it charges 1 D6 spaces (as far along them as it may stop) and stops
         roll = 0
         for _ in range(tb.stumble_dice):
@@ -445,7 +448,7 @@ def apply_move(S, tb, b: int, a: int) -> None:
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
             move_to(S, b, u, c)
-        end_movement(S, tb, b)
-        return
+        return GO_END_MOVEMENT
     move_to(S, b, u, a - A_CELL)  # Movement Procedure
     S["eng_procedure"][b] = PROC_MOVE
+    return GO_NONE

@@ -24,6 +24,14 @@ from envs.tactics_david.actions import (
     A_END,
     A_STATUS,
     A_UNIT,
+    GO_ACQUISITION,
+    GO_AFTER_ATTACK,
+    GO_DISENGAGE,
+    GO_END_MOVEMENT,
+    GO_END_TURN,
+    GO_ITEM_PHASE_1,
+    GO_ITEM_PHASE_2,
+    GO_NONE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
@@ -48,6 +56,7 @@ from envs.tactics_david.units import (
     OUT_PAUSE,
     discard_status,
     disengage,
+    end_turn,
     has_flag,
     may_act,
     run_status_rows,
@@ -77,14 +86,14 @@ def legal_engage(S, tb, b: int, out) -> int:
 
 
 @njit
-def apply_engage(S, tb, b: int, a: int) -> None:
+def apply_engage(S, tb, b: int, a: int) -> int:
     """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
     (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then
     its Movement Phase is asked, unless it was Disengaged, died, is still Petrified (no
-    phases, TD-20.20) or was Confused (moved; its Movement Phase ends, TD-20.22)."""
+    phases, TD-20.20) or was Confused (moved; its Movement Phase ends, TD-20.22). Returns
+    the next step (GO_*)."""
     if a == A_END:
-        items.begin_acquisition(S, tb, b)  # Item Acquisition, then End Player's Turn
-        return
+        return GO_ACQUISITION  # Item Acquisition, then End Player's Turn
     u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
     S["engaged"][b] = u
     S["unit_engaged"][b, u] = 1
@@ -94,24 +103,25 @@ def apply_engage(S, tb, b: int, a: int) -> None:
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
-    after_engagement_rows(S, tb, b, u, out)
+    return after_engagement_rows(S, tb, b, u, out)
 
 
 @njit
-def after_engagement_rows(S, tb, b: int, u: int, out: int) -> None:
-    """What the Engagement rows' outcome `out` leaves unit u: a "may discard" asked
-    (STAGE_EFFECT), Disengaged (dead, Paralyzed, still Petrified: no phases, TD-20.20), its
-    Movement Phase over (Confused, TD-20.22), or its Item Phase, then its Movement Phase.
-    Called by apply_engage and by apply_effect_choice when the paused scan resumes."""
+def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
+    """What the Engagement rows' outcome `out` leaves unit u, as the next step (GO_*): a
+    "may discard" asked (STAGE_EFFECT), Disengaged (dead, Paralyzed, still Petrified: no
+    phases, TD-20.20), its Movement Phase over (Confused, TD-20.22), or its Item Phase, then
+    its Movement Phase. Called by apply_engage and by apply_effect_choice when the paused scan
+    resumes."""
     if out & OUT_PAUSE:
         S["stage"][b] = STAGE_EFFECT  # asked of the unit's owner, the current player
-    elif out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
-        disengage(S, tb, b)
-    elif out & OUT_END_MOVE:
+        return GO_NONE
+    if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
+        return GO_DISENGAGE
+    if out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
-        movement.end_movement(S, tb, b)
-    else:
-        items.begin_item_phase(S, tb, b, 1)  # the Item Phase, then the Movement Phase
+        return GO_END_MOVEMENT
+    return GO_ITEM_PHASE_1  # the Item Phase, then the Movement Phase
 
 
 @njit_inline  # one caller
@@ -123,7 +133,7 @@ def legal_effect_choice(S, b: int, out) -> int:
 
 
 @njit_inline  # one caller
-def apply_effect_choice(S, tb, b: int, a: int) -> None:
+def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
@@ -134,11 +144,10 @@ def apply_effect_choice(S, tb, b: int, a: int) -> None:
             S["unit_no_reacquire"][b, u] |= np.int32(1) << np.int32(s)
     S["eff_unit"][b] = -1
     if S["eff_next"][b] == RESUME_AFTER_ATTACK:  # Enraged's kill: the Combat Phase goes on
-        combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
-        return
+        return GO_AFTER_ATTACK
     out = np.int64(S["eff_out"][b])
     out |= run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), np.int64(S["eff_next"][b]))
-    after_engagement_rows(S, tb, b, u, out)
+    return after_engagement_rows(S, tb, b, u, out)
 
 
 @njit
@@ -172,22 +181,42 @@ def step(S, tb, b: int, a: int, out) -> int:
     Inlined into kernels.apply (its one caller), with no wrapper levels between the kernel
     and the chapter functions: the whole rules tree is linked into one module, not once more
     per level (compile time, docs/adding_a_ruleset.md, "Habits that keep compile time
-    bounded")."""
+    bounded"). The phase hand-offs run in its inner loop (actions.GO_*)."""
     S["decisions"][b] += 1
     for _ in range(MAX_AUTO):
         stage = S["stage"][b]  # the decision asked, applied (one call site per phase)
+        go = np.int64(GO_NONE)
         if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
             setup.apply_setup(S, tb, b, a)
         elif stage == STAGE_ENGAGE:
-            apply_engage(S, tb, b, a)
+            go = apply_engage(S, tb, b, a)
         elif stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
-            movement.apply_move(S, tb, b, a)
+            go = movement.apply_move(S, tb, b, a)
         elif stage >= STAGE_ITEM and stage <= STAGE_LOOT:
-            items.apply_item(S, tb, b, a)
+            go = items.apply_item(S, tb, b, a)
         elif stage == STAGE_EFFECT:
-            apply_effect_choice(S, tb, b, a)
+            go = apply_effect_choice(S, tb, b, a)
         else:
-            combat.apply_combat(S, tb, b, a)
+            go = combat.apply_combat(S, tb, b, a)
+        # the phase hand-offs: each step returns the one that follows (actions.GO_*) instead
+        # of calling it, so every step is one level below this loop (one call site each)
+        while go != GO_NONE:
+            if go == GO_ITEM_PHASE_1:
+                go = items.begin_item_phase(S, tb, b, 1)
+            elif go == GO_ITEM_PHASE_2:
+                go = items.begin_item_phase(S, tb, b, 2)
+            elif go == GO_END_MOVEMENT:
+                go = movement.end_movement(S, tb, b)
+            elif go == GO_AFTER_ATTACK:
+                go = combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
+            elif go == GO_ACQUISITION:
+                go = items.begin_acquisition(S, tb, b)
+            elif go == GO_END_TURN:
+                end_turn(S, tb, b)
+                go = GO_NONE
+            else:  # GO_DISENGAGE
+                disengage(S, tb, b)
+                go = GO_NONE
         n = legal_actions(S, tb, b, out)
         if n != 1 or out[0] != A_END:
             return n

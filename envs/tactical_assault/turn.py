@@ -171,6 +171,19 @@ def _top(S, b):
 
 
 @njit
+def _list_situations(S, tb, b, p, general, new_only, occ, scratch, best, out, n):
+    """Append to out[n:] the Situations player p may play now: those that fit the open
+    window (plays.window_fits) and are usable on some unit; returns the new count."""
+    for k in range(tb.n_cards):
+        if window_fits(S, tb, b, p, k, general, new_only):
+            play = np.int64(tb.card_situation[k])
+            if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
+                out[n] = A_SITUATION + k
+                n += 1
+    return n
+
+
+@njit
 def legal_actions(S, tb, b, out):
     """The legal actions of game b's current decision into out[:n] (0 once over)."""
     st = S["stage"][b]
@@ -262,23 +275,13 @@ def legal_actions(S, tb, b, out):
             if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
                 out[n] = A_ACTION + k
                 n += 1
-        for k in range(tb.n_cards):
-            if window_fits(S, tb, b, p, k, True, False):
-                play = np.int64(tb.card_situation[k])
-                if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
-                    out[n] = A_SITUATION + k
-                    n += 1
+        n = _list_situations(S, tb, b, p, True, False, occ, scratch, best, out, n)
         out[n] = A_PASS
         return n + 1
     if st == STAGE_WINDOW:
         general = S["win_trigger"][b] == 0
         new_only = general and S["gw_kind"][b] == GW_NEW
-        for k in range(tb.n_cards):
-            if window_fits(S, tb, b, p, k, general, new_only):
-                play = np.int64(tb.card_situation[k])
-                if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
-                    out[n] = A_SITUATION + k
-                    n += 1
+        n = _list_situations(S, tb, b, p, general, new_only, occ, scratch, best, out, n)
         out[n] = A_PASS
         return n + 1
     if st == STAGE_PASS_TO:

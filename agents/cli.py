@@ -131,7 +131,7 @@ def check_ruleset(name: str, options=None, config_dir=None):
     the problem (an unknown or data-only ruleset, an unknown option or value with the
     ruleset's options and their choices)."""
     from envs.core.ruleset import resolve_options
-    from envs.registry import UnknownRuleset, get
+    from envs.registry import UnknownRuleset, get, progress_warning
 
     if isinstance(options, (list, tuple)):
         options = parse_option_args(options)
@@ -139,6 +139,9 @@ def check_ruleset(name: str, options=None, config_dir=None):
         rs = get(name, config_dir)
     except UnknownRuleset as e:
         raise UsageError(str(e)) from None
+    warning = progress_warning(name)
+    if warning:
+        print(warning, file=sys.stderr)
     if not options:
         return rs
     if not rs.option_choices:
@@ -158,16 +161,19 @@ def check_ruleset(name: str, options=None, config_dir=None):
 
 
 def cmd_rulesets(args) -> int:
-    from envs.registry import ENTRIES, get
+    from envs.registry import ENTRIES, get, progress_warning
 
     width = max(len(n) for n in ENTRIES)
-    print(f"{'name':<{width}}  {'state':<10}  {'env':<11}  title (seed)")
+    print(f"{'name':<{width}}  {'state':<11}  {'env':<11}  title (seed)")
     options = {}
     for n, e in ENTRIES.items():
         env = e.env_module.rsplit(".", 1)[-1] if e.env_module else "-"
-        print(f"{n:<{width}}  {e.status:<10}  {env:<11}  {e.title} ({e.seed_file})")
+        print(f"{n:<{width}}  {e.status:<11}  {env:<11}  {e.title} ({e.seed_file})")
         if e.playable:  # builds the tables (no kernel compile): the options live there
             options[n] = get(n).option_choices
+    for n in ENTRIES:
+        if progress_warning(n):
+            print(progress_warning(n))
     print("\noptions (--option KEY=VALUE; the first choice is the default):")
     for n, choices in options.items():
         print(f"  {n:<{width}}  {describe_options(choices)}")
@@ -178,7 +184,8 @@ def _add_rulesets(sub) -> None:
     p = sub.add_parser(
         "rulesets",
         help="list the registered rulesets and their state",
-        description="Every registered ruleset: playable (an engine: every command works) "
+        description="Every registered ruleset: playable (an engine: every command works), "
+        "in progress (an engine that leaves the rules its doc marks 'to implement' out) "
         "or data only (rules doc, data and loaders; commands refuse it); then each playable "
         "ruleset's options (--option KEY=VALUE) and their choices.",
     )

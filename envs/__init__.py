@@ -13,7 +13,7 @@ from envs.registry import get as get_ruleset
 
 
 def rulesets() -> dict[str, str]:
-    """Registered ruleset name -> "playable" or "data only"."""
+    """Registered ruleset name -> "playable", "in progress" or "data only"."""
     return {n: e.status for n, e in ENTRIES.items()}
 
 

@@ -2,8 +2,10 @@
 
 A playable ruleset has a module ``envs.<name>.ruleset`` with a ``ruleset(config_dir=None)``
 function returning its :class:`~envs.core.ruleset.Ruleset`; the module is imported only
-when the ruleset is asked for, so listing the registry loads no numba code. A data-only
-ruleset has rules docs, data and loaders but no engine yet: the tools refuse it.
+when the ruleset is asked for, so listing the registry loads no numba code. A ruleset in
+progress has an engine that plays whole games through the whole contract but leaves rules
+out (its rules doc says which, as "to implement" rows): the tools take it and say so. A
+data-only ruleset has rules docs, data and loaders but no engine yet: the tools refuse it.
 """
 
 from __future__ import annotations
@@ -12,20 +14,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from envs.core.ruleset import DATA_ONLY, PLAYABLE, Ruleset
+from envs.core.ruleset import DATA_ONLY, IN_PROGRESS, PLAYABLE, Ruleset
 
 
 @dataclass(frozen=True)
 class Entry:
     name: str
     title: str
-    status: str  # PLAYABLE or DATA_ONLY
+    status: str  # PLAYABLE, IN_PROGRESS or DATA_ONLY
     seed_file: str
     env_module: str | None  # the PettingZoo-style module, for playable rulesets
 
     @property
     def playable(self) -> bool:
+        """Has an engine: the tools and the shared platform suite take it."""
+        return self.status in (PLAYABLE, IN_PROGRESS)
+
+    @property
+    def complete(self) -> bool:
+        """Every clause of its rules doc is implemented."""
         return self.status == PLAYABLE
+
+
+def progress_warning(name: str) -> str | None:
+    """The line a tool prints when it uses a ruleset in progress (None when complete)."""
+    from envs.core.doccheck import pending_clauses
+
+    e = entry(name)
+    if e.status != IN_PROGRESS:
+        return None
+    return (
+        f"note: {e.title} is in progress: {len(pending_clauses(name))} clauses of "
+        f"docs/rules/{name}.md are still 'to implement', and its games leave those rules out"
+    )
 
 
 ENTRIES: dict[str, Entry] = {

@@ -126,7 +126,7 @@ def subject(name: str, root: Path = ROOT) -> DocSubject:
     return DocSubject(
         name=name,
         conventions=CONVENTIONS[name],
-        playable=e.playable,
+        playable=e.complete,  # an engine in progress may still have rows to implement
         doc=root / "docs" / "rules" / f"{name}.md",
         package=f"envs.{name}",
         tests=root / "tests" / name,
@@ -162,6 +162,17 @@ def clause_rows(text: str, conv: DocConventions) -> list[list[str]]:
     """The cells of every clause row of the Clauses section."""
     cid = re.compile(conv.clause_id)
     return [r for r in table_rows(section(text, "Clauses")) if cid.fullmatch(r[0])]
+
+
+def pending_clauses(name: str, root: Path = ROOT) -> list[str]:
+    """Ids of the clauses of a ruleset's rules doc whose status is still pending ("to
+    implement"): what an engine in progress leaves out."""
+    sub = subject(name, root)
+    if not sub.doc.is_file():
+        return []
+    conv = sub.conventions
+    rows = clause_rows(sub.doc.read_text(), conv)
+    return [r[0] for r in rows if len(r) > 3 and r[3].partition(" (")[0] in conv.pending]
 
 
 def defined_refs(text: str) -> dict[str, list[str]]:

@@ -62,6 +62,10 @@ from typing import Any
 import numpy as np
 
 PLAYABLE = "playable"
+# An engine under construction: it plays whole games through the whole contract, so every
+# tool and the shared platform suite take it, but clauses of its rules doc are still
+# "to implement" (the tools say so when they use it; envs/registry.py).
+IN_PROGRESS = "in progress"
 DATA_ONLY = "data only"
 
 

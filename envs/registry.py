@@ -76,7 +76,13 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "tactica", "TACTICA", PLAYABLE, "003_2f16ffdbafd9a58e.txt", "envs.tactica.tactica_v0"
         ),
-        Entry("tactics_david", "Tactics David", DATA_ONLY, "004_10748bf01204f971.txt", None),
+        Entry(
+            "tactics_david",
+            "Tactics David",
+            IN_PROGRESS,
+            "004_10748bf01204f971.txt",
+            "envs.tactics_david.tactics_david_v0",
+        ),
     )
 }
 

@@ -103,3 +103,85 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
     if sorted(held) != list(range(int(tb.n_items))):
         out.append(f"items: deck + slots hold {sorted(held)}, not one card of each item")
     return out
+
+
+def result_errors(S: np.ndarray, tb, b: int = 0) -> list[str]:
+    """The fields every ruleset's state carries, checked against the game: the seat to act,
+    and once the game is over the scores (Purchase Cost of each seat's units in play), the
+    winner they give (TD-4.2: the seat with units left; I8: the higher score after the turn
+    limit; I13: a draw at the safety cap) and the rewards (+1 / -1, 0 each when drawn)."""
+    from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
+
+    out: list[str] = []
+    g = S[b]
+    stage = int(g["stage"])
+    if stage != STAGE_NONE and not 0 <= int(g["current"]) < st.N_PLAYERS:
+        out.append(f"seat to act {int(g['current'])} out of range")
+    dead = int(tb.status_dead)
+    score = [0] * st.N_PLAYERS
+    for u in range(st.N_UNIT_IDS):
+        if g["unit_place"][u] == st.PLACE_FIELD and g["unit_status"][u, dead] == 0:
+            score[u // st.MAX_UNITS] += int(g["unit_cost"][u])
+    if stage != STAGE_GAME_OVER:
+        if g["score"].any() or g["winner"] != -1 or g["rewards"].any():
+            out.append("score, winner or rewards set before the game is over")
+        return out
+    if [int(x) for x in g["score"]] != score:
+        out.append(f"scores {g['score'].tolist()} but units in play cost {score}")
+    if score[0] == 0 or score[1] == 0:
+        winner = -1 if score[0] == score[1] else (0 if score[0] > 0 else 1)
+    elif tb.opt_turn_limit > 0 and g["turn"] >= tb.opt_turn_limit:
+        winner = -1 if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+    else:
+        winner = -1  # the safety cap (I13)
+        if g["turn"] < st.TURN_CAP:
+            out.append("game over with units on both sides before any limit")
+    if int(g["winner"]) != winner:
+        out.append(f"winner {int(g['winner'])} but the scores {score} give {winner}")
+    want = [0.0, 0.0] if winner < 0 else [1.0 if p == winner else -1.0 for p in (0, 1)]
+    if g["rewards"].tolist() != want:
+        out.append(f"rewards {g['rewards'].tolist()} but the winner is {winner}")
+    return out
+
+
+def check_state(S: np.ndarray, tb, b: int = 0) -> list[str]:
+    """Every broken invariant of game b: violations() and result_errors() (the contract's
+    check_state)."""
+    return result_errors(S, tb, b) + violations(S, tb, b)
+
+
+def fuzz(tb, n_games: int, seed: int = 0):
+    """Random games (the random agent of agents/tactics_david, from each game's agent RNG)
+    checked at every decision: ({broken invariant: games}, first failure (game index,
+    decision) or None, decisions played). Plain Python around the one-game kernels, so slow
+    (about a game a second): the check is Python's violations()."""
+    from agents.tactics_david.baselines import AGENT_RANDOM, choose_from_legal
+    from envs.tactics_david import kernels as K
+    from envs.tactics_david.actions import MAX_LEGAL
+
+    if n_games < 0:
+        raise ValueError(f"n_games {n_games} is negative")
+    S = st.allocate(1)
+    buf = np.zeros(MAX_LEGAL, dtype=np.int64)
+    b = np.int64(0)
+    agent = np.int64(AGENT_RANDOM)
+    broken: dict[str, int] = {}
+    first = None
+    decisions = 0
+    for g in range(n_games):
+        n = K.start(S, tb, b, np.int64(seed), np.int64(g), buf)
+        bad_here: set[str] = set()
+        while True:
+            for v in check_state(S, tb, 0):
+                key = v.split(":")[0]
+                if key not in bad_here:
+                    bad_here.add(key)
+                    broken[key] = broken.get(key, 0) + 1
+                if first is None:
+                    first = (g, int(S["decisions"][0]))
+            if n == 0:
+                break
+            a = choose_from_legal(S, tb, b, agent, buf, np.int64(n))
+            n = K.apply(S, tb, b, np.int64(a), buf)
+            decisions += 1
+    return broken, first, decisions

@@ -12,7 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.patches import Circle, Rectangle  # noqa: E402
 
 from envs.tactics_david.tables import Tables, load_tables  # noqa: E402
 
@@ -99,6 +99,20 @@ def battlefield_png(tables: Tables, name: str, path: Path) -> Path:
     bf = tables.battlefields[tables.battlefield_index[name]]
     rows, cols = bf.terrain.shape
     fig, ax = plt.subplots(figsize=(cols * 0.45 + 1.5, rows * 0.45 + 1.2))
+    draw_battlefield(ax, tables, name)
+    ax.set_title(f"{name} ({cols}x{rows}, north up)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def draw_battlefield(ax, tables: Tables, name: str) -> None:
+    """The battlefield `name` on a matplotlib axis: terrain, Terrain Pieces with their height,
+    Deployment areas, legend and axes (cell (row, col) is the unit square at x=col, y=row,
+    north up). battlefield_png and the game picture (render_image) draw it."""
+    bf = tables.battlefields[tables.battlefield_index[name]]
+    rows, cols = bf.terrain.shape
     for r in range(rows):
         for c in range(cols):
             terrain = tables.terrain_names[int(bf.terrain[r, c])]
@@ -142,11 +156,6 @@ def battlefield_png(tables: Tables, name: str, path: Path) -> Path:
     ax.set_aspect("equal")
     ax.set_xticks([c + 0.5 for c in range(cols)], [str(c) for c in range(cols)], fontsize=6)
     ax.set_yticks([r + 0.5 for r in range(rows)], [str(r) for r in range(rows)], fontsize=6)
-    ax.set_title(f"{name} ({cols}x{rows}, north up)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
 
 
 def attack_areas_png(tables: Tables, path: Path) -> Path:
@@ -221,3 +230,53 @@ def write_doc_pictures(tables: Tables | None = None, out_dir: Path = DOC_PICTURE
 if __name__ == "__main__":
     for p in write_doc_pictures():
         print(p)
+
+
+def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None = None):
+    """Game b as player `me` may see it, as a PNG: the battlefield picture (draw_battlefield)
+    with every unit on it (a disc in its seat's colour, an arrow for its facing, its name and
+    Statuses below; a cross when Dead): the PNG's bytes, or written to `path` (returned).
+    Units in reserve are not on the battlefield, so nothing hidden is drawn (R38)."""
+    import io
+
+    from envs.tactics_david.state import MAX_UNITS, N_STATUSES, PLACE_FIELD
+
+    g = S[b]
+    name = tables.battlefield_names[int(g["battlefield"])]
+    rows, cols = tables.battlefields[int(g["battlefield"])].terrain.shape
+    fig, ax = plt.subplots(figsize=(cols * 0.6 + 1.5, rows * 0.6 + 1.4))
+    draw_battlefield(ax, tables, name)
+    dead = int(tables.status_index["Dead"])
+    arrow = {0: (0, -0.3), 1: (0.3, 0), 2: (0, 0.3), 3: (-0.3, 0)}  # y grows southward
+    for u in range(2 * MAX_UNITS):
+        if g["unit_place"][u] != PLACE_FIELD:
+            continue
+        c = int(g["unit_cell"][u])
+        x, y = c % cols + 0.5, c // cols + 0.5
+        colour = PLAYER_COLOURS[u // MAX_UNITS]
+        ax.add_patch(Circle((x, y), 0.3, facecolor=colour, alpha=0.85))
+        dx, dy = arrow[int(g["unit_facing"][u])]
+        ax.annotate("", xy=(x + dx, y + dy), xytext=(x, y), arrowprops={"arrowstyle": "->"})
+        if g["unit_status"][u, dead]:
+            ax.plot([x - 0.3, x + 0.3], [y - 0.3, y + 0.3], color="black", lw=1.5)
+            ax.plot([x - 0.3, x + 0.3], [y + 0.3, y - 0.3], color="black", lw=1.5)
+        label = tables.units.unit_names[int(g["unit_member"][u, 0])][:8]
+        held = [
+            tables.status_names[s][:3]
+            for s in range(N_STATUSES)
+            if s != dead and g["unit_status"][u, s] != 0
+        ]
+        if held:
+            label += "\n" + ",".join(held)
+        ax.text(x, y + 0.45, label, ha="center", va="top", fontsize=4.5)
+    turn = int(g["turn"])
+    ax.set_title(f"Tactics David: {name}, Turn {turn} (player_{me}'s view)", fontsize=10)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    png = buf.getvalue()
+    if path is None:
+        return png
+    Path(path).write_bytes(png)
+    return Path(path)

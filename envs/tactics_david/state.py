@@ -35,9 +35,9 @@ order): 0 = not held, STATUS_PERMANENT (-1) = until discarded, n > 0 = n more Tu
 Expendable), -1 empty; the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
 item card is in exactly one place: a unit slot or the deck (or the box, never in play).
 
-Hidden information: none in this part (army lists, items and statuses are public; the deck
-order is hidden from both players and is resampled by the observation's hidden-info test in
-the next part).
+Hidden information (R38; observe.py, hidden.py): a unit still in reserve is known to its owner
+only (the opponent sees how many remain); units on the battlefield, their Status and Item cards
+are public (TD-2.1); the Item Deck's order and the RNG words are hidden from both players.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ N_ITEM_SLOTS = 3  # Weapon, Accessory, Expendable (TD-19.1)
 MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
+MAX_PROFILE_SLOTS = 256  # units.yaml rows an army may buy from (record.MAX_PROFILES)
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -170,6 +171,13 @@ STATE_FIELDS = [
     # --- the Item Deck (I10) ---
     ("deck", np.int8, (MAX_DECK,)),  # int8[32] item indices bottom..top, -1 past the count
     ("deck_count", np.int8, ()),  # int8 cards in the Item Deck
+    # --- the contract (kernels.py, observe.py, agents/tactics_david) ---
+    # int16[2] each seat's final score, written when the game ends (kernels.write_score): the
+    # Purchase Cost of its units in play (I8's measure; 0 for a wiped-out army), 0 before
+    ("score", np.int16, (N_PLAYERS,)),
+    # int8[2, 256] units each seat bought, by units.yaml row (every member of a Stacked Unit
+    # counts): the self-play record's army (RecordSpec.force_field), set at the reset
+    ("army_bought", np.int8, (N_PLAYERS, MAX_PROFILE_SLOTS)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

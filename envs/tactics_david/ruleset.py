@@ -1,0 +1,197 @@
+"""Tactics David filling the ruleset contract (envs/core/ruleset.py): what the generic tools use.
+
+In progress (envs/registry.py): whole games play through the whole contract, but clauses of
+docs/rules/tactics_david.md are still "to implement" (army building as decisions, stacks,
+teams, abilities, ...; the doc's Engine section).
+
+Options (`ruleset(options=...)`, `--option KEY=VALUE`), each set its own Ruleset with its own
+fingerprint (records and replays name them):
+
+| option        | choices (default first) | what it sets in the tables record |
+|---------------|-------------------------|-----------------------------------|
+| `battlefield` | random, bramble_creek_crossing, deaths_highway | `opt_battlefield`: each game's battlefield drawn from the game's RNG, or always this one |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache, partial
+from pathlib import Path
+
+import numpy as np
+
+from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
+from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
+from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
+from envs.tactics_david.tables import Tables, load_tables
+
+NAME = "tactics_david"
+ENV_NAME = "tactics_david_v0"
+TITLE = "Tactics David"
+SEED_FILE = "004_10748bf01204f971.txt"
+STATUS = IN_PROGRESS
+RANDOM_BATTLEFIELD = "random"
+# random Deathmatch games last thousands of decisions (random players rarely kill); the shared
+# invariant test checks this many with the Python checker at every decision
+FUZZ_GAMES = 4
+
+
+def option_key(name: str) -> str:
+    """A battlefield's option value: its name in lower case, words joined by '_'."""
+    return name.lower().replace("'", "").replace(" ", "_")
+
+
+def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
+    return {"battlefield": (RANDOM_BATTLEFIELD, *(option_key(n) for n in tables.battlefield_names))}
+
+
+def decision_name(S: np.ndarray, b: int) -> str:
+    stage = int(S["stage"][b])
+    name = STAGE_NAMES[stage] if 0 <= stage < len(STAGE_NAMES) else f"stage {stage}"
+    return f"{name} by player_{int(S['current'][b])}"
+
+
+def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
+    """The tables record with the options set, as the contract's 1-element record array."""
+    from envs.tactics_david.record import TD_TABLES_DTYPE, build_record
+
+    keys = [option_key(n) for n in tables.battlefield_names]
+    bf = -1 if options["battlefield"] == RANDOM_BATTLEFIELD else keys.index(options["battlefield"])
+    tba = np.zeros(1, dtype=TD_TABLES_DTYPE)
+    tba[0] = build_record(tables, battlefield=bf)
+    return tba
+
+
+def _allocate(num_envs: int, num_players: int = N_PLAYERS) -> np.ndarray:
+    if num_players != N_PLAYERS:
+        raise ValueError(f"{NAME}: num_players must be {N_PLAYERS}, got {num_players}")
+    return allocate(num_envs)
+
+
+def _check_state(tba: np.ndarray, S: np.ndarray, b: int) -> list[str]:
+    from envs.tactics_david.invariants import check_state
+
+    return check_state(S, tba[0], int(b))
+
+
+def _fuzz(tba: np.ndarray, num_players: int, n_games: int, seed: int = 0):
+    from envs.tactics_david.invariants import fuzz
+
+    if num_players != N_PLAYERS:
+        raise ValueError(f"{NAME}: num_players must be {N_PLAYERS}, got {num_players}")
+    return fuzz(tba[0], n_games, seed)
+
+
+def _legal_mask(tba: np.ndarray, S: np.ndarray, b: int, out: np.ndarray) -> None:
+    from envs.tactics_david.kernels import fill_mask
+
+    fill_mask(S, tba[0], np.int64(b), out, np.empty(MAX_LEGAL, dtype=np.int64))
+
+
+def _resample_hidden(tba: np.ndarray, S, me, rng):
+    from envs.tactics_david.hidden import resample_hidden
+
+    return resample_hidden(S, me, rng, tba[0])
+
+
+def _render_text(tables: Tables, S: np.ndarray, me: int, b: int = 0) -> str:
+    from envs.tactics_david.view import render_text
+
+    return render_text(S, tables, me, b)
+
+
+def _render_image(tables: Tables, S: np.ndarray, me: int, b: int = 0, path=None):
+    from envs.tactics_david.render import render_image  # matplotlib loads only for a picture
+
+    return render_image(tables, S, me, b, path)
+
+
+def _describe(a: int) -> str:
+    return describe(a)
+
+
+@lru_cache(maxsize=4)
+def _tables(config_dir: str | None) -> Tables:
+    return load_tables() if config_dir is None else load_tables(Path(config_dir))
+
+
+@lru_cache(maxsize=16)
+def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) -> Ruleset:
+    # kernels are imported here, not at module top: listing the registry loads no numba code
+    from agents.tactics_david import baselines, selfplay
+    from envs.tactics_david import kernels
+    from envs.tactics_david.observe import observation_size
+
+    options = dict(option_items)
+    tables = _tables(config_dir)
+    tba = kernel_tables(tables, options)
+    units = tables.units
+    n = len(units.unit_names)
+    record = RecordSpec(
+        item_label="unit",
+        items=tuple(units.unit_names),
+        costs=np.asarray(units.cost, dtype=np.float64),
+        # armies are random legal ones (I12): no group has a fixed size, the groups only name
+        # each unit's class
+        groups=np.asarray(units.unit_class, dtype=np.int64),
+        group_names=tuple(tables.class_names),
+        cost_label="purchase points",
+        score_field="score",
+        score_label="Purchase Cost of the units left in play",
+        force_verb="bought",
+        rounds_cap=selfplay.ROUNDS_CAP,
+        force_field="army_bought",
+        rounds_field="turn",
+        headers=("Unit", "Class", "points"),
+    )
+    assert n <= STATE_DTYPE["army_bought"].shape[-1]
+    return Ruleset(
+        name=NAME,
+        env_name=ENV_NAME,
+        title=TITLE,
+        seed_file=SEED_FILE,
+        rules_doc="docs/rules/tactics_david.md",
+        min_players=N_PLAYERS,
+        max_players=N_PLAYERS,
+        n_actions=N_ACTIONS,
+        describe_action=_describe,
+        decision_name=decision_name,
+        observation_size=lambda num_players=N_PLAYERS: observation_size(),
+        state_dtype=STATE_DTYPE,
+        allocate=_allocate,
+        tables=tables,
+        tables_batch=tba,
+        reset_batch=kernels.reset_batch,
+        check_actions=kernels.check_actions,
+        step_batch=kernels.step_batch,
+        autoreset_batch=kernels.autoreset_batch,
+        observe_batch=kernels.observe_batch,
+        aec_step=kernels.aec_step,
+        aec_observe=kernels.aec_observe,
+        legal_mask=partial(_legal_mask, tba),
+        agents=dict(baselines.AGENTS),
+        act_one=baselines.act_one,
+        act_batch=baselines.act_batch,
+        opponents_batch=baselines.opponents_batch,
+        play_chunk=selfplay.play_chunk,
+        record=record,
+        check_state=partial(_check_state, tba),
+        fuzz=partial(_fuzz, tba),
+        resample_hidden=partial(_resample_hidden, tba),
+        render_text=partial(_render_text, tables),
+        render_image=partial(_render_image, tables),
+        config_dir=config_dir,
+        option_choices=option_choices(tables),
+        options=options,
+        fuzz_games=FUZZ_GAMES,
+    )
+
+
+def ruleset(
+    config_dir: str | Path | None = None, options: Mapping[str, str] | None = None
+) -> Ruleset:
+    """Tactics David's Ruleset with `options` (module docstring); `config_dir` loads another
+    set of Tactics David tables (configs/tactics_david layout)."""
+    path = None if config_dir is None else str(Path(config_dir).resolve())
+    resolved = resolve_options(NAME, option_choices(_tables(path)), options)
+    return _build(path, tuple(sorted(resolved.items())))

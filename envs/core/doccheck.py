@@ -96,8 +96,8 @@ CONVENTIONS: dict[str, DocConventions] = {
         clause_id=r"TT-[AB]\.\d+(?:\.\d+)*",
         statuses=("implemented", "to implement", "reading chosen", "invented"),
     ),
-    # Tactics David is built chapter by chapter while data only, like TACTICA: a clause whose
-    # kernel and test exist is "implemented" before the ruleset is playable
+    # Tactics David is built chapter by chapter (data only, now in progress), like TACTICA: a
+    # clause whose kernel and test exist is "implemented" before the ruleset is playable
     "tactics_david": DocConventions(
         clause_id=r"TD-\d+(?:\.\d+)+",
         statuses=("implemented", "to implement", "reading chosen", "invented"),

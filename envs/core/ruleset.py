@@ -217,6 +217,11 @@ class Ruleset:
     # rulesets with long games (TACTICA's wars, ~1,200 decisions) play fewer there, and
     # record their full fuzz run with benchmarks/fuzz.py
     fuzz_games: int = 100_000
+    # the least share of resample_hidden(S, me) states that another player can tell apart
+    # from S (the shared hidden-information test's control that the resampler moves what is
+    # private to `me`): lower for a ruleset whose hidden things are mostly hidden from every
+    # player (Tactics David: the Item Deck's order; only the reserve is private, R38)
+    private_share: float = 0.3
     # step_info(S, b, seat) -> dict: what the AEC env adds to a seat's `infos` after every
     # step (TACTICA: the battle results and per-battle rewards of the war); None: nothing
     step_info: Callable[[np.ndarray, int, int], dict] | None = None

@@ -6,14 +6,14 @@ reserve", nothing of what they are; the order of the Item Deck (hidden from both
 are public, every Item not on a unit, I10) and the RNG words. Public (TD-2.1): the
 battlefield, every unit on it with its Status and Item cards, and the Engagement in progress.
 
-Layout (U = MAX_UNITS 20 army slots per seat, C = MAX_CELLS 308 Grid Spaces, cell numbering of
+Every value is >= 0 (the env's observation space is Box(0, inf)). Layout (U = MAX_UNITS 20 army slots per seat, C = MAX_CELLS 308 Grid Spaces, cell numbering of
 state.py; counts and ratings are scaled to about 0..1):
 
 | part              | size          | content |
 |-------------------|---------------|---------|
 | global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order) |
 | per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target |
-| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier; Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team; Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
+| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team; Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
         out[j] = S["unit_n_members"][b, u] / MAX_MEMBERS
         j += 1
         for s in range(4):
-            out[j + s] = S["unit_strength"][b, u, s] / SCALE_RATING
+            out[j + s] = max(S["unit_strength"][b, u, s], 0) / SCALE_RATING
         j += 4
         _one_hot(out, j, np.int64(S["unit_type"][b, u]), N_UNIT_TYPES)
         j += N_UNIT_TYPES
@@ -117,7 +117,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
         rng = tb.u_range[top]
         out[j] = 1.0 if rng >= 0 else 0.0
         out[j + 1] = max(rng, 0) / SCALE_RATING
-        out[j + 2] = tb.u_rmod[top] / SCALE_RATING
+        out[j + 2] = (tb.u_rmod[top] + SCALE_RATING) / (2 * SCALE_RATING)  # -10..10 to 0..1
         j += 3
         _one_hot(out, j, np.int64(tb.u_area[top]), MAX_AREAS)
         j += MAX_AREAS
@@ -143,14 +143,14 @@ def _unit(S, tb, b, me, u, cols, out, i):
         v = S["unit_lock"][b, u]
         if v >= 0:
             out[j] = 1.0
-            out[j + 1] = (S["turn"][b] - S["unit_lock_turn"][b, u]) / SCALE_RATING
+            out[j + 1] = max(S["turn"][b] - S["unit_lock_turn"][b, u], 0) / SCALE_RATING
         out[j + 2] = 1.0 if S["unit_team"][b, u] >= 0 else 0.0
         j += 3
         out[j] = S["unit_engaged"][b, u]
         out[j + 1] = S["unit_moved"][b, u]
         out[j + 2] = S["unit_fought"][b, u]
         out[j + 3] = S["unit_no_combat"][b, u]
-        out[j + 4] = S["unit_move_bonus"][b, u] / 6.0
+        out[j + 4] = max(S["unit_move_bonus"][b, u], 0) / 6.0
         out[j + 5] = 1.0 if S["unit_no_reacquire"][b, u] != 0 else 0.0
         out[j + 6] = S["unit_kills"][b, u] / SCALE_RATING
         j += 7
@@ -234,7 +234,7 @@ def observe(S, tb, b, me, out):
     i += 1
     for r in range(MAX_REFLECT):
         if r < nr:
-            out[i] = S["refl_strength"][b, r] / SCALE_RATING
+            out[i] = max(S["refl_strength"][b, r], 0) / SCALE_RATING
             _one_hot(out, i + 1, np.int64(S["refl_side"][b, r]), 4)
         i += 5
     nd = np.int64(S["deck_count"][b])

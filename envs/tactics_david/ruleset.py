@@ -10,6 +10,7 @@ fingerprint (records and replays name them):
 | option        | choices (default first) | what it sets in the tables record |
 |---------------|-------------------------|-----------------------------------|
 | `battlefield` | random, bramble_creek_crossing, deaths_highway | `opt_battlefield`: each game's battlefield drawn from the game's RNG, or always this one |
+| `turn_limit`  | 30, unlimited           | `opt_turn_limit`: a Deathmatch cut after 30 Turns (15 each) and won on the Purchase Cost left in play (I14, I8), or the seed's open-ended Deathmatch (TD-4.2, with I13's safety cap) |
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ TITLE = "Tactics David"
 SEED_FILE = "004_10748bf01204f971.txt"
 STATUS = IN_PROGRESS
 RANDOM_BATTLEFIELD = "random"
-# random Deathmatch games last thousands of decisions (random players rarely kill); the shared
-# invariant test checks this many with the Python checker at every decision
-FUZZ_GAMES = 4
+# random games of 30 Turns are ~340 decisions; the shared invariant test checks this many with
+# the Python checker at every decision (about 0.6 s a game)
+FUZZ_GAMES = 20
 
 
 def option_key(name: str) -> str:
@@ -41,8 +42,15 @@ def option_key(name: str) -> str:
     return name.lower().replace("'", "").replace(" ", "_")
 
 
+UNLIMITED = "unlimited"
+TURN_LIMITS = ("30", UNLIMITED)  # the default first (I14)
+
+
 def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
-    return {"battlefield": (RANDOM_BATTLEFIELD, *(option_key(n) for n in tables.battlefield_names))}
+    return {
+        "battlefield": (RANDOM_BATTLEFIELD, *(option_key(n) for n in tables.battlefield_names)),
+        "turn_limit": TURN_LIMITS,
+    }
 
 
 def decision_name(S: np.ndarray, b: int) -> str:
@@ -58,7 +66,8 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
     keys = [option_key(n) for n in tables.battlefield_names]
     bf = -1 if options["battlefield"] == RANDOM_BATTLEFIELD else keys.index(options["battlefield"])
     tba = np.zeros(1, dtype=TD_TABLES_DTYPE)
-    tba[0] = build_record(tables, battlefield=bf)
+    limit = 0 if options["turn_limit"] == UNLIMITED else int(options["turn_limit"])
+    tba[0] = build_record(tables, battlefield=bf, turn_limit=limit)
     return tba
 
 
@@ -68,10 +77,16 @@ def _allocate(num_envs: int, num_players: int = N_PLAYERS) -> np.ndarray:
     return allocate(num_envs)
 
 
+def _record(tba: np.ndarray):
+    """The tables record with attribute access for Python code (the same numba type as
+    tba[0])."""
+    return tba.view(np.recarray)[0]
+
+
 def _check_state(tba: np.ndarray, S: np.ndarray, b: int) -> list[str]:
     from envs.tactics_david.invariants import check_state
 
-    return check_state(S, tba[0], int(b))
+    return check_state(S, _record(tba), int(b))
 
 
 def _fuzz(tba: np.ndarray, num_players: int, n_games: int, seed: int = 0):
@@ -79,7 +94,7 @@ def _fuzz(tba: np.ndarray, num_players: int, n_games: int, seed: int = 0):
 
     if num_players != N_PLAYERS:
         raise ValueError(f"{NAME}: num_players must be {N_PLAYERS}, got {num_players}")
-    return fuzz(tba[0], n_games, seed)
+    return fuzz(_record(tba), n_games, seed)
 
 
 def _legal_mask(tba: np.ndarray, S: np.ndarray, b: int, out: np.ndarray) -> None:
@@ -91,7 +106,7 @@ def _legal_mask(tba: np.ndarray, S: np.ndarray, b: int, out: np.ndarray) -> None
 def _resample_hidden(tba: np.ndarray, S, me, rng):
     from envs.tactics_david.hidden import resample_hidden
 
-    return resample_hidden(S, me, rng, tba[0])
+    return resample_hidden(S, me, rng, _record(tba))
 
 
 def _render_text(tables: Tables, S: np.ndarray, me: int, b: int = 0) -> str:
@@ -107,7 +122,10 @@ def _render_image(tables: Tables, S: np.ndarray, me: int, b: int = 0, path=None)
 
 
 def _describe(a: int) -> str:
-    return describe(a)
+    """describe(a), and a plain name for an action outside the space (error messages)."""
+    if not 0 <= int(a) < N_ACTIONS:
+        return f"action {int(a)} (outside 0..{N_ACTIONS - 1})"
+    return describe(int(a))
 
 
 @lru_cache(maxsize=4)
@@ -184,6 +202,9 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         option_choices=option_choices(tables),
         options=options,
         fuzz_games=FUZZ_GAMES,
+        # private only: the opponent's reserve before deployment, a few dozen decisions of
+        # each game (R38); the Item Deck's order is hidden from both (hidden.py)
+        private_share=0.0,
     )
 
 

@@ -1,5 +1,6 @@
 """Tactics David, version 0: a Deathmatch (TD-4.2) between two random legal armies (I12) on
-one of the Battlefield Book's battlefields. In progress: the rules doc's "to implement"
+one of the Battlefield Book's battlefields, cut after 30 Turns and then won on the Purchase
+Cost left in play (I14; option turn_limit=unlimited for the open-ended Deathmatch). In progress: the rules doc's "to implement"
 clauses (army building as decisions, Stacked Units, Unit Teams, abilities, ...) are left out.
 
 A PettingZoo AEC environment (`env()`, `raw_env()`) and a batched API (`BatchEnv`) over the
@@ -9,7 +10,7 @@ data: configs/tactics_david/*.yaml.
 Agents: `player_0` and `player_1` (seats 0 and 1).
 
 Options (`options={...}`; envs/tactics_david/ruleset.py): `battlefield` random (default: drawn
-per game), bramble_creek_crossing or deaths_highway.
+per game), bramble_creek_crossing or deaths_highway; `turn_limit` 30 (default) or unlimited.
 
 Decisions. Every choice is one AEC step by the player the rules ask: who takes the first Turn
 (the roll-off winner), each unit deployed and its space, each unit Engaged (or the end of the

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.rulesets import DATA_ONLY
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "harness.py"
 
@@ -246,9 +248,7 @@ def test_bad_option_exits_non_zero_and_writes_nothing(tmp_path, option):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(
-    ("name", "words"), [("nope", "unknown ruleset"), ("tactics_david", "data only")]
-)
+@pytest.mark.parametrize(("name", "words"), [("nope", "unknown ruleset"), (DATA_ONLY, "data only")])
 def test_unknown_or_data_only_ruleset_is_one_line_exit_2(tmp_path, name, words):
     proc = _run("--ruleset", name, "--quick", "--out", str(tmp_path / "out"))
     assert proc.returncode == 2
@@ -259,7 +259,7 @@ def test_unknown_or_data_only_ruleset_is_one_line_exit_2(tmp_path, name, words):
 def test_tacsim_bench_refuses_a_data_only_ruleset(capsys):
     from agents.cli import main
 
-    assert main(["bench", "--ruleset", "tactics_david", "--quick"]) == 2
+    assert main(["bench", "--ruleset", DATA_ONLY, "--quick"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tacsim bench: error:") and "data only" in err
     assert len(err.splitlines()) == 1

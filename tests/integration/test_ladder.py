@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from agents import cli, ladder, records, selfplay
+from tests.integration.rulesets import DATA_ONLY
 
 RULESET = "tac"
 
@@ -213,7 +214,7 @@ def test_a_ladder_with_a_trained_policy(tiny_ppo, tmp_path):
         ("heuristic,ppo:/no/such/model.zip", [], "no model file at /no/such/model.zip"),
         ("heuristic,random", ["--players", "3"], "two-player games only"),
         ("heuristic,random", ["--games", "0"], "games must be at least 1"),
-        ("heuristic,random", ["--ruleset", "tactics_david"], "data only"),
+        ("heuristic,random", ["--ruleset", DATA_ONLY], "data only"),
         ("heuristic,random", ["--option", "game=basic"], "tac has no options"),
         ("heuristic,random", ["--ruleset", "tactica", "--option", "game=easy"], "advanced, basic"),
         ("heuristic,random", ["--chunk", "0"], "chunk must be at least 1"),

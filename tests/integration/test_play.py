@@ -16,6 +16,7 @@ from agents import cli
 from agents.play import STOPPED, check_setup, play_game
 from agents.session import Table
 from envs.registry import get
+from tests.integration.rulesets import DATA_ONLY
 
 SEED = 3
 
@@ -172,7 +173,7 @@ def test_cli_plays_a_whole_game_from_standard_input(tmp_path):
         (["--players", "3", "--seats", "human,random"], "one name per seat (3 players)"),
         (["--seats", "human,alphazero"], "unknown seat 'alphazero'"),
         (["--ruleset", "chess", "--seats", "human,random"], "unknown ruleset 'chess'"),
-        (["--ruleset", "tactics_david", "--seats", "human,random"], "data only"),
+        (["--ruleset", DATA_ONLY, "--seats", "human,random"], "data only"),
         (["--players", "9", "--seats", "human,random"], "players must be 2 to 5"),
         (["--seed", "-4"], "seed must be"),
         (["--game-index", "-1"], "game-index must be"),

@@ -20,6 +20,7 @@ from rich.console import Console
 from agents import cli, records
 from agents.play import check_setup, play_game
 from agents.replay import load_run_games, replay_game
+from tests.integration.rulesets import DATA_ONLY
 
 GAMES = 100
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -284,10 +285,10 @@ def test_bad_input_is_one_line_exit_2(runs, tmp_path):
         (["--saved", str(saved), "--seat", "7"], "--seat must be 0 to 1"),
         (["--ruleset", "nope", "--saved", str(saved)], "unknown ruleset 'nope'"),
         (
-            ["--ruleset", "tactics_david", "--saved", str(saved)],
-            "ruleset 'tactics_david' is data only",
+            ["--ruleset", DATA_ONLY, "--saved", str(saved)],
+            f"ruleset '{DATA_ONLY}' is data only",
         ),
-        (["--ruleset", "tactics_david", "--run", str(runs["hr"]), "--all"], "is data only"),
+        (["--ruleset", DATA_ONLY, "--run", str(runs["hr"]), "--all"], "is data only"),
     ]
     for argv, needle in cases:
         before = sorted(p.name for p in tmp_path.iterdir())

@@ -16,6 +16,7 @@ import pytest
 from agents import cli, records, selfplay
 from agents.stats import wilson_interval
 from envs.tac.tables import default_tables
+from tests.integration.rulesets import DATA_ONLY
 
 GAMES, CHUNK, SEED = 2000, 500, 7
 REPO = Path(__file__).resolve().parents[2]
@@ -222,7 +223,7 @@ def test_a_chunk_file_with_the_wrong_row_count_is_refused(tmp_path, full_run):
     "flag, value, message",
     [
         ("--ruleset", "chess", "unknown ruleset 'chess' (known: tac, fantasy_cards"),
-        ("--ruleset", "tactics_david", "ruleset 'tactics_david' is data only"),
+        ("--ruleset", DATA_ONLY, f"ruleset '{DATA_ONLY}' is data only"),
         ("--option", "game=basic", "tac has no options, got --option game=basic"),
         ("--option", "game", "an option is KEY=VALUE, got 'game'"),
         ("--agents", "random,alphazero", "unknown agent 'alphazero'"),

@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 from agents.kernel_agents import KernelAgent
 from agents.training import SingleAgentEnv, add_parser, main
 from envs.tac import tac_v1
+from tests.integration.rulesets import DATA_ONLY
 
 
 def _first_legal_game(env: SingleAgentEnv, **reset_kwargs) -> tuple[list, float, dict]:
@@ -145,7 +146,7 @@ def _tacsim_train(argv: list[str]) -> int:
     "argv, message",
     [
         (["--ruleset", "chess"], "unknown ruleset 'chess'"),
-        (["--ruleset", "tactics_david"], "ruleset 'tactics_david' is data only"),
+        (["--ruleset", DATA_ONLY], f"ruleset '{DATA_ONLY}' is data only"),
         (["--option", "game=basic"], "tac has no options"),
         (["--ruleset", "tactica", "--option", "armies=mixed"], "standard, varied"),
         (["--vec", "batch", "--learner-seat", "2"], "learner_seat"),

@@ -14,6 +14,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from agents.training import SingleAgentEnv
 from agents.vec_env import BatchVecEnv, learner_seats
 from envs.registry import get
+from tests.integration.rulesets import DATA_ONLY
 
 N = 8
 
@@ -213,7 +214,7 @@ def test_tacsim_train_on_the_batched_path_end_to_end(tmp_path, capsys):
     "argv, message",
     [
         (["--ruleset", "chess"], "unknown ruleset 'chess'"),
-        (["--ruleset", "tactics_david"], "data only"),
+        (["--ruleset", DATA_ONLY], "data only"),
     ],
 )
 def test_tacsim_train_refuses_unknown_and_data_only_rulesets(argv, message, tmp_path, capsys):

@@ -33,8 +33,8 @@ SEED_FILE = "004_10748bf01204f971.txt"
 STATUS = IN_PROGRESS
 RANDOM_BATTLEFIELD = "random"
 # random games of 30 Turns are ~340 decisions; the shared invariant test checks this many with
-# the Python checker at every decision (about 0.6 s a game)
-FUZZ_GAMES = 20
+# the Python checker at every decision (about 0.8 s a game)
+FUZZ_GAMES = 10
 
 
 def option_key(name: str) -> str:

@@ -16,8 +16,9 @@ from envs.tactics_david import state as st
 from envs.tactics_david.actions import MAX_LEGAL, STAGE_GAME_OVER
 
 GAMES = 200  # in the win-rate test: 100 per seat
-# measured 0.976 and 0.980 per seat over 10,000 games (benchmarks/results/tactics_david_agents_*); a heuristic no better than random (0.5 a
-# seat, fewer with draws) reaches 0.70 of 100 games with probability < 1e-4
+# measured 0.976 and 0.980 per seat over 10,000 games (benchmarks/results/
+# tactics_david_agents_*); a heuristic no better than random (0.5 a seat, fewer with draws)
+# reaches 0.70 of 100 games with probability < 1e-4
 MIN_WIN_RATE = 0.70
 
 

@@ -65,7 +65,9 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
 
     keys = [option_key(n) for n in tables.battlefield_names]
     bf = -1 if options["battlefield"] == RANDOM_BATTLEFIELD else keys.index(options["battlefield"])
-    tba = np.zeros(1, dtype=TD_TABLES_DTYPE)
+    # a recarray: tba[0] has attribute access in plain Python too (NUMBA_DISABLE_JIT=1); numba
+    # types it as the plain record array
+    tba = np.zeros(1, dtype=TD_TABLES_DTYPE).view(np.recarray)
     limit = 0 if options["turn_limit"] == UNLIMITED else int(options["turn_limit"])
     tba[0] = build_record(tables, battlefield=bf, turn_limit=limit)
     return tba

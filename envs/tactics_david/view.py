@@ -5,8 +5,9 @@ reserve are a count, the Item Deck is its size.
     Tactics David  Bramble Creek Crossing 14x11  Turn 3  player_0 to decide: engage
     ...
        0  1  2  3 ...         (columns; rows north first)
-     0 .  .  0^ .  ~  ...     a unit: its seat and facing (^ > v <), x when Dead;
-                              else the Terrain Piece's height, else the terrain symbol
+     0 .  .  0^ h2 ~  ...     a unit: its seat and facing (^ > v <), x when Dead;
+                              else a Terrain Piece, h and its height, else the terrain
+                              symbol (terrain_types.yaml: . Field, ~ Water, = Road, F Forest)
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
         for c in range(cols):
             p = int(bf.piece[r, c])
             grid[r][c] = (
-                str(int(tables.piece_height[p]))
+                f"h{int(tables.piece_height[p])}"
                 if p >= 0
                 else tables.terrain_symbol[int(bf.terrain[r, c])]
             )

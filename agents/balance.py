@@ -303,6 +303,11 @@ def write_plot(
     plt.close(fig)
 
 
+def _plural(word: str) -> str:
+    """English plural of a group column's name ("class" -> "classes", "weight" -> "weights")."""
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+
+
 def write_report(
     out_dir: Path,
     units: UnitInfo,
@@ -333,7 +338,7 @@ def write_report(
             "Method (agents/balance.py): logistic regression of the win on the seat's counts "
             f"of each {what} ({verb}) minus the opponents' (mean), maximum likelihood with an "
             f"L2 ridge of {RIDGE:g} (negligible), 95% intervals from the inverse Fisher "
-            f"information. Coefficients are log-odds per extra {what}; {group.lower()}s with "
+            f"information. Coefficients are log-odds per extra {what}; {_plural(group.lower())} with "
             f"a fixed size ({cons}) are centred: a coefficient is relative to its "
             f"{group.lower()}'s average {what}. "
             f"One unit of listed {cost} is worth k = {imp.slope:.4f} ± {Z95 * imp.slope_se:.4f} "

@@ -66,6 +66,11 @@ def _entry_label(index: int, raw: Any) -> str:
     return f"{index} '{name}'" if name is not None else str(index)
 
 
+# libyaml's safe loader when PyYAML has it (its wheels do): the same documents, ~10x faster;
+# Tactics David's units and abilities took 2.7 s to parse in pure Python, most of a start
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_yaml(path: Path | str) -> Any:
     """Parse a YAML file, turning parse errors into ConfigError."""
     path = Path(path)
@@ -74,7 +79,7 @@ def read_yaml(path: Path | str) -> Any:
     except OSError as exc:
         raise ConfigError(path, None, None, f"cannot read file ({exc.strerror})") from exc
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise ConfigError(path, None, None, f"not valid YAML: {exc}") from exc
 

@@ -128,7 +128,8 @@ def _unit_for_play(S, tb, b, p, play, u):
     if _has_kind(tb, play, KIND_RANGED):
         return np.int64(tb.type_ranged[t]) * 10 + np.int64(tb.type_protection[t])
     if _has_kind(tb, play, KIND_MOVE) and S["unit_where"][b, u] == WHERE_ON:
-        return min(objective_distance(S, tb, b, p, np.int64(S["unit_pos"][b, u]), u), 100)
+        d = objective_distance(S, tb, b, p, np.int64(S["unit_pos"][b, u]), u)
+        return 0 if d == 0 else 200 - min(d, 199)  # the nearest unit not yet there first
     return 0
 
 
@@ -185,6 +186,8 @@ def _score(S, tb, b, p, stage, a):
         s = SCORE_ACT + 10 * np.int64(tb.type_points[t]) - 3 * np.int64(tb.type_protection[t])
         if S["unit_status"][b, v] & STATUS_SHAKEN:
             s += 5
+        if S["unit_where"][b, v] == WHERE_ON and tb.vc_hold[S["unit_pos"][b, v]]:
+            s += 100  # it stands in a zone to hold: clear it (or keep it)
         return s
     if stage == STAGE_VOLLEY:
         return SCORE_PASS if a == A_PASS else SCORE_ACT

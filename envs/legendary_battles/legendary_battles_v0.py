@@ -7,11 +7,11 @@ and docs/rules/fantasy_cards.md; data: configs/legendary_battles/ (maps, scenari
 configs/fantasy_cards/ (cards, unit types). In progress: the clauses still "to implement" in
 those docs are left out (`tacsim rulesets` counts them).
 
-Agents: `player_0` and `player_1`, the scenario's sides in order (Crossroads of Hallin: the
-Village Watch, the Raiders).
+Agents: `player_0` and `player_1`, the scenario's sides in order (Greywater Ford: the
+Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders).
 
 Option (`options={...}`; envs/legendary_battles/ruleset.py): `scenario`, one of the rule
-folder's scenarios in snake case: crossroads_of_hallin (default), greywater_ford;
+folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin;
 siege_of_the_ridge_fort is refused (oversized units are not playable yet). A scenario of your
 own: a copy of configs/legendary_battles with it in scenarios/, passed as `config_dir`.
 

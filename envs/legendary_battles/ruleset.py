@@ -5,7 +5,7 @@ Option (`ruleset(options=...)`, `--option scenario=NAME` on the command line):
 
 | option     | choices (default first) | what it sets in the tables record |
 |------------|-------------------------|-----------------------------------|
-| `scenario` | crossroads_of_hallin, greywater_ford, siege_of_the_ridge_fort (every scenario file of the rule folder, by its name in snake case) | the map, the forces and the end conditions (`g_*`, `sc_*`, `vc_*` fields) |
+| `scenario` | greywater_ford, crossroads_of_hallin, siege_of_the_ridge_fort (every scenario file of the rule folder, by its name in snake case) | the map, the forces and the end conditions (`g_*`, `sc_*`, `vc_*` fields) |
 
 A scenario of your own: put its file (docs/rules/legendary_battles.md, "Scenario format") in
 the `scenarios/` folder of a copy of configs/legendary_battles and pass that folder as
@@ -46,9 +46,12 @@ def _tables(config_dir: str | None) -> Tables:
 
 
 def scenario_choices(tables: Tables) -> tuple[str, ...]:
-    """The scenario option's choices, Crossroads of Hallin first (the default) when shipped."""
+    """The scenario option's choices, Greywater Ford first (the default) when shipped: the
+    scenario that plays the most rules (forces chosen by points and hidden until deployment,
+    LB R23; units leaving the map, R22), and one that either side wins often in random play
+    (in Crossroads of Hallin random Raiders almost never take the crossroads)."""
     names = sorted(option_name(n) for n in tables.scenarios)
-    first = "crossroads_of_hallin"
+    first = "greywater_ford"
     return tuple(([first] if first in names else []) + [n for n in names if n != first])
 
 

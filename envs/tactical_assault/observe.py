@@ -19,7 +19,7 @@ U = unit row; a count is divided by the SCALE_* beside it):
 |-----------|------------------|---------|
 | global    | GLOBAL_SIZE      | stage one-hot (S); I decide; my seat; active is me / opp; I placed first; turn / (2 x limit); my and opp's turns begun / limit; deploying one-hot (3); general window kind one-hot (3) and passes left / 2; ending the turn; window trigger one-hot (G); stack depth / MAX_STACK; chosen part (Action, Situation); chosen card one-hot (C); a Fall Back is moving; its zones left; its window due; points total me / opp, points lost me / opp (/ SCALE_POINTS); units lost me / opp, units exited me / opp (/ SCALE_UNITS) |
 | cards     | CARD_SIZE        | per card of mine (C each): in hand, newly drawn, discarded, on the stack; per card of the opponent's: discarded, on the stack; then my hand size, opp hand size (/ hand size), my deck size, opp deck size (/ C), reshuffles me / opp (/ 4) |
-| stack     | MAX_STACK x F    | per frame: used; mine; opp's; play one-hot (MAX_PLAYS); effect step one-hot (MAX_STEPS); phase one-hot (N_PHASES); shift / 4; zones left / 8; zones moved / 8; cancelled; ceased; may end in contact |
+| stack     | MAX_STACK x F    | per frame: used; mine; opp's; play one-hot (MAX_PLAYS); effect step one-hot (MAX_STEPS); phase one-hot (N_PHASES); (shift + 4) / 8; zones left / 8; zones moved / 8; cancelled; ceased; may end in contact |
 | forces    | 2 x T            | my force, the opponent's (units of each type / SCALE_FORCE) |
 | units     | MAX_UNITS x U    | per unit slot: shown; mine; opp's; type one-hot (T); off / on / eliminated / exited; centre x, y (/ map extent); facing one-hot (MAX_DIRS); Shaken; Out Of Action; had its Action; holds an Action / a Situation pass-along; in Close Combat; turns until it arrives / limit; it is: the top frame's unit, its target, the window's unit, the window's enemy, the unit being placed or turned, falling back, moving out |
 | positions | MAX_POS x P_SIZE | per position: my units, opp's units (/ 2); standable; my deployment area; opp's; my arrival area; a zone to hold; an exit zone; a zone being settled or moved out of; the zone a move is about to enter |
@@ -181,7 +181,7 @@ def observe(S, tb, b, me, out):
             j += MAX_STEPS
             _one_hot(out, j, np.int64(S["fr_phase"][b, f]), N_PHASES)
             j += N_PHASES
-            out[j] = S["fr_shift"][b, f] / 4.0
+            out[j] = max(S["fr_shift"][b, f] + 4, 0) / 8.0  # -4..+4 -> 0..1 (>= 0)
             out[j + 1] = S["fr_left"][b, f] / 8.0
             out[j + 2] = S["fr_moved"][b, f] / 8.0
             fl = S["fr_flags"][b, f]
@@ -219,8 +219,8 @@ def observe(S, tb, b, me, out):
         j += 4
         if where == WHERE_ON:
             pos = np.int64(S["unit_pos"][b, u])
-            out[j] = tb.g_centre[pos, 0] / cx
-            out[j + 1] = tb.g_centre[pos, 1] / cy
+            out[j] = max(tb.g_centre[pos, 0], 0.0) / cx
+            out[j + 1] = max(tb.g_centre[pos, 1], 0.0) / cy
             _one_hot(out, j + 2, np.int64(S["unit_facing"][b, u]), MAX_DIRS)
         j += 2 + MAX_DIRS
         st = S["unit_status"][b, u]

@@ -145,12 +145,17 @@ def _enemies_in_arc(S, tb, b, p, pos, f):
 
 @njit
 def _type_value(tb, t):
-    """Fighting value per point of a Table 3 type (x 100), 0 for a type that cannot fight."""
-    v = np.int64(tb.type_melee[t]) + np.int64(tb.type_ranged[t]) + np.int64(tb.type_protection[t])
-    pts = max(np.int64(tb.type_points[t]), 1)
+    """What a Table 3 type is worth in a force chosen by points: its ranged rating times its
+    reach (fire from afar every turn a Fire card comes), then melee and protection; 0 for a
+    type that cannot fight (an Obstacle)."""
     if tb.type_protection[t] == 0:
         return 0  # an Obstacle: never attacked, never fights
-    return 100 * v // pts + v
+    reach = np.int64(tb.type_range[t]) + 1  # -1 (none) .. 4 (Very Long) -> 0 .. 5
+    return (
+        10 * np.int64(tb.type_ranged[t]) * reach
+        + 3 * np.int64(tb.type_melee[t])
+        + 3 * np.int64(tb.type_protection[t])
+    )
 
 
 @njit

@@ -67,7 +67,7 @@ def test_units_statuses_and_facing_are_public(crossroads):
     """LB-4.1 / LB-4.2: a unit's type, side, zone, facing and status tokens are seen by both."""
     _obs = partial(_obs_tb, tb=crossroads)
     S = started(crossroads)
-    u = int(np.flatnonzero((S["unit_where"][0] == state.WHERE_ON))[0])
+    u = int(np.flatnonzero(S["unit_where"][0] == state.WHERE_ON)[0])
     for change in (
         lambda T: T["unit_status"][0].__setitem__(u, state.STATUS_SHAKEN),
         lambda T: T["unit_facing"][0].__setitem__(u, (int(T["unit_facing"][0, u]) + 1) % 4),

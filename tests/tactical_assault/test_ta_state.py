@@ -111,6 +111,22 @@ def test_ruleset_cache_keys_hash_the_core_they_call():
     assert jit.source_keys("core") == ()
 
 
+def test_both_rulesets_share_one_cache_of_core_kernels():
+    """Every contract kernel and agent is defined in the core's packages, so both rulesets
+    load the same cache folder (one compile serves both); that key hashes the Fantasy Cards
+    tables module whose constants the core's machine code holds."""
+    for module in (
+        "envs.tactical_assault.kernels",
+        "envs.tactical_assault.observe",
+        "agents.tactical_assault.selfplay",
+        "agents.tactical_assault.heuristic",
+    ):
+        assert jit.key_of_module(module) == "tactical_assault"
+    srcs = {p.relative_to(jit._ROOT).as_posix() for p in jit._sources("tactical_assault")}
+    assert "envs/fantasy_cards/tables.py" in srcs
+    assert "agents/tactical_assault/heuristic.py" in srcs
+
+
 @pytest.mark.parametrize("name", ["fantasy_cards", "legendary_battles"])
 def test_rules_docs_name_core_kernels_and_tests_that_exist(name):
     """doccheck resolves `tactical_assault.<module>.<fn>` in envs/tactical_assault and

@@ -127,6 +127,9 @@ def build(
 
     if len(type_names) != N_UNIT_TYPES:
         raise ValueError(f"{ident.name}: {len(type_names)} unit types, Table 3 has {N_UNIT_TYPES}")
+    # a plain ndarray whose dtype is np.record's: tba[0] has attribute access (tb.n_cards) in
+    # Python too (NUMBA_DISABLE_JIT=1), and both forms type alike in numba (as envs/tac)
+    tba = tba.view(np.recarray).view(np.ndarray)
     rec = tba[0]
     record = RecordSpec(
         item_label="unit type",

@@ -17,6 +17,7 @@ ValueError that names it and the missing feature.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -67,12 +68,64 @@ def _render_image(tables: Tables, scenario: str, S: np.ndarray, me: int, b: int 
     return render_image(tables, tables.scenarios[scenario], S, me, b, path)
 
 
+# what a scenario's tables record is computed from (besides the rule folder's YAML files):
+# rebuilding it takes seconds (LOS arcs and Fall Back routes of every pair of zones, in
+# Python), so it is kept on disk next to the numba cache, keyed by a hash of all of these
+_RECORD_SOURCES = (
+    "envs/legendary_battles/zones.py",
+    "envs/legendary_battles/geometry.py",
+    "envs/legendary_battles/tables.py",
+    "envs/tactical_assault/tables.py",
+    "envs/tactical_assault/state.py",
+    "envs/fantasy_cards/tables.py",
+)
+
+
+def _record_key(config_dir: str | None) -> str:
+    import hashlib
+
+    root = Path(__file__).resolve().parents[2]
+    folder = Path(config_dir) if config_dir is not None else DEFAULT_DIR
+    files = [root / s for s in _RECORD_SOURCES]
+    files += sorted(folder.rglob("*.yaml")) + sorted(
+        (root / "configs/fantasy_cards").glob("*.yaml")
+    )
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _scenario_record(tables: Tables, scenario: str, option: str, config_dir: str | None, fc):
+    """The scenario's tables record, from the disk cache when its sources are unchanged."""
+    from envs.core.jit import _cache_root
+    from envs.legendary_battles.zones import scenario_record
+    from envs.tactical_assault.tables import TA_TABLES_DTYPE
+
+    path = _cache_root() / "tables" / f"{NAME}-{option}-{_record_key(config_dir)}.npy"
+    try:
+        rec = np.load(path, allow_pickle=False)
+        if rec.dtype == TA_TABLES_DTYPE and rec.shape == (1,):
+            return rec
+    except (OSError, ValueError):
+        pass  # absent or unreadable: build it
+    rec = scenario_record(tables.scenarios[scenario], fc)  # ValueError if not playable
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, rec, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache only costs the rebuild
+    return rec
+
+
 @lru_cache(maxsize=16)
 def _build(config_dir: str | None, scenario_option: str) -> Ruleset:
     from functools import partial
 
     from envs.fantasy_cards.tables import load_tables as load_fc
-    from envs.legendary_battles.zones import scenario_record
     from envs.tactical_assault.ruleset import Identity, build
 
     tables = _tables(config_dir)
@@ -80,7 +133,7 @@ def _build(config_dir: str | None, scenario_option: str) -> Ruleset:
     scenario = by_option[scenario_option]
     fc = load_fc()
     try:
-        tba = scenario_record(tables.scenarios[scenario], fc)
+        tba = _scenario_record(tables, scenario, scenario_option, config_dir, fc)
     except ValueError as e:
         raise ValueError(f"{NAME}: option scenario={scenario_option}: {e}") from None
     ident = Identity(NAME, ENV_NAME, TITLE, SEED_FILE, "docs/rules/legendary_battles.md")

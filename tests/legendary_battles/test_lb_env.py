@@ -116,3 +116,21 @@ def test_check_state_follows_the_scenario_result():
         bad = S.copy()
         bad["winner"][0] = 1 - int(S["winner"][0]) if S["winner"][0] >= 0 else 0
         assert rs.check_state(bad, 0) == ["result"]
+
+
+def test_scenario_records_are_kept_on_disk(tmp_path, monkeypatch):
+    """Building a scenario's record takes seconds: it is kept next to the numba cache, keyed
+    by its sources, and rebuilt when the file is unreadable."""
+    from envs.fantasy_cards.tables import load_tables as load_fc
+    from envs.legendary_battles import ruleset as lbr
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    tables, fc = lbr._tables(None), load_fc()
+    args = (tables, "Greywater Ford", "greywater_ford", None, fc)
+    built = lbr._scenario_record(*args)
+    files = list((tmp_path / "tables").glob("legendary_battles-greywater_ford-*.npy"))
+    assert len(files) == 1
+    assert lbr._scenario_record(*args).tobytes() == built.tobytes()  # loaded from disk
+    files[0].write_bytes(b"not a record")
+    assert lbr._scenario_record(*args).tobytes() == built.tobytes()  # rebuilt
+    assert get_ruleset(NAME).tables_batch.tobytes() == built.tobytes()

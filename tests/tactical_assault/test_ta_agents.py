@@ -3,10 +3,10 @@ heuristic beats random in both seats of the default Legendary Battles scenario, 
 plays only legal actions, and self-play does not depend on the batch or the thread count.
 
 The full measurement (10,000 games per seat) is benchmarks/legendary_battles_agents.py's
-(benchmarks/results/legendary_battles_agents_*); here 300
-games per seat and a bound that luck cannot reach: the Wilson 99.9 % lower bound of the
-heuristic's win rate must stay above 60 % (measured 96 % and 90 % over 10,000 games per seat; a heuristic as good as random
-wins ~30 % of the games in either seat)."""
+(benchmarks/results/legendary_battles_agents_*); here 300 games per seat and a bound that luck
+cannot reach: the Wilson 99.9 % lower bound of the heuristic's win rate must stay above 60 %
+(measured 96 % and 90 % over 10,000 games per seat; a heuristic as good as random wins ~30 %
+of the games in either seat)."""
 
 from __future__ import annotations
 

@@ -164,11 +164,12 @@ def cmd_rulesets(args) -> int:
     from envs.registry import ENTRIES, get, progress_warning
 
     width = max(len(n) for n in ENTRIES)
-    print(f"{'name':<{width}}  {'state':<11}  {'env':<11}  title (seed)")
+    envs = {n: e.env_module.rsplit(".", 1)[-1] if e.env_module else "-" for n, e in ENTRIES.items()}
+    ew = max(11, *(len(v) for v in envs.values()))
+    print(f"{'name':<{width}}  {'state':<11}  {'env':<{ew}}  title (seed)")
     options = {}
     for n, e in ENTRIES.items():
-        env = e.env_module.rsplit(".", 1)[-1] if e.env_module else "-"
-        print(f"{n:<{width}}  {e.status:<11}  {env:<11}  {e.title} ({e.seed_file})")
+        print(f"{n:<{width}}  {e.status:<11}  {envs[n]:<{ew}}  {e.title} ({e.seed_file})")
         if e.playable:  # builds the tables (no kernel compile): the options live there
             options[n] = get(n).option_choices
     for n in ENTRIES:

@@ -69,9 +69,9 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "legendary_battles",
             "Tactical Assault: Legendary Battles",
-            DATA_ONLY,
+            IN_PROGRESS,
             "001_a874da24d9d869b9.txt",
-            None,
+            "envs.legendary_battles.legendary_battles_v0",
         ),
         Entry(
             "tactica", "TACTICA", PLAYABLE, "003_2f16ffdbafd9a58e.txt", "envs.tactica.tactica_v0"

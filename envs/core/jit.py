@@ -52,9 +52,14 @@ def key_of_module(module: str) -> str:
 # Rulesets whose kernels call another package's kernels: a cached kernel holds its callees'
 # machine code, so the key must hash those sources too (Fantasy Cards and Legendary Battles
 # both run on the Tactical Assault core, envs/tactical_assault).
+# Both rulesets' kernels are defined in envs/tactical_assault and agents/tactical_assault, so
+# they are keyed "tactical_assault" (key_of_module) and one compile serves both; the core reads
+# constants of envs/fantasy_cards/tables.py (effect kinds, triggers), frozen into its machine
+# code, so its key hashes that folder too.
 DEPENDS_ON: dict[str, tuple[str, ...]] = {
     "fantasy_cards": ("tactical_assault",),
     "legendary_battles": ("tactical_assault",),
+    "tactical_assault": ("fantasy_cards",),
 }
 
 

@@ -323,3 +323,72 @@ def write_scenario_pictures(out_dir: Path | str | None = None) -> list[Path]:
 if __name__ == "__main__":
     for p in write_scenario_pictures():
         print(p)
+
+
+# ----------------------------------------------------------------------------------------------
+# A game in progress, as one player sees it (the env's render_text / render_image)
+
+_CHOSEN_LABELS = ("0123456789", "abcdefghijklmnopqrstuvwxyz")  # units chosen by points, per side
+
+
+def visible_units(sa: ScenarioArrays, S: np.ndarray, me: int, b: int = 0) -> list[tuple]:
+    """(slot, side, type, zone or -1, facing, label) of every unit of game b of the Tactical
+    Assault state S that player `me` may see: while forces are chosen by points (LB R23) the
+    units the other side chose are left out. Units chosen by points are labelled 0-9 (side 0)
+    and a-z (side 1) in the order chosen, skipping the scenario's labels."""
+    from envs.tactical_assault.actions import STAGE_CHOOSE_FORCE
+    from envs.tactical_assault.state import WHERE_ON
+
+    n_fixed = len(sa.unit_label)
+    choosing = int(S["stage"][b]) == STAGE_CHOOSE_FORCE
+    used = set(sa.unit_label)
+    pools = [[c for c in _CHOSEN_LABELS[p] if c not in used] for p in range(2)]
+    n_chosen = [0, 0]
+    rows = []
+    for u in range(S["unit_side"].shape[1]):
+        side = int(S["unit_side"][b, u])
+        if side < 0:
+            continue
+        if u < n_fixed:
+            label = sa.unit_label[u]
+        else:
+            pool = pools[side]
+            label = pool[n_chosen[side] % len(pool)]
+            n_chosen[side] += 1
+            if choosing and side != me:
+                continue
+        zone = int(S["unit_pos"][b, u]) if int(S["unit_where"][b, u]) == WHERE_ON else -1
+        rows.append((u, side, int(S["unit_type"][b, u]), zone, int(S["unit_facing"][b, u]), label))
+    return rows
+
+
+def state_view(sa: ScenarioArrays, S: np.ndarray, me: int, b: int = 0, status_suffix=False):
+    """The scenario `sa` with the units of game b of the Tactical Assault state S where they
+    stand, as player `me` may see them (visible_units). status_suffix: labels carry S
+    (Shaken) / O (Out Of Action) (the PNG; the text map has one character per unit)."""
+    import dataclasses
+
+    from envs.tactical_assault.state import STATUS_OUT_OF_ACTION, STATUS_SHAKEN
+
+    rows = []
+    for u, side, t, zone, facing, label in visible_units(sa, S, me, b):
+        if status_suffix:
+            st = int(S["unit_status"][b, u])
+            label += ("S" if st & STATUS_SHAKEN else "") + (
+                "O" if st & STATUS_OUT_OF_ACTION else ""
+            )
+        rows.append((side, t, zone, facing, label))
+    nz = sa.grid.n_zones
+    zones = np.zeros((len(rows), nz), dtype=bool)
+    for i, r in enumerate(rows):
+        if r[2] >= 0:
+            zones[i, r[2]] = True
+    return dataclasses.replace(
+        sa,
+        unit_side=np.array([r[0] for r in rows], dtype=np.int8),
+        unit_type=np.array([r[1] for r in rows], dtype=np.int16),
+        unit_zone=np.array([r[2] for r in rows], dtype=np.int16),
+        unit_facing=np.array([r[3] if r[2] >= 0 else -1 for r in rows], dtype=np.int8),
+        unit_zones=zones,
+        unit_label=tuple(r[4] for r in rows),
+    )

@@ -90,7 +90,7 @@ STAGE_NAMES = {
 def describe(a: int) -> str:
     """A human-readable name of action index a."""
     if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action {a} is outside 0..{N_ACTIONS - 1}")
+        return f"action {a} (outside 0..{N_ACTIONS - 1})"  # named in illegal-action errors
     for base, n, name in (
         (A_ACTION, MAX_CARDS, "action of card"),
         (A_SITUATION, MAX_CARDS, "situation of card"),

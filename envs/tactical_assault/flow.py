@@ -30,6 +30,10 @@ from envs.tactical_assault.cards import replenish, shuffle_deck
 from envs.tactical_assault.state import (
     MAX_UNITS,
     N_PLAYERS,
+    N_UNIT_TYPES,
+    SCORE_DRAW,
+    SCORE_LOSS,
+    SCORE_WIN,
     WHERE_ELIMINATED,
     WHERE_OFF,
     WHERE_ON,
@@ -67,6 +71,9 @@ def reset_game(S, tb, b, seed, game_index):
         S["units_exited"][b, p] = 0
         S["turns_of"][b, p] = 0
         S["reshuffles"][b, p] = 0
+        S["score"][b, p] = 0
+        for t in range(N_UNIT_TYPES):
+            S["force"][b, p, t] = 0
     for u in range(MAX_UNITS):
         used = u < tb.sc_n_units
         S["unit_side"][b, u] = tb.sc_unit_side[u] if used else -1
@@ -88,6 +95,7 @@ def reset_game(S, tb, b, seed, game_index):
         S["unit_arrives"][b, u] = tb.sc_unit_arrives[u] if used else 0
         if used:
             S["points_total"][b, tb.sc_unit_side[u]] += tb.type_points[tb.sc_unit_type[u]]
+            S["force"][b, tb.sc_unit_side[u], tb.sc_unit_type[u]] += 1
     S["active"][b] = -1
     S["turn"][b] = 0
     S["sel_card"][b] = -1
@@ -162,6 +170,7 @@ def choose_unit(S, tb, b, p, t):
             S["unit_pos"][b, u] = -1
             S["unit_arrives"][b, u] = 0
             S["points_total"][b, p] += tb.type_points[t]
+            S["force"][b, p, t] += 1
             return
 
 
@@ -350,10 +359,13 @@ def game_over(S, b, winner):
     for p in range(N_PLAYERS):
         if winner < 0:
             S["rewards"][b, p] = 0.0
+            S["score"][b, p] = SCORE_DRAW
         elif p == winner:
             S["rewards"][b, p] = 1.0
+            S["score"][b, p] = SCORE_WIN
         else:
             S["rewards"][b, p] = -1.0
+            S["score"][b, p] = SCORE_LOSS
 
 
 @njit

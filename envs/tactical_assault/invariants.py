@@ -9,17 +9,21 @@ import numpy as np
 from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.tactical_assault.actions import STAGE_GAME_OVER
-from envs.tactical_assault.flow import reset_game
+from envs.tactical_assault.flow import holds, loses, reset_game
 from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DECK,
     PLACE_HAND,
     PLACE_PLAYED,
+    SCORE_DRAW,
+    SCORE_LOSS,
+    SCORE_WIN,
     WHERE_ELIMINATED,
     WHERE_EXITED,
     WHERE_ON,
     WHERE_UNUSED,
 )
+from envs.tactical_assault.tables import AT_LIMIT_HOLD_ZONES, AT_LIMIT_MOST_UNITS, AT_LIMIT_SIDE_0
 from envs.tactical_assault.turn import apply_action, legal_actions
 
 
@@ -102,12 +106,68 @@ BAD_PLAYED = 3  # cards in play are not the stack's
 BAD_POSITION = 4  # a unit on the battlefield at a bad position, or off it with one
 BAD_POINTS = 5  # points / units eliminated (or exited) do not match the units
 BAD_SHARING = 6  # units share a position outside Close Combat
-CODE_NAMES = ("ok", "deck", "hand", "played", "position", "points", "sharing")
+BAD_TURN = 7  # the seat to act is not a seat
+BAD_RESULT = 8  # winner, rewards or score do not follow the game (or are set before its end)
+CODE_NAMES = ("ok", "deck", "hand", "played", "position", "points", "sharing", "turn", "result")
+NOT_DECIDED = -2  # expected_winner: the final state meets no end condition
+
+
+@njit
+def expected_winner(S, tb, b):
+    """The winner a finished game b must have (-1 a Draw), from its final state alone: the
+    losing conditions (flow.loses, both at once a Draw), else the turn limit's rule; NOT_DECIDED
+    when neither holds (a game that stopped without a reason)."""
+    l0 = loses(S, tb, b, 0)
+    l1 = loses(S, tb, b, 1)
+    if l0 or l1:
+        return -1 if l0 and l1 else (1 if l0 else 0)
+    if S["turns_of"][b, 0] < tb.sc_turn_limit or S["turns_of"][b, 1] < tb.sc_turn_limit:
+        return NOT_DECIDED
+    rule = tb.vc_at_limit
+    if rule == AT_LIMIT_MOST_UNITS:
+        e0 = S["units_lost"][b, 1]
+        e1 = S["units_lost"][b, 0]
+        return -1 if e0 == e1 else (0 if e0 > e1 else 1)
+    if rule == AT_LIMIT_HOLD_ZONES:
+        h = np.int64(tb.vc_hold_side)
+        return h if holds(S, tb, b, h) else 1 - h
+    return 0 if rule == AT_LIMIT_SIDE_0 else 1
+
+
+@njit
+def result_code(S, tb, b):
+    """BAD_TURN / BAD_RESULT when the seat to act or the result is wrong, else OK."""
+    w = S["winner"][b]
+    if S["stage"][b] != STAGE_GAME_OVER:
+        if S["current"][b] != 0 and S["current"][b] != 1:
+            return BAD_TURN
+        if w != -1:
+            return BAD_RESULT
+        for p in range(2):
+            if S["rewards"][b, p] != 0.0 or S["score"][b, p] != 0:
+                return BAD_RESULT
+        return OK
+    if w != expected_winner(S, tb, b):
+        return BAD_RESULT
+    for p in range(2):
+        if w < 0:
+            r, sc = 0.0, SCORE_DRAW
+        elif p == w:
+            r, sc = 1.0, SCORE_WIN
+        else:
+            r, sc = -1.0, SCORE_LOSS
+        if S["rewards"][b, p] != r or S["score"][b, p] != sc:
+            return BAD_RESULT
+    return OK
 
 
 @njit
 def check_codes(S, tb, b):
-    """The invariants of `check` as a code (OK when game b is consistent)."""
+    """The invariants of `check` as a code (OK when game b is consistent), and the seat to
+    act and the result (result_code)."""
+    code = result_code(S, tb, b)
+    if code != OK:
+        return code
     n = tb.n_cards
     for p in range(2):
         dc = np.int64(S["deck_count"][b, p])

@@ -40,6 +40,12 @@ MAX_UNITS = 64  # unit slots per game, both sides (a 36-point force of 1-point C
 MAX_POS = 128  # geometry positions (zones; the largest shipped map has 108)
 MAX_DIRS = 8  # sides of a position / facings (squares 4, hexes 6; a fine grid may use 8)
 MAX_STACK = 8  # resolution frames (a card, a Cancel of it, an Interrupt of that, ...)
+N_UNIT_TYPES = 20  # Table 3 unit types (== tables.N_TYPES; state.py cannot import tables.py)
+
+# score at the end of a game (the contract's score field, RecordSpec.score_field): match points
+SCORE_WIN = 2
+SCORE_DRAW = 1
+SCORE_LOSS = 0
 
 # card_place
 PLACE_DECK = 0
@@ -150,6 +156,10 @@ STATE_FIELDS = [
     ("fb_depth", np.int8, ()),  # int8 stack depth when it began (Interrupts above run first)
     ("fb_ask", np.uint8, ()),  # bool its opponent's enemy_unit_moves window is due (I3)
     ("fb_last_ok", np.int16, ()),  # int16 last position reached that it may end in, -1
+    # --- the contract's record fields (envs/core/ruleset.py RecordSpec; set by flow.py) ---
+    ("score", np.int16, (N_PLAYERS,)),  # int16[2] match points once over: SCORE_WIN/DRAW/LOSS
+    ("force", np.int8, (N_PLAYERS, N_UNIT_TYPES)),  # int8[2, 20] units of each Table 3 type in
+    # p's force (the scenario's units and those chosen by points, LB R23)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

@@ -38,8 +38,9 @@ def test_action_blocks_are_disjoint_and_named():
     assert (seen == 1).all()
     assert actions.describe(actions.A_SITUATION + 3) == "situation of card 3"
     assert actions.describe(actions.A_PASS) == "pass"
-    with pytest.raises(ValueError, match="outside"):
-        actions.describe(actions.N_ACTIONS)
+    # an index outside the layout is named as such (illegal-action errors describe it)
+    assert actions.describe(actions.N_ACTIONS) == "action 418 (outside 0..417)"
+    assert actions.describe(-1) == "action -1 (outside 0..417)"
 
 
 def test_card_record_holds_the_fantasy_cards_tables():
@@ -108,6 +109,22 @@ def test_ruleset_cache_keys_hash_the_core_they_call():
     srcs = {p.relative_to(jit._ROOT).as_posix() for p in jit._sources("tactica")}
     assert not any(s.startswith("envs/tactical_assault/") for s in srcs)
     assert jit.source_keys("core") == ()
+
+
+def test_both_rulesets_share_one_cache_of_core_kernels():
+    """Every contract kernel and agent is defined in the core's packages, so both rulesets
+    load the same cache folder (one compile serves both); that key hashes the Fantasy Cards
+    tables module whose constants the core's machine code holds."""
+    for module in (
+        "envs.tactical_assault.kernels",
+        "envs.tactical_assault.observe",
+        "agents.tactical_assault.selfplay",
+        "agents.tactical_assault.heuristic",
+    ):
+        assert jit.key_of_module(module) == "tactical_assault"
+    srcs = {p.relative_to(jit._ROOT).as_posix() for p in jit._sources("tactical_assault")}
+    assert "envs/fantasy_cards/tables.py" in srcs
+    assert "agents/tactical_assault/heuristic.py" in srcs
 
 
 @pytest.mark.parametrize("name", ["fantasy_cards", "legendary_battles"])

@@ -1,0 +1,96 @@
+"""Tactical Assault's in-kernel agents (ids used inside kernels): AGENT_RANDOM (uniform over
+the legal actions) and AGENT_HEURISTIC (agents/tactical_assault/heuristic.py). Both draw from
+the game's own agent RNG S["agent_rng"], so a game does not depend on the batch. These are the
+contract's act_one, act_batch and opponents_batch (envs/core/ruleset.py), for both rulesets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.tactical_assault.heuristic import heuristic_from_legal
+from envs.core.jit import njit
+from envs.core.rng import randint
+from envs.core.threads import over_games
+from envs.tactical_assault import turn
+from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
+from envs.tactical_assault.kernels import report_if_over, step_one
+
+AGENT_RANDOM = 0
+AGENT_HEURISTIC = 1
+AGENTS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC}
+
+
+@njit
+def choose_from_legal(S, tb, b, agent, buf, n):
+    """Action of agent id `agent` when buf[:n] holds game b's legal actions (n > 0)."""
+    if agent == AGENT_HEURISTIC:
+        return heuristic_from_legal(S, tb, b, buf, n)
+    return np.int64(buf[randint(S["agent_rng"], b, n)])
+
+
+@njit
+def choose_action(S, tb, b, agent, buf):
+    """Action of agent id `agent` for game b's current decision; -1 once the game is over."""
+    n = turn.legal_actions(S, tb, b, buf)
+    if n == 0:
+        return np.int64(-1)
+    return choose_from_legal(S, tb, b, agent, buf, n)
+
+
+@njit
+def act_one(S, tba, b, agent):
+    """Action of agent id `agent` for the current decision of game b (the contract's act_one:
+    the AEC env, play and replay call it on a batch of one)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    return choose_action(S, tba[0], np.int64(b), np.int64(agent), buf)
+
+
+@njit
+def act_games(first, step, S, tba, seat_agents, out):
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    tb = tba[0]
+    for b in range(first, S.shape[0], step):
+        if S["stage"][b] != STAGE_GAME_OVER:
+            agent = np.int64(seat_agents[S["current"][b]])
+            out[b] = choose_action(S, tb, np.int64(b), agent, buf)
+
+
+def batch_actions(S, tba, masks, seat_agents, out):
+    """The action of every game's current player, seat s played by agent seat_agents[s]
+    (the contract's act_batch; each game draws from its own agent RNG)."""
+    over_games(act_games, S.shape[0], S, tba, seat_agents, out)
+
+
+@njit
+def play_opponents(
+    first, step, S, tba, masks, learner, seat_agents, rewards, terminated, final_sc, final_len
+):
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    tb = tba[0]
+    for b in range(first, S.shape[0], step):
+        if S["stage"][b] == STAGE_GAME_OVER or S["current"][b] == learner:
+            continue
+        while S["stage"][b] != STAGE_GAME_OVER and S["current"][b] != learner:
+            agent = np.int64(seat_agents[S["current"][b]])
+            a = choose_action(S, tb, np.int64(b), agent, buf)
+            step_one(S, tba, np.int64(b), a, masks[b], buf)
+        report_if_over(S, b, rewards, terminated, final_sc, final_len)
+
+
+def opponents_batch(S, tba, masks, learner, seat_agents, rewards, terminated, final_sc, final_len):
+    """Play every seat but `learner` in every game until the learner is to decide or the
+    game ends (batched training). Games that end here report rewards, score and length."""
+    over_games(
+        play_opponents,
+        S.shape[0],
+        S,
+        tba,
+        masks,
+        np.int64(learner),
+        seat_agents,
+        rewards,
+        terminated,
+        final_sc,
+        final_len,
+    )

@@ -1,0 +1,178 @@
+"""Tactical Assault's batch kernels: the contract's reset, step, masks and observations over
+many games at once (envs/core/ruleset.py), over the turn dispatcher (turn.py).
+
+Both rulesets (Legendary Battles, Fantasy Cards) run these same compiled kernels: everything
+that differs between them (the ground, the forces, the victory conditions) is data of the
+tables record `tba` (a 1-element record array, tables.py), never a branch or a type. Kernels
+are keyed in numba's cache by this package (envs/core/jit.py), so the second ruleset loads
+what the first compiled.
+
+Every game uses only its own state row and its own RNGs, so results do not depend on batch
+size or thread count. Batch kernels are serial loops over games first, first + step, ... run
+on threads by envs.core.threads.over_games (docs/adding_a_ruleset.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit, njit_inline
+from envs.core.threads import over_games
+from envs.tactical_assault import turn
+from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
+from envs.tactical_assault.flow import reset_game
+from envs.tactical_assault.observe import observe
+
+# --- one game ----------------------------------------------------------------------------------
+
+
+@njit_inline
+def apply(S, tb, b, a, out):
+    """Apply legal action a to game b, advance to the next decision; returns its legal
+    actions in out[:n] and n (0 once the game is over)."""
+    turn.apply_action(S, tb, b, a)
+    return turn.legal_actions(S, tb, b, out)
+
+
+@njit_inline
+def start(S, tb, b, seed, game_index, out):
+    """A new game in slot b from (seed, game_index) alone; returns the first decision's legal
+    actions in out[:n] and n."""
+    reset_game(S, tb, b, seed, game_index)
+    return turn.legal_actions(S, tb, b, out)
+
+
+# --- masks -------------------------------------------------------------------------------------
+
+
+@njit_inline
+def write_mask(mask_row, buf, n):
+    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
+    mask_row[:] = 0
+    for i in range(n):
+        mask_row[buf[i]] = 1
+
+
+@njit
+def fill_mask(S, tb, b, mask_row, buf):
+    """The mask of game b computed from its state alone (the contract's legal_mask)."""
+    write_mask(mask_row, buf, turn.legal_actions(S, tb, b, buf))
+
+
+@njit_inline
+def step_one(S, tba, b, a, mask_row, buf):
+    write_mask(mask_row, buf, apply(S, tba[0], b, a, buf))
+
+
+@njit
+def report_if_over(S, b, rewards, terminated, final_score, final_length):
+    """A game that has ended reports its rewards, score and length in row b."""
+    if S["stage"][b] == STAGE_GAME_OVER:
+        terminated[b] = True
+        # element by element: a slice copy compiles numba's shape-mismatch error path
+        for s in range(rewards.shape[1]):
+            rewards[b, s] = S["rewards"][b, s]
+            final_score[b, s] = S["score"][b, s]
+        final_length[b] = S["decisions"][b]
+
+
+# --- the contract's batch kernels ----------------------------------------------------------------
+
+
+@njit
+def reset_slots(first, step, S, tba, seed, new_index, masks):
+    """A new game new_index[b] in every slot b of first, first + step, ... with
+    new_index[b] >= 0 (the one kernel behind reset_batch and autoreset_batch)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    tb = tba[0]
+    for b in range(first, new_index.shape[0], step):
+        if new_index[b] >= 0:
+            write_mask(masks[b], buf, start(S, tb, np.int64(b), seed, new_index[b], buf))
+
+
+def _reset(S, tba, seed, new_index, masks):
+    over_games(reset_slots, new_index.shape[0], S, tba, np.int64(seed), new_index, masks)
+
+
+def reset_batch(S, tba, seed, game_indices, masks):
+    """The contract's reset: game game_indices[b] in slot b."""
+    _reset(S, tba, seed, np.ascontiguousarray(game_indices, dtype=np.int64), masks)
+
+
+@njit
+def check_actions(S, masks, actions):
+    """Index of the first game whose action is not legal, or -1 (nothing is changed)."""
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if S["stage"][b] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[b, a] == 0:
+            return b
+    return -1
+
+
+@njit
+def step_games(first, step, S, tba, actions, masks, rewards, terminated, final_score, final_length):
+    """Apply one legal action in each game first, first + step, ...; games that end report
+    rewards and stay over."""
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    for b in range(first, actions.shape[0], step):
+        for s in range(rewards.shape[1]):
+            rewards[b, s] = 0.0
+        terminated[b] = False
+        step_one(S, tba, np.int64(b), np.int64(actions[b]), masks[b], buf)
+        report_if_over(S, b, rewards, terminated, final_score, final_length)
+
+
+def step_batch(S, tba, actions, masks, rewards, terminated, final_score, final_length):
+    """The contract's step: one legal action per game, on every thread."""
+    over_games(
+        step_games,
+        actions.shape[0],
+        S,
+        tba,
+        actions,
+        masks,
+        rewards,
+        terminated,
+        final_score,
+        final_length,
+    )
+
+
+def autoreset_batch(S, tba, seed, terminated, next_index, masks):
+    """Start a new game in every finished slot; game indices follow slot order. Returns the
+    next index."""
+    finished = np.flatnonzero(terminated)
+    if finished.size == 0:
+        return next_index
+    new_index = np.full(terminated.shape[0], -1, dtype=np.int64)
+    new_index[finished] = next_index + np.arange(finished.size, dtype=np.int64)
+    _reset(S, tba, seed, new_index, masks)
+    return int(next_index + finished.size)
+
+
+@njit
+def observe_games(first, step, S, tba, players, out):
+    tb = tba[0]
+    for b in range(first, players.shape[0], step):
+        observe(S, tb, np.int64(b), np.int64(players[b]), out[b])
+
+
+def observe_batch(S, tba, players, out):
+    """Observation of players[b] in game b, for every b."""
+    over_games(observe_games, players.shape[0], S, tba, players, out)
+
+
+@njit
+def aec_step(S, tba, a, mask_row):
+    """Game 0 of a batch of one: apply a legal action, refresh the mask. Returns 1 if the
+    action is illegal (nothing changed), 2 if the game is now over, else 0."""
+    if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
+        return 1
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    step_one(S, tba, np.int64(0), np.int64(a), mask_row, buf)
+    return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
+
+
+@njit
+def aec_observe(S, tba, me, out):
+    observe(S, tba[0], np.int64(0), np.int64(me), out)

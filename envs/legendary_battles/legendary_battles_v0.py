@@ -25,7 +25,7 @@ Actions: `Discrete(418)`: the Action, Situation or discard of each of the 72 car
 a zone, a facing, pass and exit the map (envs/tactical_assault/actions.py). Observation:
 `Dict(observation=Box(float32, 5729), action_mask=Box(int8, 418))`, layout in
 envs/tactical_assault/observe.py; it holds only what that player may know: the opponent's hand
-shows only its size and neither deck's order shows, not even to its owner (FC R31); forces
+shows only its size and neither deck's order shows, not even to its owner (FC R34); forces
 chosen by points stay hidden from the other side until deployment (LB R23).
 
 Rewards, at the end of the game only: the winner +1, the loser -1, 0 each for a Draw, by the

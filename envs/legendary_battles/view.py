@@ -1,7 +1,7 @@
 """A Legendary Battles game as one player sees it: the env's text (render_mode "ansi") and
 its PNG, drawn by render.py over the scenario's map with the units where the game has them.
 
-Only what `me` may know (docs/rules/fantasy_cards.md R31, LB R23): my hand by card, the
+Only what `me` may know (docs/rules/fantasy_cards.md R34, LB R23): my hand by card, the
 opponent's hand as a count, both decks as counts (never their order), the discard piles and
 the cards being resolved, every unit with its zone, facing and statuses (the units the other
 side chose by points stay out until deployment).

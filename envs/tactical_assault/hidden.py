@@ -3,7 +3,7 @@ hidden-information test, tests/platform/test_platform_hidden_info.py).
 
 `resample_hidden(S, me, rng, tb)` returns a copy of a one-game state that player `me` cannot
 tell apart from it (the same observation and render; when `me` decides, the same legal
-actions), FC R31 and LB R23:
+actions), FC R34 and LB R23:
 
 - the opponent's hand and deck are redealt from the pool of the opponent's cards `me` has not
   seen (hand and deck together; the hand keeps its size, the deck its size, in a fresh order).

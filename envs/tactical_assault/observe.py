@@ -1,7 +1,7 @@
 """What one Tactical Assault player may see, as one flat float32 vector (both rulesets).
 
 Seats are relative: "me" is the observer, "opp" the other seat. Hidden from `me` (issue 7;
-docs/rules/fantasy_cards.md R31): the opponent's hand (only its size shows) and the order of
+docs/rules/fantasy_cards.md R34): the opponent's hand (only its size shows) and the order of
 BOTH decks (a player's own deck order is hidden from that player too: only the sizes show; the
 contents of one's own deck follow from the public places of the other cards). While forces are
 chosen by points (STAGE_CHOOSE_FORCE, LB R23) the units chosen so far are hidden from the other
@@ -9,7 +9,7 @@ player until deployment: the opponent's force and points total read as zeros, an
 unit slot is shown, not even one's own (slot numbers would tell how many units the opponent
 chose first); one's own choice shows as counts by type. Public: units, their statuses,
 positions and facing, discard piles, the cards on the resolution stack, the card part chosen to
-be played (FC R31: a card is laid face up on its unit, the two decisions are one act), the play
+be played (FC R34: a card is laid face up on its unit, the two decisions are one act), the play
 window and the stage.
 
 Layout (S = N_STAGE_SLOTS, C = MAX_CARDS 72, T = N_UNIT_TYPES 20, G = N_TRIGGERS, F = frame,
@@ -121,7 +121,7 @@ def observe(S, tb, b, me, out):
     out[i] = S["depth"][b] / MAX_STACK
     i += 1
     sc = np.int64(S["sel_card"][b])
-    if sc >= 0:  # a card part chosen, its unit asked next: laid face up (FC R31)
+    if sc >= 0:  # a card part chosen, its unit asked next: laid face up (FC R34)
         _one_hot(out, i, np.int64(S["sel_part"][b]), 2)
         out[i + 2 + sc] = 1.0
     i += 2 + MAX_CARDS

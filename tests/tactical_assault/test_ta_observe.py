@@ -1,5 +1,5 @@
 """Tactical Assault observation and hidden information (envs/tactical_assault/observe.py,
-hidden.py): FC R31 (my hand by card, the opponent's as a count, no deck's order, not even my
+hidden.py): FC R34 (my hand by card, the opponent's as a count, no deck's order, not even my
 own), LB R23 (forces chosen by points hidden from the other side until deployment), and the
 public things the observation must show (units, statuses, facing: LB-4.1, LB-4.2)."""
 
@@ -33,7 +33,7 @@ def _swap_with_deck(S, p, k_hand, k_deck):
 
 
 def test_my_hand_shows_the_opponents_only_as_a_count(crossroads):
-    """FC R31: a player sees its own hand card by card, the opponent's as a count."""
+    """FC R34: a player sees its own hand card by card, the opponent's as a count."""
     _obs = partial(_obs_tb, tb=crossroads)
     S = started(crossroads)
     base = [_obs(S, me) for me in (0, 1)]
@@ -51,7 +51,7 @@ def test_my_hand_shows_the_opponents_only_as_a_count(crossroads):
 
 
 def test_no_deck_order_shows_not_even_the_owners(crossroads):
-    """Issue 7, FC R31: a player's own deck order is hidden from that player too."""
+    """Issue 7, FC R34: a player's own deck order is hidden from that player too."""
     _obs = partial(_obs_tb, tb=crossroads)
     S = started(crossroads)
     for p in (0, 1):
@@ -146,7 +146,7 @@ def test_resample_redeals_only_what_the_player_cannot_know(crossroads, greywater
 
 
 def test_the_chosen_card_is_face_up(crossroads):
-    """FC R31: the card part chosen to be played (its unit asked next) is seen by both."""
+    """FC R34: the card part chosen to be played (its unit asked next) is seen by both."""
     _obs = partial(_obs_tb, tb=crossroads)
     S = started(crossroads)
     out = np.zeros(A.N_ACTIONS, dtype=np.int64)

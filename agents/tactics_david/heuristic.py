@@ -1,5 +1,5 @@
 """A numba heuristic for Tactics David: scores each legal action from what the acting player
-may know (the public battlefield and its own army; R38) and plays the best, ties broken by the
+may know (the public battlefield and its own army; R54) and plays the best, ties broken by the
 game's agent RNG (S["agent_rng"]).
 
 The rules of thumb, by decision (stages of envs/tactics_david/actions.py):

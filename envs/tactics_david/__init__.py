@@ -13,7 +13,7 @@ The engine (issue 8; docs/rules/tactics_david.md section Engine): ``state``, ``r
 tables record), ``actions``, ``setup``, ``turn``, ``movement``, ``combat``, ``items``,
 ``grid``, ``units`` and the one-game kernels ``kernels.start/legal/apply``; ``driver`` plays
 random whole games with the ``invariants`` check. The contract (in progress in the registry):
-``observe`` and ``hidden`` (what each player may know, R38), the batch kernels in ``kernels``,
+``observe`` and ``hidden`` (what each player may know, R54), the batch kernels in ``kernels``,
 ``ruleset``, the env ``tactics_david_v0``, ``view.render_text`` and ``render.render_image``;
 agents in agents/tactics_david. Still to come: the 202 abilities (effect interpreter), army
 building as decisions, Stacked Units and Unit Teams.

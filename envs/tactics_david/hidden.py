@@ -1,4 +1,4 @@
-"""What a Tactics David player cannot know (R38), redrawn: the contract's resample_hidden.
+"""What a Tactics David player cannot know (R54), redrawn: the contract's resample_hidden.
 
 `resample_hidden(S, me, rng, tb)` returns another one-game state that player `me` cannot tell
 apart from S (the same observation and render, and, when `me` decides, the same legal

@@ -1,6 +1,6 @@
 """What each Tactics David player may see (ARCHITECTURE.md section 6), as one float32 vector.
 
-Seats are relative: "me" is the observer, "opp" the other seat. Hidden from `me` (R38): the
+Seats are relative: "me" is the observer, "opp" the other seat. Hidden from `me` (R54): the
 units the opponent still holds in reserve (before deployment): their slots show as "in
 reserve", nothing of what they are; the order of the Item Deck (hidden from both; its contents
 are public, every Item not on a unit, I10) and the RNG words. Public (TD-2.1): the
@@ -93,7 +93,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
     _one_hot(out, i, place, N_PLACES)
     j = i + N_PLACES
     top = np.int64(S["unit_member"][b, u, 0])
-    hidden = place == PLACE_RESERVE and u // MAX_UNITS != me  # R38: the opponent's reserve
+    hidden = place == PLACE_RESERVE and u // MAX_UNITS != me  # R54: the opponent's reserve
     if top >= 0 and not hidden:
         for m in range(MAX_MEMBERS):
             out[j + m] = (S["unit_member"][b, u, m] + 1) / SCALE_PROFILE
@@ -200,7 +200,7 @@ def observe(S, tb, b, me, out):
     _one_hot(out, i, bf, MAX_BATTLEFIELDS)
     i += MAX_BATTLEFIELDS
     out[i] = limit / SCALE_LIMIT
-    out[i + 1] = S["army_cost"][b, me] / limit  # the opponent's would tell its reserve (R38)
+    out[i + 1] = S["army_cost"][b, me] / limit  # the opponent's would tell its reserve (R54)
     i += 2
     for q in range(2):
         p = me if q == 0 else opp

@@ -236,7 +236,7 @@ def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None
     """Game b as player `me` may see it, as a PNG: the battlefield picture (draw_battlefield)
     with every unit on it (a disc in its seat's colour, an arrow for its facing, its name and
     Statuses below; a cross when Dead): the PNG's bytes, or written to `path` (returned).
-    Units in reserve are not on the battlefield, so nothing hidden is drawn (R38)."""
+    Units in reserve are not on the battlefield, so nothing hidden is drawn (R54)."""
     import io
 
     from envs.tactics_david.state import MAX_UNITS, N_STATUSES, PLACE_FIELD

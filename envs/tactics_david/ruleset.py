@@ -205,7 +205,7 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         options=options,
         fuzz_games=FUZZ_GAMES,
         # private only: the opponent's reserve before deployment, a few dozen decisions of
-        # each game (R38); the Item Deck's order is hidden from both (hidden.py)
+        # each game (R54); the Item Deck's order is hidden from both (hidden.py)
         private_share=0.0,
     )
 

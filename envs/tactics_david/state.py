@@ -35,7 +35,7 @@ order): 0 = not held, STATUS_PERMANENT (-1) = until discarded, n > 0 = n more Tu
 Expendable), -1 empty; the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
 item card is in exactly one place: a unit slot or the deck (or the box, never in play).
 
-Hidden information (R38; observe.py, hidden.py): a unit still in reserve is known to its owner
+Hidden information (R54; observe.py, hidden.py): a unit still in reserve is known to its owner
 only (the opponent sees how many remain); units on the battlefield, their Status and Item cards
 are public (TD-2.1); the Item Deck's order and the RNG words are hidden from both players.
 """

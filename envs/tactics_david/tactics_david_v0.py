@@ -22,7 +22,7 @@ Actions: `Discrete(372)`: Grid Spaces 0-307 (row * columns + column), army slots
 strike and ranged sides, first player, charge, escape, end, use item, Statuses, trade slots,
 Unit Types (envs/tactics_david/actions.py). Observation: `Dict(observation=Box(float32, N),
 action_mask=Box(int8, 372))`, layout in envs/tactics_david/observe.py; it holds only what that
-player may know (R38): the opponent's units in reserve and the Item Deck's order stay hidden.
+player may know (R54): the opponent's units in reserve and the Item Deck's order stay hidden.
 
 Rewards, at the end of the game only: the winner +1, the loser -1, 0 each for a draw. `infos`
 at the end hold `score` (the Purchase Cost of the player's units left in play), `winner` and

@@ -1,5 +1,5 @@
 """A Tactics David game as text, seen by one player (the contract's render_text; the AEC env's
-render_mode "ansi"). It shows only what that player may know (R38): the opponent's units in
+render_mode "ansi"). It shows only what that player may know (R54): the opponent's units in
 reserve are a count, the Item Deck is its size.
 
     Tactics David  Bramble Creek Crossing 14x11  Turn 3  player_0 to decide: engage
@@ -105,7 +105,7 @@ def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
         for k in range(int(g["army_size"][p])):
             u = p * MAX_UNITS + k
             if p != me and g["unit_place"][u] == PLACE_RESERVE:
-                hidden += 1  # R38: the opponent's reserve is a count
+                hidden += 1  # R54: the opponent's reserve is a count
                 continue
             flag = " DEAD" if g["unit_status"][u, dead] else ""
             lines.append(f"  {k:>2}: {unit_line(S, tables, b, u)}{flag}")

@@ -1,5 +1,5 @@
 """Tactics David through the contract (envs/tactics_david/ruleset.py, kernels.py,
-tactics_david_v0.py): the options, the renders (text and PNG, hiding what R38 hides), the
+tactics_david_v0.py): the options, the renders (text and PNG, hiding what R54 hides), the
 final scores and results, and check_state's own checks."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tactics David observation and hidden information (envs/tactics_david/observe.py, hidden.py).
 
 What is public (TD-2.1: units on the battlefield with their Status and Item cards) and what is
-hidden (R38: the opponent's reserve; the Item Deck's order from both): changes to public parts
+hidden (R54: the opponent's reserve; the Item Deck's order from both): changes to public parts
 change both players' observations, changes to hidden parts change nobody's (or only the
 owner's), and resample_hidden keeps the observer's observation while redrawing the rest."""
 
@@ -81,7 +81,7 @@ def test_status_and_item_cards_on_the_battlefield_are_public():
 
 
 def test_the_opponents_reserve_is_hidden_and_my_own_is_not():
-    """R38: what a unit in reserve is shows to its owner only; the number in reserve to both."""
+    """R54: what a unit in reserve is shows to its owner only; the number in reserve to both."""
     S = _deploying()
     for p in (0, 1):
         u = next(

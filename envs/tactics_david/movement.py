@@ -46,6 +46,7 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.combat import contest
+from envs.tactics_david.effects import K_MOVE, active_sum, expire
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
 from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
@@ -60,6 +61,7 @@ from envs.tactics_david.state import (
     PROC_ESCAPED,
     PROC_MOVE,
     PROC_NONE,
+    UNTIL_PROCEDURE,
 )
 from envs.tactics_david.units import (
     has_flag,
@@ -77,7 +79,8 @@ MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 @njit
 def movement_rating(S, tb, b: int, u: int) -> int:
     """The Movement Rating of unit u for this Movement Phase: the top member's base rating plus
-    this Turn's Haste roll (TD-20.16) and its Items (Boots +1, TD-25.6), halved by Frozen (TD-20.7, R19, additions first: R32),
+    this Turn's Haste roll (TD-20.16), its Items (Boots +1, TD-25.6) and its abilities'
+    lasting movement changes (effects.active_sum), halved by Frozen (TD-20.7, R19, additions first: R32),
     then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
     Water (TD-3.8); never below 0."""
     bf = np.int64(S["battlefield"][b])
@@ -85,6 +88,7 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
     base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
+    base += active_sum(S, tb, b, u, K_MOVE)  # abilities' lasting changes (TD-22.2)
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]
@@ -405,7 +409,9 @@ def apply_move(S, tb, b: int, a: int) -> int:
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
-        att, dfn, _ = contest(S, tb, b, u, v, 0, False)
+        att, dfn, _ = contest(S, tb, b, u, v, 0, False, True)
+        expire(S, b, UNTIL_PROCEDURE, -1)  # On The Run's win was for this Escape only
+        S["fx_cause"][b] = v
         if att >= dfn:  # wins or ties (R16): free, no Combat Phase this Turn
             unlock(S, b, u)
             S["unit_no_combat"][b, u] = 1

@@ -57,6 +57,8 @@ N_ITEM_SLOTS = 3  # Weapon, Accessory, Expendable (TD-19.1)
 MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
+MAX_ACTIVE = 32  # lasting ability effects in play at once (effects.py)
+MAX_DEAD_QUEUE = 8  # units whose Dead hooks wait for effects.run_hook
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -170,6 +172,18 @@ STATE_FIELDS = [
     # --- the Item Deck (I10) ---
     ("deck", np.int8, (MAX_DECK,)),  # int8[32] item indices bottom..top, -1 past the count
     ("deck_count", np.int8, ()),  # int8 cards in the Item Deck
+    # --- abilities (TD-22.2, effects.py): lasting effects, the procedure in progress ---
+    ("fx_row", np.int16, (MAX_ACTIVE,)),  # int16[32] ability row of a lasting effect, -1 free
+    ("fx_unit", np.int8, (MAX_ACTIVE,)),  # int8[32] the unit it acts on
+    ("fx_amount", np.int8, (MAX_ACTIVE,)),  # int8[32] its amount (rolled once when it began)
+    ("fx_until", np.int8, (MAX_ACTIVE,)),  # int8[32] UNTIL_*: when it ends
+    ("fx_cause", np.int8, ()),  # int8 unit whose attack or ability is resolving (a killer), -1
+    ("fx_att", np.int8, ()),  # int8 attacking unit of the Attack/Defend in progress, -1
+    ("fx_def", np.int8, ()),  # int8 its defending unit, -1
+    ("fx_res", np.int16, ()),  # int16 RES_* bits of that procedure's outcome
+    ("fx_dead", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] units that acquired Dead, hooks pending
+    ("fx_dead_by", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] ... the unit that caused it, -1
+    ("fx_n_dead", np.int8, ()),  # int8 entries queued
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -181,6 +195,19 @@ FORCE_ADVANCE = 2  # must move or charge toward the closest enemy, and attack it
 # eff_next: the choice was noted during an Attack Procedure (Enraged's kill, R34) and is asked
 # once the attack is over; the answer resumes the Combat Phase (combat.after_attack)
 RESUME_AFTER_ATTACK = -1
+
+# fx_until: when a lasting ability effect ends
+UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
+UNTIL_DISENGAGED = 2  # its unit's Disengagement
+UNTIL_TURN = 3  # the end of this Turn
+# fx_res: the outcome of the Attack/Defend in progress, read by the `after` rows' conditions
+RES_KILLED = 1  # the defender acquired the Dead Status from it
+RES_DUEL = 2  # a Duel Procedure followed
+RES_RANGED = 4  # a Ranged Attack
+RES_BACK = 8  # made against the defender's Back Strength Rating
+RES_NEGATED = 16  # an ability negated the attack (it did not happen)
+RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedure
+RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
 
 # eng_procedure
 PROC_NONE = 0
@@ -201,6 +228,13 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "deploy_unit",
     "eff_unit",
     "deck",
+    "fx_row",
+    "fx_unit",
+    "fx_cause",
+    "fx_att",
+    "fx_def",
+    "fx_dead",
+    "fx_dead_by",
     "first_player",
     "roll_winner",
     "winner",

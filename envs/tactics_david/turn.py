@@ -47,13 +47,22 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_WHIP,
 )
-from envs.tactics_david.record import TRIG_ENGAGEMENT
-from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE, RESUME_AFTER_ATTACK
+from envs.tactics_david.effects import NO_SOURCE, expire, run_hook
+from envs.tactics_david.record import H_DEAD, H_END_TURN, H_ENGAGE, H_ENGAGE_AURA, TRIG_ENGAGEMENT
+from envs.tactics_david.state import (
+    FORCE_NONE,
+    MAX_UNITS,
+    PROC_NONE,
+    RESUME_AFTER_ATTACK,
+    UNTIL_DISENGAGED,
+    UNTIL_TURN,
+)
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
     OUT_END_MOVE,
     OUT_PAUSE,
+    deathmatch_over,
     discard_status,
     disengage,
     end_turn,
@@ -102,6 +111,10 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
+    # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
+    # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
+    run_hook(S, tb, b, H_ENGAGE, u, -1)
+    run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -212,9 +225,17 @@ def step(S, tb, b: int, a: int, out) -> int:
             elif go == GO_ACQUISITION:
                 go = items.begin_acquisition(S, tb, b)
             elif go == GO_END_TURN:
-                end_turn(S, tb, b)
+                # the abilities' End of Turn rows (every unit's, TD-22.2); the Turn's lasting
+                # effects end; an army they wiped out ends the game (TD-4.2)
+                run_hook(S, tb, b, H_END_TURN, -1, -1)
+                expire(S, b, UNTIL_TURN, -1)
+                expire(S, b, UNTIL_DISENGAGED, -1)
+                if not deathmatch_over(S, tb, b):
+                    end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
+                run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
+                expire(S, b, UNTIL_DISENGAGED, np.int64(S["engaged"][b]))
                 disengage(S, tb, b)
                 go = GO_NONE
         n = legal_actions(S, tb, b, out)

@@ -146,6 +146,12 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     unlock(S, b, u)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
+    # its abilities' "A: Acquiring Dead Status" rows wait for the next effects.run_hook
+    q = np.int64(S["fx_n_dead"][b])
+    if q < S["fx_dead"].shape[1]:
+        S["fx_dead"][b, q] = u
+        S["fx_dead_by"][b, q] = S["fx_cause"][b]
+        S["fx_n_dead"][b] = q + 1
 
 
 # run_status_rows outcome bits
@@ -171,6 +177,19 @@ def discard_status(S, tb, b: int, u: int, s: int) -> None:
 
 
 @njit
+def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
+    """Whether unit u's abilities keep it from acquiring Status s: their unconditional
+    `status_immunity` rows (tb.ab_immune: Unwavering, Research, Resilient; TD-22.2)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or (tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0):
+            continue
+        if (np.int64(tb.ab_immune[prof]) >> np.int64(s)) & 1:
+            return True
+    return False
+
+
+@njit
 def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     """Unit u acquires Status s for `turns` Turns (STATUS_PERMANENT: until discarded); returns
     whether it took. Nothing happens to a unit out of play, a Dead unit (it discards every other
@@ -186,6 +205,8 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     if not tb.st_afflicts[s, S["unit_type"][b, u]]:
         return False
     if (S["unit_no_reacquire"][b, u] >> np.int32(s)) & 1:
+        return False
+    if ability_immune(S, tb, b, u, s):
         return False
     old = np.int64(S["unit_status"][b, u, s])
     if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:

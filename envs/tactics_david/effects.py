@@ -185,9 +185,10 @@ MAX_NONCUM = 16
 
 @njit
 def ability_on(S, tb, b: int, u: int, prof: int) -> bool:
-    """Whether member profile `prof` of unit u acts: its unit on the battlefield, and not Dead
-    if the ability says "(Not with Dead Status)"."""
-    if S["unit_place"][b, u] != PLACE_FIELD:
+    """Whether member profile `prof` of unit u acts: an implemented ability
+    (record.IMPLEMENTED_ABILITIES), its unit on the battlefield, and not Dead if the ability
+    says "(Not with Dead Status)"."""
+    if S["unit_place"][b, u] != PLACE_FIELD or not tb.ab_active[prof]:
         return False
     return not (tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0)
 

@@ -62,6 +62,81 @@ EFF_ADVANCE = T.STATUS_EFFECTS.index("advance_on_nearest_enemy")
 EFF_ROTATE = T.STATUS_EFFECTS.index("rotate_clockwise_by_roll")
 MODE_MELEE = 0
 MODE_RANGED = 1
+# The abilities whose every row the interpreter carries out (docs/rules/tactics_david.md,
+# TD-22.2.n "implemented"; tests/tactics_david/test_td_ability_rules.py checks the three agree).
+# The others do nothing yet: an ability acting by half its rows would play a rule the seed
+# does not have (a breath's Status after every attack, say).
+IMPLEMENTED_ABILITIES = (
+    "Cry For Help",
+    "Vigor",
+    "Holy Might",
+    "Deus Ex Machina",
+    "Blood Frenzy",
+    "Deathly Miasma",
+    "Bone Snap",
+    "Battle Cry",
+    "Ninjacute",
+    "Vikingcide",
+    "On The Run",
+    "Sure Strike",
+    "Parry",
+    "Duel Striker",
+    "Duel Defender",
+    "Reinforce",
+    "Fortify",
+    "Steamroller",
+    "Hit The Wall",
+    "Beast Friend",
+    "Trapped!",
+    "Gone Wild",
+    "Beast Slayer",
+    "Piratecide",
+    "Exit Wound",
+    "Supervised",
+    "Synchronize",
+    "Force Field",
+    "Growth",
+    "Static Wave",
+    "Brown Nosing",
+    "Just Mud",
+    "Resilient",
+    "Indestructable",
+    "Titan Armor",
+    "Moon Rage",
+    "Rabies",
+    "Cold Blooded",
+    "Stoupid Strong",
+    "Ignore Consequence",
+    "Unholy Strength",
+    "Flash Flood",
+    "Tidal Shield",
+    "Flock",
+    "Three Heads",
+    "Harvest Moon Rage",
+    "Blizzard",
+    "Spirits Cry",
+    "Razor's Charge",
+    "Sprint",
+    "Whiptail",
+    "Squeeze",
+    "Vicious Snapper",
+    "Tail Whip",
+    "Haunt",
+    "Chill",
+    "Counter Clause",
+    "Black Disease",
+    "Plague",
+    "Oil Spurt",
+    "Pulverize",
+    "Dissolve Composure",
+    "Loss of Kin",
+    "Carapace",
+    "Swarm Call",
+    "Bug Zapper",
+    "Fire Flight",
+    "Dragon Might",
+    "Dragon Rage",
+)
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
 # design in docs/rules/tactics_david.md, "The effect interpreter"); _ability_rows sorts every
@@ -205,6 +280,7 @@ TD_TABLE_FIELDS = [
     ("opt_purchase_limit", np.int16, ()),  # each army's limit; 0 = the battlefield's top
     ("opt_turn_limit", np.int16, ()),  # 0 = Deathmatch; else Turns, scored by cost (I8)
     # --- abilities.yaml (TD-22.2): the effect rows (unit_tables eff_*), read by effects.py ---
+    ("ab_active", np.uint8, (MAX_PROFILES,)),  # [N] 1 = implemented (IMPLEMENTED_ABILITIES)
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
     ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
     ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
@@ -503,6 +579,10 @@ def _ability_rows(t: T.Tables, r) -> None:
     side_bits = {"all": 15, "front": 1, "flank_and_back": 14}
     proc = {p: k for k, p in enumerate(ut.PROCEDURES)}
     r["ab_not_dead"][:n] = u.ability_not_with_dead
+    unknown = set(IMPLEMENTED_ABILITIES) - set(u.ability_names)
+    if unknown:
+        raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
+    r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
     r["r_cond"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):

@@ -182,7 +182,9 @@ def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
     `status_immunity` rows (tb.ab_immune: Unwavering, Research, Resilient; TD-22.2)."""
     for m in range(S["unit_n_members"][b, u]):
         prof = np.int64(S["unit_member"][b, u, m])
-        if prof < 0 or (tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0):
+        if prof < 0 or not tb.ab_active[prof]:
+            continue
+        if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
             continue
         if (np.int64(tb.ab_immune[prof]) >> np.int64(s)) & 1:
             return True

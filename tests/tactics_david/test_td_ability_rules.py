@@ -2,10 +2,11 @@
 position where the ability matters and checking the outcome against the seed's text.
 
 ``ABILITY_TESTS`` maps an ability name to its check; ``test_ability`` runs it for every ability
-whose row in docs/rules/tactics_david.md says "implemented", and
-``test_doc_and_checks_agree`` keeps the two from drifting. Dice: ``peek`` reads the dice the
-next kernel call will roll from a copy of the game's RNG, so each check knows the roll and
-asserts the outcome that roll must give (over several seeds, so both branches are seen).
+whose row in docs/rules/tactics_david.md is done ("implemented", or "reading chosen (R#)"),
+and ``test_doc_and_checks_agree`` keeps the doc, this dict and record.IMPLEMENTED_ABILITIES
+from drifting. Dice: ``peek`` reads the dice the next kernel call will roll from a copy of
+the game's RNG, so each check knows the roll and asserts the outcome that roll must give
+(over several seeds, so both branches are seen).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from envs.core.rng import roll_d
 from envs.tactics_david import effects as fx
 from envs.tactics_david.actions import A_CELL, A_END, A_ESCAPE, A_STRIKE, STAGE_MOVE
+from envs.tactics_david.combat import contest
 from envs.tactics_david.effects import (
     K_MOVE,
     M_AUTO_WIN,
@@ -43,6 +45,7 @@ from envs.tactics_david.record import (
     H_BEFORE_ESCAPE,
     H_DEAD,
     H_END_TURN,
+    IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
     PROC_CHARGE,
@@ -1153,7 +1156,7 @@ _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)
 
 
 def implemented_in_doc() -> dict[str, str]:
-    """Ability name -> status of its TD-22.2.n row in the rules doc."""
+    """Ability name -> status of its TD-22.2.n row in the rules doc (without its R#)."""
     out = {}
     for line in DOC.read_text(encoding="utf-8").splitlines():
         m = _ROW.match(line)
@@ -1163,12 +1166,40 @@ def implemented_in_doc() -> dict[str, str]:
 
 
 def test_doc_and_checks_agree():
-    """Every ability has a TD-22.2.n row; those marked implemented are exactly those with a
-    check in ABILITY_TESTS."""
+    """Every ability has a TD-22.2.n row; those marked done ("implemented", or "reading
+    chosen" with its R#) are exactly those with a check in ABILITY_TESTS."""
     rows = implemented_in_doc()
     assert set(rows) == set(TABLES.units.ability_names)
-    marked = {name for name, status in rows.items() if status == "implemented"}
+    marked = {name for name, status in rows.items() if status in ("implemented", "reading chosen")}
     assert marked == set(ABILITY_TESTS)
+    assert set(IMPLEMENTED_ABILITIES) == marked  # the kernels run exactly these
+
+
+def test_defenders_automatic_win_beats_the_attackers():
+    """TD-3.14 / R38: when both units' abilities win the procedure automatically, the
+    Defending Unit's wins: the attack fails. Parry's row stands for both claims here."""
+    tb = record()
+    row = int(TABLES.units.effect_offset[TABLES.units.ability_index["Parry"]])
+    for seed in SEEDS[:5]:
+        S, a, d = _pair(tb, seed, NEUTRAL, NEUTRAL)
+        fx.add_active(S, tb, B0, I(row), I(a), I(0), I(UNTIL_PROCEDURE))
+        att, dfn, _ = contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert att > dfn  # the attacker's claim alone wins
+        fx.add_active(S, tb, B0, I(row), I(d), I(0), I(UNTIL_PROCEDURE))
+        att, dfn, _ = contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert att < dfn  # both: the defender's
+
+
+def test_abilities_not_implemented_do_nothing():
+    """A `to implement` ability's rows never act, not even the rows the interpreter knows:
+    Frost Breath's Status roll belongs to its breath, not to every Attack."""
+    tb = record()
+    assert "Frost Breath" not in IMPLEMENTED_ABILITIES
+    for seed in SEEDS[:10]:
+        S, a, d = _pair(tb, seed, HOLDER["Frost Breath"], NEUTRAL)
+        set_procedure(S, a, d, 0)
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        assert not S["unit_status"][0, d].any()
 
 
 @pytest.mark.parametrize("name", sorted(ABILITY_TESTS))

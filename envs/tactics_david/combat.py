@@ -27,6 +27,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
+    A_ABILITY,
     A_CELL,
     A_END,
     A_SIDE,
@@ -39,6 +40,7 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
 )
 from envs.tactics_david.effects import (
+    K_RANGE,
     M_AUTO_WIN,
     M_BASE_D3,
     M_BEST_OF_3,
@@ -49,9 +51,16 @@ from envs.tactics_david.effects import (
     M_HALVE,
     M_STR,
     N_MODS,
+    RANGE_MODIFIER,
+    SEL_TARGET_IN_RANGE,
+    SEL_TARGET_WITHIN,
+    active_sum,
     collect_modifiers,
     dead_immune,
     expire,
+    may_use_ability,
+    range_rating,
+    replaced_attack_row,
     run_hook,
 )
 from envs.tactics_david.grid import (
@@ -72,6 +81,7 @@ from envs.tactics_david.record import (
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
     H_BEFORE_ESCAPE,
+    H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
     MATCH_REPLACE_D3,
@@ -90,6 +100,7 @@ from envs.tactics_david.state import (
     RES_KILLED,
     RES_NEGATED,
     RES_RANGED,
+    RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     SIDE_BACK,
     SIDE_FRONT,
@@ -443,16 +454,6 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     )
 
 
-@njit_inline  # one caller
-def range_rating(S, tb, b: int, u: int) -> int:
-    """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
-    space's terrain modifier (Water -1, R14); never below 0."""
-    bf = np.int64(S["battlefield"][b])
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
-    return max(r + tb.t_range_mod[tt], 0)
-
-
 @njit
 def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
@@ -514,6 +515,9 @@ def legal_combat(S, tb, b: int, out) -> int:
             if ranged_target_ok(S, tb, b, u, c):
                 out[n] = A_CELL + c
                 n += 1
+    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
+        out[n] = A_ABILITY
+        n += 1
     if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
@@ -546,7 +550,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
-    hit = np.int64(tb.u_rmod[top])
+    hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
     for _ in range(tb.ranged_hit_dice):
         hit += roll_d(S["rng"], b, 6) + mod
@@ -568,6 +572,16 @@ def apply_combat(S, tb, b: int, a: int) -> int:
     if a == A_END:
         return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
+    if a == A_ABILITY:  # the ability replaces the Attack; its targets are picked first
+        row = replaced_attack_row(S, tb, b, u)
+        S["fx_n_pick"][b] = 0
+        if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_ABILITY
+            S["stage"][b] = STAGE_EFFECT
+            return GO_NONE
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:
         S["fx_res"][b] = 0
         cells = np.empty(MAX_AREA_OUT, dtype=np.int64)

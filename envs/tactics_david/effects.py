@@ -33,9 +33,10 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.grid import area_cells, offset_cell
-from envs.tactics_david.items import unit_area
-from envs.tactics_david.record import H_DEAD, H_ENGAGE_AURA, H_IMMUNE, H_MOD
+from envs.tactics_david.actions import A_CELL, A_END
+from envs.tactics_david.grid import area_cells, line_of_sight, offset_cell, range_distance
+from envs.tactics_david.items import item_sum, unit_area
+from envs.tactics_david.record import H_DEAD, H_ENGAGE_AURA, H_IMMUNE, H_MOD, H_REPLACES
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
@@ -53,7 +54,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
     UNTIL_TURN,
 )
-from envs.tactics_david.units import apply_status, discard_status, kill
+from envs.tactics_david.units import apply_status, discard_status, kill, unlock
 
 NO_SOURCE = -2  # run_hook's `unit` that runs no rows, only the queued Dead hooks
 
@@ -124,6 +125,10 @@ SEL_OPPOSING = _s("opposing_unit")
 SEL_KILLER = _s("killer")
 SEL_ATTACKED = _s("attacked_units")
 SEL_WITHIN = _s("units_within")
+SEL_TARGET_WITHIN = _s("target_within")
+SEL_TARGET_IN_RANGE = _s("target_in_range")
+SEL_UNITS_IN_RANGE = _s("units_in_range")
+SEL_ATTACK_AREA = _s("attack_area")
 SEL_ALLY_FRONT = _s("ally_in_front")
 SEL_ALL = _s("all_units")
 SEL_SAME = _s("same_target")
@@ -164,6 +169,10 @@ MOVE_DICE = _m("movement_change", "dice")
 K_AUTO_WIN = _k("auto_win")
 AUTO_PLAIN = _m("auto_win", "")
 K_NEGATE = _k("negate_attack")
+K_ROTATE = _k("rotate")
+K_RANGE = _k("range_change")
+RANGE_RATING = _m("range_change", "rating")
+RANGE_MODIFIER = _m("range_change", "modifier")
 DUR_PROCEDURE = ut.DURATIONS.index("procedure")
 DUR_PROC_DUEL = ut.DURATIONS.index("procedure_and_duel")
 DUR_TURN = ut.DURATIONS.index("turn")
@@ -441,14 +450,28 @@ def expire(S, b: int, until: int, u: int) -> None:
 
 
 @njit
-def active_sum(S, tb, b: int, u: int, kind: int) -> int:
-    """Sum of the lasting effects of effect kind `kind` on unit u (movement changes)."""
+def active_sum(S, tb, b: int, u: int, kind: int, mode: int) -> int:
+    """Sum of the lasting effects of effect kind `kind` (and mode `mode`, -1 any) on unit u:
+    movement changes, Range Rating and Range Modifier changes."""
     total = np.int64(0)
     for k in range(S["fx_row"].shape[1]):
         r = np.int64(S["fx_row"][b, k])
         if r >= 0 and S["fx_unit"][b, k] == u and tb.r_kind[r] == kind:
-            total += S["fx_amount"][b, k]
+            if mode < 0 or tb.r_mode[r] == mode:
+                total += S["fx_amount"][b, k]
     return total
+
+
+@njit
+def range_rating(S, tb, b: int, u: int) -> int:
+    """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6), its
+    abilities' lasting changes (Holy Guidance) and its space's terrain modifier (Water -1,
+    R14); never below 0."""
+    bf = np.int64(S["battlefield"][b])
+    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
+    r += active_sum(S, tb, b, u, K_RANGE, RANGE_RATING)
+    return max(r + tb.t_range_mod[tt], 0)
 
 
 @njit_inline  # one caller
@@ -492,6 +515,12 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
     elif kind == K_STRENGTH or kind == K_MOVE or kind == K_AUTO_WIN:
         if kind != K_AUTO_WIN or mode == AUTO_PLAIN:
             add_active(S, tb, b, row, v, _amount(S, tb, b, row, src), _until(tb, row))
+    elif kind == K_RANGE:
+        add_active(S, tb, b, row, v, roll_d(S["rng"], b, np.int64(tb.r_dice[row])), _until(tb, row))
+    elif kind == K_ROTATE:  # clockwise, a roll of its dice times; no longer face to face (R33)
+        turns = roll_d(S["rng"], b, np.int64(tb.r_dice[row]))
+        S["unit_facing"][b, v] = (np.int64(S["unit_facing"][b, v]) + turns) % 4
+        unlock(S, b, v)
     elif kind == K_NEGATE:
         S["fx_res"][b] |= RES_NEGATED
 
@@ -505,6 +534,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
     roll, a `same_target` row the previous row's picks. Then the Dead hooks of the units that
     acquired the Dead Status meanwhile (queued by units.kill), until none is left."""
     picked = np.empty(N_UNIT_IDS, dtype=np.int64)
+    rolls = np.zeros(N_UNIT_IDS, dtype=np.int64)  # the roll each pick is judged by
     h = hook
     first = unit
     opp = other
@@ -517,13 +547,13 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                 if prof < 0 or not ability_on(S, tb, b, src, prof):
                     continue
                 start = np.int64(tb.hk_start[h, prof])
-                r = np.int64(0)
                 n = 0
                 for i in range(start, start + tb.hk_count[h, prof]):
                     row = np.int64(tb.hk_rows[i])
                     S["fx_cause"][b] = src
                     if not tb.r_shared[row] and not tb.r_each[row]:
                         r = _roll(S, tb, b, row, src)
+                        rolls[:] = r  # one roll for every pick (a shared row keeps them)
                     # the selector (one switch): picked[:n]
                     sel = tb.r_sel[row]
                     if sel == SEL_SAME:
@@ -557,15 +587,36 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 continue
                             picked[n] = v
                             n += 1
+                    elif h == H_REPLACES and (
+                        sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
+                    ):
+                        n = 0  # the player's picks (STAGE_EFFECT), still valid targets
+                        for j in range(S["fx_n_pick"][b]):
+                            v = np.int64(S["fx_pick"][b, j])
+                            if target_ok(S, tb, b, src, row, v):
+                                picked[n] = v
+                                n += 1
+                    elif sel == SEL_UNITS_IN_RANGE or sel == SEL_ATTACK_AREA:
+                        n = 0
+                        for v in range(N_UNIT_IDS):
+                            if v == src or not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
+                                continue
+                            if sel == SEL_UNITS_IN_RANGE:
+                                ok = in_range_area(S, tb, b, src, v, False)
+                            else:
+                                ok = in_attack_area(S, tb, b, src, row, v)
+                            if ok:
+                                picked[n] = v
+                                n += 1
                     else:
-                        n = 0  # a chosen target: not interpreted yet
-                    if tb.r_optional[row] or tb.r_group[row] != 0:
+                        n = 0  # a chosen target outside an ability's replaced Attack: not yet
+                    if h != H_REPLACES and (tb.r_optional[row] or tb.r_group[row] != 0):
                         continue  # a player's choice: not interpreted yet (the row waits)
                     for j in range(n):
                         v = picked[j]
                         if tb.r_each[row] and not tb.r_shared[row]:
-                            r = _roll(S, tb, b, row, src)
-                        if not _roll_ok(S, tb, b, row, src, r):
+                            rolls[j] = _roll(S, tb, b, row, src)  # one roll per unit (RA21)
+                        if not _roll_ok(S, tb, b, row, src, rolls[j]):
                             continue
                         if not conditions_hold(S, tb, b, row, src, v, opp, -1, -1):
                             continue
@@ -578,6 +629,123 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
         h = H_DEAD
         first = np.int64(S["fx_dead"][b, k - 1])
         opp = np.int64(S["fx_dead_by"][b, k - 1])
+
+
+@njit
+def in_range_area(S, tb, b: int, u: int, v: int, los: bool) -> bool:
+    """Unit v stands in unit u's Range Area (TD-15.1; its Range Rating, R7), and in its Line
+    of Sight if `los` (TD-15.7)."""
+    bf = np.int64(S["battlefield"][b])
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    c = np.int64(S["unit_cell"][b, v])
+    if range_distance(tb, bf, a, facing, c, range_rating(S, tb, b, u)) < 0:
+        return False
+    return not los or line_of_sight(tb, bf, a, facing, c)
+
+
+@njit
+def in_attack_area(S, tb, b: int, u: int, row: int, v: int) -> bool:
+    """Unit v stands in unit u's Attack Area as placed for a melee attack now, or in the
+    area the row names (Lightning Cry's MF)."""
+    area = np.int64(tb.r_area[row]) if tb.r_area[row] >= 0 else unit_area(S, tb, b, u)
+    cells = np.empty(16, dtype=np.int64)
+    n = area_cells(
+        tb, np.int64(S["battlefield"][b]), area, np.int64(S["unit_cell"][b, u]),
+        np.int64(S["unit_facing"][b, u]), False, cells,
+    )  # fmt: skip
+    for i in range(n):
+        if cells[i] == S["unit_cell"][b, v]:
+            return True
+    return False
+
+
+@njit
+def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
+    """Whether unit u's ability row `row` may pick unit v: another unit in play, of the row's
+    team, within its radius (`target_within`) or in its Range Area (`target_in_range`), in
+    Line of Sight when the row says so."""
+    if v < 0 or v == u or not _alive(S, tb, b, v) or not _team_ok(tb, row, u, v):
+        return False
+    if tb.r_sel[row] == SEL_TARGET_IN_RANGE:
+        return in_range_area(S, tb, b, u, v, tb.r_los[row] != 0)
+    if distance(S, tb, b, u, v) > tb.r_radius[row]:
+        return False
+    if not tb.r_los[row]:
+        return True
+    bf = np.int64(S["battlefield"][b])
+    return line_of_sight(
+        tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]),
+        np.int64(S["unit_cell"][b, v]),
+    )  # fmt: skip
+
+
+@njit
+def replaced_attack_row(S, tb, b: int, u: int) -> int:
+    """The first "R: Attack Pro." row of unit u's acting abilities (its top member's first),
+    -1 none: the ability it may use instead of its Attack (A_ABILITY)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[H_REPLACES, prof] > 0:
+            return np.int64(tb.hk_rows[tb.hk_start[H_REPLACES, prof]])
+    return -1
+
+
+@njit
+def may_use_ability(S, tb, b: int, u: int) -> bool:
+    """Unit u may use its "R: Attack Pro." ability in its Combat Phase: it has one and is not
+    Locked in Combat (it must attack its opponent, TD-16.3); an ability that targets needs a
+    unit to pick (R47)."""
+    row = replaced_attack_row(S, tb, b, u)
+    if row < 0 or S["unit_lock"][b, u] >= 0:
+        return False
+    sel = tb.r_sel[row]
+    if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:
+        return True
+    for v in range(N_UNIT_IDS):
+        if target_ok(S, tb, b, u, row, v):
+            return True
+    return False
+
+
+@njit
+def legal_ability_targets(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT while the player picks the targets of the ability used instead of the
+    Attack: the space of each unit the row may pick and that is not picked yet; A_END once
+    one is picked (stop before the most the row allows)."""
+    u = np.int64(S["engaged"][b])
+    row = replaced_attack_row(S, tb, b, u)
+    n = 0
+    k = np.int64(S["fx_n_pick"][b])
+    for v in range(N_UNIT_IDS):
+        if not target_ok(S, tb, b, u, row, v):
+            continue
+        dup = False
+        for j in range(k):
+            if S["fx_pick"][b, j] == v:
+                dup = True
+        if not dup:
+            out[n] = A_CELL + S["unit_cell"][b, v]
+            n += 1
+    if k > 0 or n == 0:
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit
+def pick_ability_target(S, tb, b: int, a: int) -> bool:
+    """Apply a STAGE_EFFECT pick (A_CELL + c: the unit on c; A_END: no more); returns True
+    when the picks are complete and the ability acts (effects.run_hook, H_REPLACES)."""
+    u = np.int64(S["engaged"][b])
+    row = replaced_attack_row(S, tb, b, u)
+    if a != A_END:
+        k = np.int64(S["fx_n_pick"][b])
+        S["fx_pick"][b, k] = S["cell_unit"][b, a - A_CELL, 0]
+        S["fx_n_pick"][b] = k + 1
+        if k + 1 < max(np.int64(tb.r_max[row]), 1) and k + 1 < S["fx_pick"].shape[1]:
+            return False
+    return True
 
 
 @njit

@@ -88,7 +88,7 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
     base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
-    base += active_sum(S, tb, b, u, K_MOVE)  # abilities' lasting changes (TD-22.2)
+    base += active_sum(S, tb, b, u, K_MOVE, -1)  # abilities' lasting changes (TD-22.2)
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]

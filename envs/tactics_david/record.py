@@ -136,6 +136,26 @@ IMPLEMENTED_ABILITIES = (
     "Fire Flight",
     "Dragon Might",
     "Dragon Rage",
+    "Tricked",
+    "Enchanting",
+    "Preservatives",
+    "Black Magic",
+    "Summoning Spell",
+    "Natural Fury",
+    "Bio Re-Engineering",
+    "Sprite Spirit",
+    "Fairy Flame",
+    "Impish Bulk",
+    "Lightning Cry",
+    "Venom",
+    "Nightmare",
+    "CURSE",
+    "Micro Shine",
+    "Random Cannon",
+    "EEK!",
+    "Acid Shock",
+    "Weird Cloud Bomb",
+    "Holy Guidance",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -153,7 +173,8 @@ H_END_TURN = 8  # at the end of either player's Turn
 H_DEAD = 9  # after this unit acquired the Dead Status
 H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
 H_IMMUNE = 11  # status immunities (`always`)
-N_HOOKS = 12
+H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
+N_HOOKS = 13
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
@@ -301,6 +322,9 @@ TD_TABLE_FIELDS = [
     ("r_team", np.int8, (MAX_AB_ROWS,)),  # [R] TEAMS index
     ("r_self", np.uint8, (MAX_AB_ROWS,)),  # [R] include_self
     ("r_radius", np.int8, (MAX_AB_ROWS,)),  # [R] radius (orthogonal steps, RA1)
+    ("r_max", np.int8, (MAX_AB_ROWS,)),  # [R] units the player picks, 0 = every one
+    ("r_los", np.uint8, (MAX_AB_ROWS,)),  # [R] the picks need Line of Sight
+    ("r_area", np.int8, (MAX_AB_ROWS,)),  # [R] Attack Area named by the row, -1 its own
     ("r_kind", np.int8, (MAX_AB_ROWS,)),  # [R] EFFECT_KINDS index
     ("r_mode", np.int8, (MAX_AB_ROWS,)),  # [R] index into the kind's own modes (0 = first)
     ("r_statuses", np.int32, (MAX_AB_ROWS,)),  # [R] bit s
@@ -625,6 +649,9 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_team"][e] = u.eff_team[e]
             r["r_self"][e] = u.eff_include_self[e]
             r["r_radius"][e] = u.eff_radius[e]
+            r["r_max"][e] = u.eff_max_targets[e]
+            r["r_los"][e] = u.eff_line_of_sight[e]
+            r["r_area"][e] = u.eff_attack_area[e]
             r["r_kind"][e] = u.eff_kind[e]
             r["r_mode"][e] = ut.EFFECT_MODES[kind].index(mode_name)
             r["r_statuses"][e] = statuses(int(u.eff_statuses[e]))
@@ -675,6 +702,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_DEAD][a].append(e)
             elif trig == "always" and "Unit Engagement" in has:
                 hooks[H_ENGAGE_AURA][a].append(e)
+            elif trig == "replaces":
+                hooks[H_REPLACES][a].append(e)
     k = 0
     for h in range(N_HOOKS):
         for a in range(n):

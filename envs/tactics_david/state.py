@@ -59,6 +59,7 @@ N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
 MAX_ACTIVE = 32  # lasting ability effects in play at once (effects.py)
 MAX_DEAD_QUEUE = 8  # units whose Dead hooks wait for effects.run_hook
+MAX_PICKS = 2  # units one ability row lets the player pick ("up to 2 Units")
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -184,6 +185,8 @@ STATE_FIELDS = [
     ("fx_dead", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] units that acquired Dead, hooks pending
     ("fx_dead_by", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] ... the unit that caused it, -1
     ("fx_n_dead", np.int8, ()),  # int8 entries queued
+    ("fx_pick", np.int8, (MAX_PICKS,)),  # int8[2] units the player picked for an ability
+    ("fx_n_pick", np.int8, ()),  # int8 picks so far (STAGE_EFFECT, eff_next RESUME_ABILITY)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -195,6 +198,9 @@ FORCE_ADVANCE = 2  # must move or charge toward the closest enemy, and attack it
 # eff_next: the choice was noted during an Attack Procedure (Enraged's kill, R34) and is asked
 # once the attack is over; the answer resumes the Combat Phase (combat.after_attack)
 RESUME_AFTER_ATTACK = -1
+# eff_next: the player picks the targets of the Engaged unit's "R: Attack Pro." ability
+# (A_CELL + c, A_END once one is picked); the ability then replaces its Attack (effects.py)
+RESUME_ABILITY = -2
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -235,6 +241,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "fx_def",
     "fx_dead",
     "fx_dead_by",
+    "fx_pick",
     "first_player",
     "roll_winner",
     "winner",

@@ -47,12 +47,26 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_WHIP,
 )
-from envs.tactics_david.effects import NO_SOURCE, expire, run_hook
-from envs.tactics_david.record import H_DEAD, H_END_TURN, H_ENGAGE, H_ENGAGE_AURA, TRIG_ENGAGEMENT
+from envs.tactics_david.effects import (
+    NO_SOURCE,
+    expire,
+    legal_ability_targets,
+    pick_ability_target,
+    run_hook,
+)
+from envs.tactics_david.record import (
+    H_DEAD,
+    H_END_TURN,
+    H_ENGAGE,
+    H_ENGAGE_AURA,
+    H_REPLACES,
+    TRIG_ENGAGEMENT,
+)
 from envs.tactics_david.state import (
     FORCE_NONE,
     MAX_UNITS,
     PROC_NONE,
+    RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
@@ -138,8 +152,11 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
 
 
 @njit_inline  # one caller
-def legal_effect_choice(S, b: int, out) -> int:
-    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END)."""
+def legal_effect_choice(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END); or the
+    targets of the ability used instead of the Attack (effects.legal_ability_targets)."""
+    if S["eff_next"][b] == RESUME_ABILITY:
+        return legal_ability_targets(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -150,6 +167,13 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_ABILITY:  # a target of the ability replacing the Attack
+        if not pick_ability_target(S, tb, b, a):
+            return GO_NONE
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:
         discard_status(S, tb, b, u, s)
@@ -181,7 +205,7 @@ def legal_actions(S, tb, b: int, out) -> int:
     if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
-        return legal_effect_choice(S, b, out)
+        return legal_effect_choice(S, tb, b, out)
     return 0
 
 

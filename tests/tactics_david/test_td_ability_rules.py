@@ -20,7 +20,15 @@ import pytest
 
 from envs.core.rng import roll_d
 from envs.tactics_david import effects as fx
-from envs.tactics_david.actions import A_CELL, A_END, A_ESCAPE, A_STRIKE, STAGE_MOVE
+from envs.tactics_david.actions import (
+    A_ABILITY,
+    A_CELL,
+    A_END,
+    A_ESCAPE,
+    A_STRIKE,
+    STAGE_EFFECT,
+    STAGE_MOVE,
+)
 from envs.tactics_david.combat import contest
 from envs.tactics_david.effects import (
     K_MOVE,
@@ -939,7 +947,7 @@ def t_flash_flood():
     assert _engaged_rating(S, tb, ally) == base + 1
     act(S, tb, A_END)  # until Disengaged
     assert int(movement_rating(S, tb, B0, I(ally))) == base
-    assert fx.active_sum(S, tb, B0, I(foe), I(K_MOVE)) == 0
+    assert fx.active_sum(S, tb, B0, I(foe), I(K_MOVE), I(-1)) == 0
 
 
 def _moon(ability: str, check):
@@ -965,7 +973,7 @@ def _moon(ability: str, check):
 
 def t_moon_rage():
     def check(S, tb, u, foe, r):
-        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE)) == (1 if r >= 4 else 0)
+        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == (1 if r >= 4 else 0)
 
     _moon("Moon Rage", check)
 
@@ -996,13 +1004,13 @@ def t_sprint():
     S = position(tb)
     u = holder(S, tb, 0, "Sprint", 5, 5, E)
     engage(S, tb, u)
-    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE)) == 1
+    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == 1
     tb = record()
     paint(tb, 5, 5, terrain="Road")
     S = position(tb)
     u = holder(S, tb, 0, "Sprint", 5, 5, E)
     engage(S, tb, u)
-    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE)) == 0  # not on Field
+    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == 0  # not on Field
 
 
 def t_cold_blooded():
@@ -1013,7 +1021,7 @@ def t_cold_blooded():
         u = holder(S, tb, 0, "Cold Blooded", 5, 5, E)
         (r,) = peek(S, 6)
         engage(S, tb, u)
-        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE)) == (2 if r >= 3 else -1)
+        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == (2 if r >= 3 else -1)
         seen.add(r >= 3)
     both_ways(seen)
 
@@ -1078,6 +1086,261 @@ def t_resilient():
         assert not apply_status(S, tb, B0, I(d), I(ST[s]), I(-1))
     kill(S, tb, B0, I(d), I(0))  # "except for the Dead Status"
     assert has(S, d, "Dead")
+
+
+# --- "R: Attack Pro.": the ability instead of the Attack (A_ABILITY, then the picks) -------
+
+
+def _combat(S, tb, u: int) -> list[int]:
+    """Engage u and end its Movement Phase at once: its Combat Phase's legal actions."""
+    engage(S, tb, u)
+    return act(S, tb, A_END)
+
+
+def _target_ability(
+    ability: str,
+    want,  # roll -> the set of Statuses the target acquires
+    checked: tuple[str, ...],
+    target: str = NEUTRAL,
+    at=(5, 4),
+    out=(5, 0),
+    enemy_only: bool = False,
+    sides: int = 6,
+    seeds=SEEDS[:30],
+    more: bool = False,
+    ally_offered: bool | None = None,
+    roll_index: int = 0,
+):
+    """The holder on (5,2) facing east uses its ability on the `target` unit on `at`: the
+    target is offered, the unit on `out` is not (outside the Range Area or radius), an ally
+    in reach only when the row's team allows; then the target's Statuses follow the roll."""
+    tb = record()
+    seen = set()
+    for seed in seeds:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 2, E)
+        t = unit(S, tb, 1, target, *at, W)
+        unit(S, tb, 1, NEUTRAL, *out, E)
+        ally = unit(S, tb, 0, NEUTRAL, 4, 3, E)  # Rise 1, Run 1; 2 steps
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # the game goes on whatever happens
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert A_CELL + cell(tb, *at) in got and A_CELL + cell(tb, *out) not in got
+        offered = (not enemy_only) if ally_offered is None else ally_offered
+        assert (A_CELL + cell(tb, 4, 3) in got) == offered, got
+        r = peek(S, sides, sides)[roll_index]
+        after = act(S, tb, A_CELL + cell(tb, *at))
+        if more:  # "up to 2 Units": one picked, the player stops
+            assert A_END in after and A_CELL + cell(tb, 4, 3) in after
+            act(S, tb, A_END)
+        w = want(r)
+        for name in checked:
+            assert has(S, t, name) == (name in w), (ability, r, name)
+        assert not S["unit_status"][0, ally].any()
+        assert S["unit_fought"][0, u] and S["stage"][0] != STAGE_EFFECT
+        seen.add(frozenset(w))
+    return seen
+
+
+def t_enchanting():
+    seen = _target_ability(
+        "Enchanting", lambda r: {"Enchanted"} if r >= 4 else set(), ("Enchanted",),
+        target="Apprentice", at=(5, 6), out=(5, 8),
+    )  # fmt: skip
+    assert len(seen) == 2
+
+
+def t_preservatives():
+    seen = _target_ability("Preservatives", lambda r: {"Frozen"} if r >= 4 else set(), ("Frozen",))
+    assert len(seen) == 2
+
+
+def t_black_magic():
+    def want(r):
+        return {"Confused"} if r == 6 else ({"Poisoned"} if r in (4, 5) else set())
+
+    seen = _target_ability("Black Magic", want, ("Confused", "Poisoned"), more=True)
+    assert len(seen) == 3
+    tb = record()  # two picks: one roll each (RA21)
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Black Magic", 5, 2, E)
+        t1 = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        t2 = unit(S, tb, 1, NEUTRAL, 4, 4, W)
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        act(S, tb, A_CELL + cell(tb, 4, 4))
+        r2, r1 = peek(S, 6, 6)  # in the order picked
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        for t, r in ((t1, r1), (t2, r2)):
+            assert has(S, t, "Confused") == (r == 6) and has(S, t, "Poisoned") == (r in (4, 5))
+
+
+def t_natural_fury():
+    def want(r):
+        return {"Frozen"} if r == 6 else ({"Burned"} if r in (4, 5) else set())
+
+    seen = _target_ability("Natural Fury", want, ("Frozen", "Burned"), more=True)
+    assert len(seen) == 3
+
+
+def t_bio_re_engineering():
+    seen = _target_ability(
+        "Bio Re-Engineering", lambda r: {"Haste"} if r >= 4 else set(), ("Haste",), more=True
+    )
+    assert len(seen) == 2
+
+
+def t_sprite_spirit():
+    _target_ability(
+        "Sprite Spirit", lambda r: {"Summoned"}, ("Summoned",), target="Ghost", seeds=SEEDS[:2]
+    )
+
+
+def t_fairy_flame():
+    _target_ability(
+        "Fairy Flame", lambda r: {"Enchanted"}, ("Enchanted",), target="Apprentice", seeds=SEEDS[:2]
+    )
+
+
+def t_impish_bulk():
+    _target_ability("Impish Bulk", lambda r: {"Pumped"}, ("Pumped",), seeds=SEEDS[:2])
+
+
+def t_venom():
+    seen = _target_ability("Venom", lambda r: {"Poisoned"} if r >= 3 else set(), ("Poisoned",))
+    assert len(seen) == 2
+
+
+def t_nightmare():
+    seen = _target_ability(
+        "Nightmare", lambda r: {"Confused"} if r >= 4 else set(), ("Confused",), enemy_only=True
+    )
+    assert len(seen) == 2
+
+
+def t_curse_banshee():
+    def want(r):
+        if r >= 5:
+            return {"Poisoned"}
+        return {"Blinded"} if r in (3, 4) else ({"Crippled"} if r == 2 else set())
+
+    seen = _target_ability("CURSE", want, ("Poisoned", "Blinded", "Crippled"), enemy_only=True)
+    assert len(seen) == 4
+
+
+def t_micro_shine():
+    _target_ability(
+        "Micro Shine", lambda r: {"Reflective"}, ("Reflective",), at=(5, 3), out=(5, 0),
+        seeds=SEEDS[:2], ally_offered=False,
+    )  # fmt: skip
+
+
+def t_random_cannon():
+    def want(r):
+        return {6: {"Dead"}, 5: {"Frozen"}, 4: {"Burned"}, 3: {"Poisoned"}}.get(r, set())
+
+    seen = _target_ability("Random Cannon", want, ("Dead", "Frozen", "Burned", "Poisoned"))
+    assert len(seen) == 5
+
+
+def t_acid_shock():
+    seen = _target_ability("Acid Shock", lambda r: {"Blinded"} if r >= 4 else set(), ("Blinded",))
+    assert len(seen) == 2
+
+
+def t_weird_cloud_bomb():
+    seen = _target_ability(
+        "Weird Cloud Bomb",
+        lambda r: {x for x, k in (("Haste", 2), ("Lucky", 4), ("Poisoned", 5)) if r >= k},
+        ("Haste", "Lucky", "Poisoned"),
+    )
+    assert len(seen) == 4
+
+
+def t_eek():
+    # the Giant Spider's Core Strength is 17: a Tinkerer (10) is lower (3+), a Titanium Golem
+    # (23) is not (5+)
+    for target, k, which in ((NEUTRAL, 3, 0), ("Titanium Golem", 5, 1)):
+        seen = _target_ability(  # the second row rolls its own die
+            "EEK!", lambda r, k=k: {"Petrified"} if r >= k else set(), ("Petrified",),
+            target=target, at=(5, 3), out=(5, 0), ally_offered=False, roll_index=which,
+        )  # fmt: skip
+        assert len(seen) == 2
+
+
+def t_tricked():
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Tricked", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        ally = unit(S, tb, 0, NEUTRAL, 4, 3, E)
+        got = act(S, tb, A_ABILITY) if A_ABILITY in _combat(S, tb, u) else []
+        assert A_CELL + cell(tb, 5, 4) in got and A_CELL + cell(tb, 4, 3) not in got
+        (r,) = peek(S, 4)
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["unit_facing"][0, t] == (W + r) % 4  # clockwise, 1 D4 times
+        del ally
+
+
+def t_holy_guidance():
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Holy Guidance", 5, 2, E)
+        ally = unit(S, tb, 0, "Archer", 4, 3, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        base = int(fx.range_rating(S, tb, B0, I(ally)))
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        r3, r4 = peek(S, 3, 4)
+        act(S, tb, A_CELL + cell(tb, 4, 3))
+        assert int(fx.range_rating(S, tb, B0, I(ally))) == base + r3
+        assert fx.active_sum(S, tb, B0, I(ally), I(fx.K_RANGE), I(fx.RANGE_MODIFIER)) == r4
+        act(S, tb, A_END)  # this Turn only
+        assert int(fx.range_rating(S, tb, B0, I(ally))) == base
+
+
+def t_summoning_spell():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Summoning Spell", 5, 2, E)
+        ghost = unit(S, tb, 1, "Ghost", 5, 5, W)  # in the Range Area
+        phys = unit(S, tb, 1, NEUTRAL, 4, 4, W)  # in it, but Physical
+        behind = unit(S, tb, 1, "Ghost", 5, 0, E)
+        _combat(S, tb, u)
+        r_ghost, _ = peek(S, 6, 6)  # every unit in the area, in id order
+        act(S, tb, A_ABILITY)  # no pick: every unit in the area
+        assert has(S, ghost, "Summoned") == (r_ghost >= 4)
+        assert not has(S, phys, "Summoned") and not has(S, behind, "Summoned")
+        seen.add(r_ghost >= 4)
+    both_ways(seen)
+
+
+def t_lightning_cry():
+    tb = record()
+    mf = int(TABLES.area_index["MF"])
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Lightning Cry", 5, 5, E)
+        cells = np.empty(16, dtype=np.int64)
+        n = area_cells(tb, I(0), I(mf), I(cell(tb, 5, 5)), I(E), False, cells)
+        inside = [unit(S, tb, 1, NEUTRAL, int(c) // 14, int(c) % 14, W) for c in cells[:2]]
+        outside = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+        assert n >= 2
+        _combat(S, tb, u)
+        rolls = peek(S, 6, 6)
+        act(S, tb, A_ABILITY)
+        for v, r in zip(inside, rolls, strict=True):
+            assert has(S, v, "Paralyzed") == (r >= 4)
+            seen.add(r >= 4)
+        assert not has(S, outside, "Paralyzed")
+    both_ways(seen)
 
 
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
@@ -1150,6 +1413,26 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Fire Flight": t_fire_flight,
     "Dragon Might": t_dragon_might,
     "Dragon Rage": t_dragon_rage,
+    "Tricked": t_tricked,
+    "Enchanting": t_enchanting,
+    "Preservatives": t_preservatives,
+    "Black Magic": t_black_magic,
+    "Summoning Spell": t_summoning_spell,
+    "Natural Fury": t_natural_fury,
+    "Bio Re-Engineering": t_bio_re_engineering,
+    "Sprite Spirit": t_sprite_spirit,
+    "Fairy Flame": t_fairy_flame,
+    "Impish Bulk": t_impish_bulk,
+    "Lightning Cry": t_lightning_cry,
+    "Venom": t_venom,
+    "Nightmare": t_nightmare,
+    "CURSE": t_curse_banshee,
+    "Micro Shine": t_micro_shine,
+    "Random Cannon": t_random_cannon,
+    "EEK!": t_eek,
+    "Acid Shock": t_acid_shock,
+    "Weird Cloud Bomb": t_weird_cloud_bomb,
+    "Holy Guidance": t_holy_guidance,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -80,7 +80,6 @@ from envs.tactics_david.record import (
     H_AFTER_DUEL,
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
-    H_BEFORE_ESCAPE,
     H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
@@ -279,35 +278,46 @@ def _rated(tb, base: int, mods, role: int, ph: int, side: int) -> int:
 
 
 @njit
+def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
+    """Unit a's Attack (or Escape) against unit d begins: the procedure the abilities' rows
+    read (S["fx_att"], fx_def, fx_res: a Ranged Attack, against the back)."""
+    S["fx_att"][b] = a
+    S["fx_def"][b] = d
+    back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
+    S["fx_res"][b] = (S["fx_res"][b] & RES_RANGED) | back
+
+
+@njit_inline  # one caller
+def before_rows(S, tb, b: int, a: int, d: int) -> bool:
+    """The `before` rows of a's Attack and d's Defend (effects.run_hook); whether the attack
+    still happens: not if one negated it or gave the attacker (alive before) or the defender
+    the Dead Status (Razor's Charge, Whiptail, Ignore Consequence)."""
+    a_dead = is_dead(S, tb, b, a)
+    run_hook(S, tb, b, H_BEFORE_ATTACK, a, d)
+    run_hook(S, tb, b, H_BEFORE_DEFEND, d, a)
+    return not (
+        S["fx_res"][b] & RES_NEGATED
+        or (is_dead(S, tb, b, a) and not a_dead)
+        or is_dead(S, tb, b, d)
+    )
+
+
+@njit
 def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape: bool):
     """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
     (TD-10.1-10.3, TD-10.6): strength + 1 D6 against strength + the defending dice; while the
     Duel condition holds both roll again with one more D6 each, and the last result decides.
     With escape=True it is a's Escape Procedure from d (TD-9.8): only Escape abilities act.
-    Abilities (TD-22.2): the `before` rows run first (effects.run_hook; one that kills either
-    unit or negates the attack ends it), then effects.collect_modifiers' strength, dice and
-    automatic wins apply (TD-3.14: the defender's automatic win beats the attacker's, R38).
+    Abilities (TD-22.2): the caller has set the procedure (begin_procedure) and run the
+    `before` rows (they may end it: before_rows); here effects.collect_modifiers' strength,
+    dice and automatic wins apply (TD-3.14: the defender's automatic win beats the
+    attacker's, R38).
     Returns (attack result, defence result, the defender cannot die from it)."""
     bf = np.int64(S["battlefield"][b])
     a_side = SIDE_FRONT
     if tb.type_attack_side[S["unit_attack_type"][b, a]] != ATTACK_SIDE_FRONT:
         a_side = side
     d_side = _defender_side(S, tb, b, a, d, side)
-    S["fx_att"][b] = a
-    S["fx_def"][b] = d
-    S["fx_res"][b] = (S["fx_res"][b] & RES_RANGED) | (RES_BACK if d_side == SIDE_BACK else 0)
-    a_dead = is_dead(S, tb, b, a)
-    if escape:
-        run_hook(S, tb, b, H_BEFORE_ESCAPE, a, d)
-    else:
-        run_hook(S, tb, b, H_BEFORE_ATTACK, a, d)
-        run_hook(S, tb, b, H_BEFORE_DEFEND, d, a)
-    if (
-        S["fx_res"][b] & RES_NEGATED
-        or (is_dead(S, tb, b, a) and not a_dead)
-        or is_dead(S, tb, b, d)
-    ):
-        return np.int64(0), np.int64(0), True  # the attack does not happen
     mods = np.zeros((2, 2, N_MODS), dtype=np.int64)
     collect_modifiers(S, tb, b, a, d, a_side, d_side, escape, mods)
     immune = not escape and dead_immune(S, tb, b, d, a)
@@ -382,7 +392,12 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
         S["refl_from"][b, k] = d
         S["refl_count"][b] = k + 1
-    att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
+    begin_procedure(S, tb, b, a, d, side)
+    att = np.int64(0)
+    dfn = np.int64(0)
+    cannot_die = True
+    if before_rows(S, tb, b, a, d):
+        att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)

@@ -45,11 +45,11 @@ from envs.tactics_david.actions import (
     STAGE_MOVE,
     STAGE_WHIP,
 )
-from envs.tactics_david.combat import contest
-from envs.tactics_david.effects import K_MOVE, active_sum, expire
+from envs.tactics_david.combat import begin_procedure, contest
+from envs.tactics_david.effects import K_MOVE, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
-from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
+from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, H_BEFORE_ESCAPE, SP_HULKING
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
@@ -409,6 +409,8 @@ def apply_move(S, tb, b: int, a: int) -> int:
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
+        begin_procedure(S, tb, b, u, v, 0)
+        run_hook(S, tb, b, H_BEFORE_ESCAPE, u, v)  # only Escape abilities (TD-9.8)
         att, dfn, _ = contest(S, tb, b, u, v, 0, False, True)
         expire(S, b, UNTIL_PROCEDURE, -1)  # On The Run's win was for this Escape only
         S["fx_cause"][b] = v

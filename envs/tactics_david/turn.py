@@ -108,7 +108,7 @@ def legal_engage(S, tb, b: int, out) -> int:
     return n
 
 
-@njit
+@njit_inline  # one caller (step): its ability hooks link no module of their own
 def apply_engage(S, tb, b: int, a: int) -> int:
     """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
     (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then

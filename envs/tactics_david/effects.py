@@ -211,7 +211,7 @@ def distance(S, tb, b: int, u: int, v: int) -> int:
     return abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
 
 
-@njit_inline
+@njit  # called ~15 times by conditions_hold: one body, not 15 inlined copies
 def _in_set(tb, row: int, k: int, idx: int) -> bool:
     return (np.int64(tb.r_cond_bits[row, k, idx // 64]) >> np.int64(idx % 64)) & 1 != 0
 

@@ -85,6 +85,7 @@ from envs.tactics_david.record import (
     MATCH_CANNOT_DIE,
     MATCH_REPLACE_D3,
     MODE_RANGED,
+    PERM_ATTACK_AFTER_MOVE,
     TRIG_ENEMY_KILLED,
 )
 from envs.tactics_david.state import (
@@ -107,6 +108,7 @@ from envs.tactics_david.state import (
 )
 from envs.tactics_david.units import (
     has_flag,
+    has_permission,
     in_play,
     is_dead,
     kill,
@@ -522,7 +524,7 @@ def legal_combat(S, tb, b: int, out) -> int:
     bf = np.int64(S["battlefield"][b])
     if (
         tb.u_mode[top] == MODE_RANGED
-        and not S["unit_moved"][b, u]
+        and (not S["unit_moved"][b, u] or has_permission(S, tb, b, u, PERM_ATTACK_AFTER_MOVE))
         and S["unit_lock"][b, u] < 0
         and on_forest_edge(tb, bf, np.int64(S["unit_cell"][b, u]))
     ):

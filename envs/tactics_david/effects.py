@@ -52,6 +52,7 @@ from envs.tactics_david.state import (
     STATUS_PERMANENT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
+    UNTIL_THEN_APPLY,
     UNTIL_TURN,
 )
 from envs.tactics_david.units import apply_status, discard_status, kill, unlock
@@ -148,6 +149,7 @@ CMP_LE_ALLIES = ut.COMPARES.index("le_count_allies")
 K_GAIN = _k("gain_status")
 GAIN_PLAIN = _m("gain_status", "")
 GAIN_PERMANENT = _m("gain_status", "permanent")
+GAIN_ON_DISENGAGE = _m("gain_status", "on_disengagement")
 GAIN_APPLICABLE = _m("gain_status", "applicable_one")
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
@@ -450,6 +452,33 @@ def expire(S, b: int, until: int, u: int) -> None:
 
 
 @njit
+def disengaged(S, tb, b: int, u: int) -> None:
+    """Unit u is Disengaged: the Statuses an ability gave it "upon that Unit's Disengagement"
+    arrive (Divine Justice's Dead: a kill by that ability's player, R44), and such waiting
+    effects on units out of play are dropped; its "until Disengaged" effects end."""
+    for k in range(S["fx_row"].shape[1]):
+        row = np.int64(S["fx_row"][b, k])
+        if row < 0 or S["fx_until"][b, k] != UNTIL_THEN_APPLY:
+            continue
+        v = np.int64(S["fx_unit"][b, k])
+        if v != u and _alive(S, tb, b, v):
+            continue
+        S["fx_row"][b, k] = -1
+        S["fx_unit"][b, k] = -1
+        if v != u:
+            continue
+        S["fx_cause"][b] = S["fx_amount"][b, k]  # the ability's unit caused it
+        bits = np.int64(tb.r_statuses[row])
+        for s in range(N_STATUSES):
+            if (bits >> s) & 1:
+                if s == tb.status_dead:
+                    kill(S, tb, b, v, np.int64(S["fx_amount"][b, k]) // MAX_UNITS)
+                else:
+                    apply_status(S, tb, b, v, s, STATUS_PERMANENT)
+    expire(S, b, UNTIL_DISENGAGED, u)
+
+
+@njit
 def active_sum(S, tb, b: int, u: int, kind: int, mode: int) -> int:
     """Sum of the lasting effects of effect kind `kind` (and mode `mode`, -1 any) on unit u:
     movement changes, Range Rating and Range Modifier changes."""
@@ -503,6 +532,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
                 apply_status(S, tb, b, v, s, STATUS_PERMANENT)
             if mode == GAIN_APPLICABLE:
                 break
+    elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
+        add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
         keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_statuses[row])
         for s in range(N_STATUSES):

@@ -49,7 +49,15 @@ from envs.tactics_david.combat import begin_procedure, contest
 from envs.tactics_david.effects import K_MOVE, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
-from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, H_BEFORE_ESCAPE, SP_HULKING
+from envs.tactics_david.record import (
+    CHARGE_NEVER,
+    CHARGE_WITHIN_ONLY,
+    H_BEFORE_ESCAPE,
+    PERM_CHARGE,
+    PERM_CHARGE_WATER,
+    PERM_THROUGH_PIECES,
+    SP_HULKING,
+)
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
@@ -65,6 +73,7 @@ from envs.tactics_david.state import (
 )
 from envs.tactics_david.units import (
     has_flag,
+    has_permission,
     has_special,
     in_play,
     kill,
@@ -118,6 +127,7 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     start = np.int64(S["unit_cell"][b, u])
     best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
     m = movement_rating(S, tb, b, u)
+    through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
         best[1, start] = m // 2
     else:
@@ -131,7 +141,9 @@ def reach(S, tb, b: int, u: int, dest) -> None:
                     continue
                 for d in range(4):
                     nb = offset_cell(tb, bf, c, d, 1, 0)
-                    if nb < 0 or not may_step(tb, bf, mtype, c, nb, d) or _enemy_on(S, b, nb, p):
+                    if nb < 0 or _enemy_on(S, b, nb, p):
+                        continue
+                    if not through and not may_step(tb, bf, mtype, c, nb, d):
                         continue
                     left = level - 1
                     h2 = h
@@ -163,16 +175,22 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     facing = np.int64(S["unit_facing"][b, u])
     c = np.int64(S["unit_cell"][b, u])
     t0 = np.int64(tb.bf_terrain[bf, c])
+    through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
+    water = has_permission(S, tb, b, u, PERM_CHARGE_WATER)  # Slither
     n = 0
     while n < MAX_CHARGE_LINE:
         nb = offset_cell(tb, bf, c, facing, 1, 0)
-        if nb < 0 or not may_step(tb, bf, mtype, c, nb, facing) or _enemy_on(S, b, nb, p):
+        if nb < 0 or _enemy_on(S, b, nb, p):
+            break
+        if not through and not may_step(tb, bf, mtype, c, nb, facing):
             break
         tt = np.int64(tb.bf_terrain[bf, nb])
         if tb.t_charge[tt] == CHARGE_NEVER:
             break
-        if (tb.t_charge[tt] == CHARGE_WITHIN_ONLY or tb.t_charge[t0] == CHARGE_WITHIN_ONLY) and (
-            tt != t0
+        if (
+            not water
+            and (tb.t_charge[tt] == CHARGE_WITHIN_ONLY or tb.t_charge[t0] == CHARGE_WITHIN_ONLY)
+            and (tt != t0)
         ):
             break
         out[n] = nb
@@ -190,7 +208,7 @@ def may_charge(S, tb, b: int, u: int) -> bool:
     top = S["unit_member"][b, u, 0]
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
     return (
-        tb.m_may_charge[tb.u_mtype[top]]
+        (tb.m_may_charge[tb.u_mtype[top]] or has_permission(S, tb, b, u, PERM_CHARGE))
         and tb.t_charge[tt] != CHARGE_NEVER
         and not has_flag(S, b, u, tb.st_no_charge)
     )

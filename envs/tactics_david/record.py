@@ -156,6 +156,11 @@ IMPLEMENTED_ABILITIES = (
     "Acid Shock",
     "Weird Cloud Bomb",
     "Holy Guidance",
+    "Reckless",
+    "Transpose",
+    "Slither",
+    "Super Serial",
+    "Divine Justice",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -175,6 +180,17 @@ H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
 H_IMMUNE = 11  # status immunities (`always`)
 H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
 N_HOOKS = 13
+# ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
+PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
+PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
+PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
+PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
+PERMISSION_BITS = {
+    "attack_after_move": PERM_ATTACK_AFTER_MOVE,
+    "move_through_terrain_pieces": PERM_THROUGH_PIECES,
+    "charge_allowed": PERM_CHARGE,
+    "charge_through_water": PERM_CHARGE_WATER,
+}
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
@@ -304,6 +320,7 @@ TD_TABLE_FIELDS = [
     ("ab_active", np.uint8, (MAX_PROFILES,)),  # [N] 1 = implemented (IMPLEMENTED_ABILITIES)
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
     ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
+    ("ab_perm", np.int32, (MAX_PROFILES,)),  # [N] bit PERM_*: rules its own rows lift
     ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
     ("hk_count", np.int8, (N_HOOKS, MAX_PROFILES)),  # [H, N] rows of ability N at hook H
     ("hk_rows", np.int16, (MAX_HOOK_ROWS,)),  # rows, grouped by (hook, ability), in order
@@ -663,6 +680,13 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
             contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "permission" and mode_name in PERMISSION_BITS and trig != "before":
+                if int(u.eff_selector[e]) == ut.SELECTORS.index("self"):
+                    r["ab_perm"][a] |= PERMISSION_BITS[mode_name]
+                continue
+            if kind == "gain_status" and trig == "always" and mode_name == "permanent":
+                hooks[H_END_TURN][a].append(e)  # "permanently has": renewed each Turn (R49)
+                continue
             if kind == "status_immunity" and trig == "always":
                 hooks[H_IMMUNE][a].append(e)
                 if int(u.eff_condition[e, 0]) < 0 and u.eff_roll[e] == 0:

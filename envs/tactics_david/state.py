@@ -206,6 +206,7 @@ RESUME_ABILITY = -2
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
 UNTIL_DISENGAGED = 2  # its unit's Disengagement
 UNTIL_TURN = 3  # the end of this Turn
+UNTIL_THEN_APPLY = 4  # its unit's next Disengagement, when the row's Statuses are acquired
 # fx_res: the outcome of the Attack/Defend in progress, read by the `after` rows' conditions
 RES_KILLED = 1  # the defender acquired the Dead Status from it
 RES_DUEL = 2  # a Duel Procedure followed

@@ -49,6 +49,7 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.effects import (
     NO_SOURCE,
+    disengaged,
     expire,
     legal_ability_targets,
     pick_ability_target,
@@ -258,8 +259,8 @@ def step(S, tb, b: int, a: int, out) -> int:
                     end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
+                disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
-                expire(S, b, UNTIL_DISENGAGED, np.int64(S["engaged"][b]))
                 disengage(S, tb, b)
                 go = GO_NONE
         n = legal_actions(S, tb, b, out)

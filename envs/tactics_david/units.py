@@ -192,6 +192,21 @@ def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
 
 
 @njit
+def has_permission(S, tb, b: int, u: int, perm: int) -> bool:
+    """Whether one of unit u's acting abilities lifts the rule of bit `perm` (record.PERM_*:
+    Reckless, Transpose, Slither; TD-22.2)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not tb.ab_active[prof]:
+            continue
+        if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
+            continue
+        if np.int64(tb.ab_perm[prof]) & perm:
+            return True
+    return False
+
+
+@njit
 def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     """Unit u acquires Status s for `turns` Turns (STATUS_PERMANENT: until discarded); returns
     whether it took. Nothing happens to a unit out of play, a Dead unit (it discards every other

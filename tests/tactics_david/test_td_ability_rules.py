@@ -43,7 +43,7 @@ from envs.tactics_david.effects import (
 )
 from envs.tactics_david.grid import area_cells
 from envs.tactics_david.items import unit_area
-from envs.tactics_david.movement import movement_rating
+from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
 from envs.tactics_david.record import (
     H_AFTER_ATTACK,
     H_AFTER_DEFEND,
@@ -56,6 +56,7 @@ from envs.tactics_david.record import (
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
+    MAX_CELLS,
     PROC_CHARGE,
     RES_ATT_KILLED_ENEMY,
     RES_ATT_WON,
@@ -1343,6 +1344,82 @@ def t_lightning_cry():
     both_ways(seen)
 
 
+# --- permissions, renewed Statuses, Statuses on a later Disengagement ------------------------
+
+
+def t_reckless():
+    tb = record()
+    for name, fires in ((HOLDER["Reckless"], True), ("Archer", False)):
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 2, E)
+        unit(S, tb, 1, NEUTRAL, 5, 5, W)
+        engage(S, tb, u)
+        act(S, tb, A_CELL + cell(tb, 5, 3))  # a Movement Procedure
+        got = act(S, tb, A_END)
+        assert (A_CELL + cell(tb, 5, 5) in got) == fires, name
+
+
+def t_transpose():
+    tb = record()
+    for r in range(int(tb.bf_rows[0])):
+        paint(tb, r, 6, height=3)  # a wall of height-3 pieces
+    for name, passes in ((HOLDER["Transpose"], True), ("Angel Knight", False)):  # both Hover
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        dest = np.zeros(MAX_CELLS, dtype=np.int64)
+        reach(S, tb, B0, I(u), dest)
+        assert bool(dest[cell(tb, 5, 7)]) == passes, name  # through, onto the far side
+        assert not dest[cell(tb, 5, 6)]  # never onto a piece
+        assert bool(may_charge(S, tb, B0, I(u))) == passes  # "may also perform a Charge"
+
+
+def t_slither():
+    tb = record()
+    paint(tb, 5, 5, terrain="Water")
+    for name, n in ((HOLDER["Slither"], 3), ("Merman", 0)):  # both Aqua
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        line = np.zeros(64, dtype=np.int64)
+        k = int(charge_line(S, tb, B0, I(u), line))
+        assert k >= n and (k > 0) == (n > 0), name  # out of the Water onto Field
+        assert k == 0 or line[0] == cell(tb, 5, 6)
+
+
+def t_super_serial():
+    tb = record()
+    S = position(tb)
+    mbp = holder(S, tb, 0, "Super Serial", 5, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 3, E)  # 2 steps
+    far = unit(S, tb, 1, NEUTRAL, 5, 8, W)  # 3 steps
+    act(S, tb, A_END)  # the end of the Turn
+    assert has(S, mbp, "Feared")  # "permanently has the Feared Status"
+    assert has(S, foe, "Fearful")  # Feared: enemies in contact (TD-20.19), Fearful over Enraged
+    assert has(S, ally, "Enraged") and not has(S, far, "Enraged")
+    S["unit_status"][0, mbp, ST["Feared"]] = 0  # discarded: it comes back
+    act(S, tb, A_END)
+    assert has(S, mbp, "Feared")
+
+
+def t_divine_justice():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Divine Justice"])
+        bystander = unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        r = sum(peek(S, 6, 6))
+        S["fx_cause"][0] = a  # a kills the Angel Knight
+        kill(S, tb, B0, I(d), I(0))
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)
+        assert not has(S, a, "Dead")  # not yet: "upon that Unit's Disengagement"
+        fx.disengaged(S, tb, B0, I(bystander))
+        assert not has(S, a, "Dead")
+        fx.disengaged(S, tb, B0, I(a))
+        assert has(S, a, "Dead") == (r >= 6)
+        seen.add(r >= 6)
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -1433,6 +1510,11 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Acid Shock": t_acid_shock,
     "Weird Cloud Bomb": t_weird_cloud_bomb,
     "Holy Guidance": t_holy_guidance,
+    "Reckless": t_reckless,
+    "Transpose": t_transpose,
+    "Slither": t_slither,
+    "Super Serial": t_super_serial,
+    "Divine Justice": t_divine_justice,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

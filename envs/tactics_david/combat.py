@@ -80,6 +80,7 @@ from envs.tactics_david.record import (
     H_AFTER_DUEL,
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
+    H_LOCK,
     H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
@@ -93,6 +94,7 @@ from envs.tactics_david.state import (
     MAX_REFLECT,
     MAX_UNITS,
     N_STATUSES,
+    PLACE_FIELD,
     RES_ATT_KILLED_ENEMY,
     RES_ATT_WON,
     RES_BACK,
@@ -440,6 +442,10 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
         and may_lock(S, tb, b, a)
         and may_lock(S, tb, b, d)
     ):
+        run_hook(S, tb, b, H_LOCK, a, d)  # "B: Combat Lock" (Feast, RA9)
+        run_hook(S, tb, b, H_LOCK, d, a)
+        if S["unit_place"][b, a] != PLACE_FIELD or S["unit_place"][b, d] != PLACE_FIELD:
+            return  # removed from the game: no lock
         for u in (a, d):
             v = S["unit_lock"][b, u]
             if v >= 0:

@@ -55,7 +55,14 @@ from envs.tactics_david.state import (
     UNTIL_THEN_APPLY,
     UNTIL_TURN,
 )
-from envs.tactics_david.units import apply_status, discard_status, kill, unlock
+from envs.tactics_david.units import (
+    apply_status,
+    dead_only_by_attack,
+    discard_status,
+    kill,
+    remove_from_game,
+    unlock,
+)
 
 NO_SOURCE = -2  # run_hook's `unit` that runs no rows, only the queued Dead hooks
 
@@ -120,10 +127,12 @@ C_T_CORE_LOWER = _c("target_core_lower")
 C_T_CORE_NOT_LOWER = _c("target_core_not_lower")
 C_ADJ_DEAD = _c("adjacent_dead_unit")
 C_LOCKED_WITH_SELF = _c("locked_with_self")
+C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
 SEL_KILLER = _s("killer")
+SEL_VICTIMS = _s("victims")
 SEL_ATTACKED = _s("attacked_units")
 SEL_WITHIN = _s("units_within")
 SEL_TARGET_WITHIN = _s("target_within")
@@ -171,6 +180,7 @@ MOVE_DICE = _m("movement_change", "dice")
 K_AUTO_WIN = _k("auto_win")
 AUTO_PLAIN = _m("auto_win", "")
 K_NEGATE = _k("negate_attack")
+K_REMOVE = _k("remove_from_game")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 RANGE_RATING = _m("range_change", "rating")
@@ -322,6 +332,8 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
                     and distance(S, tb, b, v, src) == 1
                 ):
                     ok = True
+        elif c == C_AREA_UNMODIFIED:  # no Item changed its Attack Area (Skewer)
+            ok = unit_area(S, tb, b, src) == tb.u_area[S["unit_member"][b, src, 0]]
         elif c == C_LOCKED_WITH_SELF:
             ok = S["unit_lock"][b, tgt] == src
         if not ok:
@@ -472,7 +484,8 @@ def disengaged(S, tb, b: int, u: int) -> None:
         for s in range(N_STATUSES):
             if (bits >> s) & 1:
                 if s == tb.status_dead:
-                    kill(S, tb, b, v, np.int64(S["fx_amount"][b, k]) // MAX_UNITS)
+                    if not dead_only_by_attack(S, tb, b, v):
+                        kill(S, tb, b, v, np.int64(S["fx_amount"][b, k]) // MAX_UNITS)
                 else:
                     apply_status(S, tb, b, v, s, STATUS_PERMANENT)
     expire(S, b, UNTIL_DISENGAGED, u)
@@ -527,7 +540,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
             if mode == GAIN_APPLICABLE and not tb.st_afflicts[s, S["unit_type"][b, v]]:
                 continue
             if s == tb.status_dead:
-                kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (TD-12.1)
+                if not dead_only_by_attack(S, tb, b, v):  # Oblivious (R53)
+                    kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (R44)
             else:
                 apply_status(S, tb, b, v, s, STATUS_PERMANENT)
             if mode == GAIN_APPLICABLE:
@@ -554,6 +568,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
         unlock(S, b, v)
     elif kind == K_NEGATE:
         S["fx_res"][b] |= RES_NEGATED
+    elif kind == K_REMOVE:
+        remove_from_game(S, b, v)
 
 
 @njit
@@ -598,6 +614,16 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             if sel == SEL_KILLER or _team_ok(tb, row, src, opp):
                                 picked[0] = opp
                                 n = 1
+                    elif sel == SEL_VICTIMS:  # the unit this one's Attack just killed
+                        n = 0
+                        if (
+                            S["fx_att"][b] == src
+                            and opp >= 0
+                            and S["fx_res"][b] & RES_KILLED
+                            and S["unit_status"][b, opp, tb.status_dead] != 0
+                        ):
+                            picked[0] = opp
+                            n = 1
                     elif sel == SEL_WITHIN or sel == SEL_ALL or sel == SEL_ALLY_FRONT:
                         n = 0
                         front = -1

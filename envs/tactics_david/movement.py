@@ -72,6 +72,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
 )
 from envs.tactics_david.units import (
+    dead_only_by_attack,
     has_flag,
     has_permission,
     has_special,
@@ -394,7 +395,7 @@ def end_movement(S, tb, b: int) -> int:
     if S["unit_moved"][b, u] and tb.t_soar_dead[tt] != 0:
         if tb.u_mtype[S["unit_member"][b, u, 0]] == 2:  # Soar (tables.MOVEMENT_TYPES)
             r = roll_d(S["rng"], b, 6)
-            if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
+            if (np.int64(tb.t_soar_dead[tt]) >> r) & 1 and not dead_only_by_attack(S, tb, b, u):
                 kill(S, tb, b, u, -1)
     if not may_act(S, tb, b, u) or S["unit_no_combat"][b, u]:
         return GO_ITEM_PHASE_2

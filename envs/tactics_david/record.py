@@ -161,6 +161,10 @@ IMPLEMENTED_ABILITIES = (
     "Slither",
     "Super Serial",
     "Divine Justice",
+    "Skewer",
+    "Feast",
+    "Soul Reap",
+    "Oblivious",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -179,7 +183,8 @@ H_DEAD = 9  # after this unit acquired the Dead Status
 H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
 H_IMMUNE = 11  # status immunities (`always`)
 H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
-N_HOOKS = 13
+H_LOCK = 13  # before a Combat Lock forms between this unit and an enemy (Feast, RA9)
+N_HOOKS = 14
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -321,6 +326,7 @@ TD_TABLE_FIELDS = [
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
     ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
     ("ab_perm", np.int32, (MAX_PROFILES,)),  # [N] bit PERM_*: rules its own rows lift
+    ("ab_fx_dead_immune", np.uint8, (MAX_PROFILES,)),  # [N] no Dead but from an Attack
     ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
     ("hk_count", np.int8, (N_HOOKS, MAX_PROFILES)),  # [H, N] rows of ability N at hook H
     ("hk_rows", np.int16, (MAX_HOOK_ROWS,)),  # rows, grouped by (hook, ability), in order
@@ -686,6 +692,16 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "gain_status" and trig == "always" and mode_name == "permanent":
                 hooks[H_END_TURN][a].append(e)  # "permanently has": renewed each Turn (R49)
+                continue
+            conds = {ut.CONDITIONS[int(c)] for c in u.eff_condition[e] if c >= 0}
+            if kind == "status_immunity" and conds == {"from_ability"}:
+                r["ab_fx_dead_immune"][a] = 1  # Oblivious: Dead only from an Attack
+                continue
+            if kind == "remove_from_game" and trig == "always":
+                hooks[H_AFTER_ATTACK][a].append(e)  # Soul Reap: its victims, once killed
+                continue
+            if trig == "before" and "Combat Lock" in has:
+                hooks[H_LOCK][a].append(e)
                 continue
             if kind == "status_immunity" and trig == "always":
                 hooks[H_IMMUNE][a].append(e)

@@ -44,6 +44,7 @@ from envs.tactics_david.state import (
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
+    PLACE_REMOVED,
     RESUME_AFTER_ATTACK,
     STATUS_PERMANENT,
     TURN_CAP,
@@ -192,6 +193,33 @@ def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
 
 
 @njit
+def dead_only_by_attack(S, tb, b: int, u: int) -> bool:
+    """Whether unit u's abilities keep the Dead Status from it unless an Attack gives it
+    (Oblivious: not from an ability, a Status or the terrain; R53)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and tb.ab_active[prof] and tb.ab_fx_dead_immune[prof]:
+            return True
+    return False
+
+
+@njit
+def remove_from_game(S, b: int, u: int) -> None:
+    """Unit u is removed from the game (Feast, Soul Reap): off its space, out of any Combat
+    Lock; its Item cards leave play with it (R53)."""
+    c = S["unit_cell"][b, u]
+    if c >= 0:
+        if S["cell_unit"][b, c, 0] == u:
+            S["cell_unit"][b, c, 0] = S["cell_unit"][b, c, 1]
+            S["cell_unit"][b, c, 1] = -1
+        elif S["cell_unit"][b, c, 1] == u:
+            S["cell_unit"][b, c, 1] = -1
+    unlock(S, b, u)
+    S["unit_cell"][b, u] = -1
+    S["unit_place"][b, u] = PLACE_REMOVED
+
+
+@njit
 def has_permission(S, tb, b: int, u: int, perm: int) -> bool:
     """Whether one of unit u's acting abilities lifts the rule of bit `perm` (record.PERM_*:
     Reckless, Transpose, Slither; TD-22.2)."""
@@ -269,6 +297,8 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
             elif kind == EFF_NO_COMBAT_PHASE:
                 S["unit_no_combat"][b, u] = 1
             elif kind == EFF_ACQUIRE_DEAD:
+                if dead_only_by_attack(S, tb, b, u):  # Oblivious (R53)
+                    continue
                 kill(S, tb, b, u, -1)
                 return out | OUT_DEAD
             elif kind == EFF_FLEE:

@@ -42,6 +42,7 @@ from envs.tactics_david.effects import (
     M_STR,
 )
 from envs.tactics_david.grid import area_cells
+from envs.tactics_david.invariants import violations
 from envs.tactics_david.items import unit_area
 from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
 from envs.tactics_david.record import (
@@ -53,10 +54,12 @@ from envs.tactics_david.record import (
     H_BEFORE_ESCAPE,
     H_DEAD,
     H_END_TURN,
+    H_LOCK,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
+    PLACE_REMOVED,
     PROC_CHARGE,
     RES_ATT_KILLED_ENEMY,
     RES_ATT_WON,
@@ -1420,6 +1423,80 @@ def t_divine_justice():
     both_ways(seen)
 
 
+# --- the Dead Status by an Attack only; removal from the game; Skewer -----------------------
+
+
+def t_skewer():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Skewer"], NEUTRAL)
+    behind = unit(S, tb, 0, NEUTRAL, 5, 7, W)  # in its area MB, an ally: "any other Unit"
+    set_procedure(S, a, d, 0)  # no kill: nothing
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, behind, "Dead")
+    S["fx_cause"][0] = a
+    kill(S, tb, B0, I(d), I(0))
+    set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert has(S, behind, "Dead")
+    S, a, d = _pair(tb, 1, HOLDER["Skewer"], NEUTRAL)  # a Flail changes its area: no Skewer
+    side = unit(S, tb, 1, NEUTRAL, 4, 6, W)  # in the Flail's area MC
+    S["unit_item"][0, a, 0] = TABLES.item_names.index("Flail")
+    kill(S, tb, B0, I(d), I(0))
+    set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, side, "Dead")
+
+
+def t_feast():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Feast"], NEUTRAL)
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_LOCK, a, d)  # a Combat Lock would form
+        removed = S["unit_place"][0, d] == PLACE_REMOVED
+        assert removed == (r >= 7)
+        if removed:
+            assert S["cell_unit"][0, cell(tb, 5, 6), 0] == -1 and S["unit_cell"][0, d] == -1
+            assert violations(S, tb, 0) == []
+        seen.add(removed)
+    both_ways(seen)
+    for seed in SEEDS[:25]:  # through real attacks: no lock ever with a removed unit
+        S, a, d = _strike(tb, seed, NEUTRAL, HOLDER["Feast"], W)
+        assert S["unit_place"][0, a] != PLACE_REMOVED or S["unit_lock"][0, d] == -1
+        assert violations(S, tb, 0) == []
+
+
+def t_soul_reap():
+    tb = record()
+    outcomes = set()
+    for seed in SEEDS[:20]:
+        S, a, d = _strike(tb, seed, HOLDER["Soul Reap"], NEUTRAL)
+        dead = has(S, d, "Dead")
+        assert dead == (S["unit_place"][0, d] == PLACE_REMOVED)  # killed: removed
+        assert violations(S, tb, 0) == []
+        outcomes.add(dead)
+    both_ways(outcomes)
+
+
+def t_oblivious():
+    tb = record()
+    seen = 0
+    for seed in range(1, 200):  # Ignore Consequence's 10+ would kill the defender
+        S, a, d = _pair(tb, seed, HOLDER["Ignore Consequence"], HOLDER["Oblivious"])
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        assert not has(S, d, "Dead")
+        seen += r >= 10
+    assert seen > 0
+    kills = 0
+    for seed in SEEDS[:30]:  # an Attack still kills it
+        S, a, d = _strike(tb, seed, "Blade Master", HOLDER["Oblivious"])
+        kills += has(S, d, "Dead")
+    assert kills > 0
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -1515,6 +1592,10 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Slither": t_slither,
     "Super Serial": t_super_serial,
     "Divine Justice": t_divine_justice,
+    "Skewer": t_skewer,
+    "Feast": t_feast,
+    "Soul Reap": t_soul_reap,
+    "Oblivious": t_oblivious,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -410,7 +410,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
             S["fx_res"][b] |= RES_ATT_KILLED_ENEMY
             S["unit_kills"][b, a] += 1
             run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
-    else:
+    elif S["fx_res"][b] & RES_NEGATED == 0:  # a negated attack did not happen: no lock
         _maybe_lock(S, tb, b, a, d)
     if S["fx_res"][b] & RES_NEGATED == 0:
         run_hook(S, tb, b, H_AFTER_ATTACK, a, d)

@@ -165,6 +165,7 @@ IMPLEMENTED_ABILITIES = (
     "Feast",
     "Soul Reap",
     "Oblivious",
+    "Cute and Cuddly",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the

@@ -66,6 +66,7 @@ from envs.tactics_david.state import (
     RES_BACK,
     RES_DUEL,
     RES_KILLED,
+    RES_NEGATED,
     RES_RANGED,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
@@ -1497,6 +1498,28 @@ def t_oblivious():
     assert kills > 0
 
 
+def t_cute_and_cuddly():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Cute and Cuddly"])
+        set_procedure(S, a, d, 0)
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        assert bool(S["fx_res"][0] & RES_NEGATED) == (r >= 8)  # the attack does not happen
+        seen.add(r >= 8)
+    both_ways(seen)
+    for seed in SEEDS[:20]:  # through real attacks: a negated attack neither kills nor locks
+        S, a, d = _pair(tb, seed, "Gargantuan", HOLDER["Cute and Cuddly"])
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        r = sum(peek(S, 6, 6))  # the Pup's roll comes first
+        act(S, tb, A_STRIKE)
+        if r >= 8:
+            assert not has(S, d, "Dead") and S["unit_lock"][0, d] == -1
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -1596,6 +1619,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Feast": t_feast,
     "Soul Reap": t_soul_reap,
     "Oblivious": t_oblivious,
+    "Cute and Cuddly": t_cute_and_cuddly,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

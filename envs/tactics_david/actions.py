@@ -29,6 +29,9 @@ Every decision is one step of one player; what an action means depends on the st
                            give, take or swap, TD-8.2); swap the looted Item into slot t
                            (STAGE_LOOT, TD-11.2)
     A_TYPE + t      3      Amulet of Shifting: become Unit Type t (STAGE_ITEM, TD-25.7)
+    A_ABILITY       1      use the Engaged unit's "R: Attack Pro." ability instead of its
+                           Attack (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
+                           (A_CELL + c, then A_END to stop before the most it may pick)
 
 Items (items.py): STAGE_ITEM asks the Item Phase (and Item Phase 2) of the Engaged unit;
 STAGE_ITEM_TARGET the unit an Item is used on, by its space (A_CELL + c); STAGE_ITEM_STATUS which
@@ -58,7 +61,8 @@ A_USE_ITEM = A_END + 1  # 345
 A_STATUS = A_USE_ITEM + 1  # 346
 A_TRADE = A_STATUS + N_STATUSES  # 366
 A_TYPE = A_TRADE + 3  # 369
-N_ACTIONS = A_TYPE + 3  # 372
+A_ABILITY = A_TYPE + 3  # 372
+N_ACTIONS = A_ABILITY + 1  # 373
 MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
 
 # stages (S["stage"])
@@ -80,7 +84,8 @@ STAGE_TRADE = 14  # exchanges with the Trade partner (TD-8.2)
 STAGE_LOOT = 15  # a looted Item meets a full slot: swap it in or send it to the deck (TD-11.2)
 STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-25.9)
 # a "may" choice in the middle of a procedure, resumed after the answer (the design's pause):
-# A_STATUS + s discards Status s, A_END keeps it (R34: Fearful's and Petrified's 6)
+# A_STATUS + s discards Status s, A_END keeps it (R34: Fearful's and Petrified's 6); or the
+# targets of an ability used instead of the Attack (A_CELL + c, A_END: no more; TD-22.2)
 STAGE_EFFECT = 17
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
@@ -134,6 +139,8 @@ def describe(a: int, cols: int = 14) -> str:
         return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
     if a < A_CHARGE:
         return f"player {a - A_SEAT} goes first"
+    if a == A_ABILITY:
+        return "use the ability instead of attacking"
     if a >= A_TYPE:
         return f"become unit type {a - A_TYPE}"
     if a >= A_TRADE:

@@ -27,6 +27,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
+    A_ABILITY,
     A_CELL,
     A_END,
     A_SIDE,
@@ -37,6 +38,30 @@ from envs.tactics_david.actions import (
     STAGE_EFFECT,
     STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
+)
+from envs.tactics_david.effects import (
+    K_RANGE,
+    M_AUTO_WIN,
+    M_BASE_D3,
+    M_BEST_OF_3,
+    M_D3,
+    M_D4,
+    M_D6,
+    M_DROP_LOWEST,
+    M_HALVE,
+    M_STR,
+    N_MODS,
+    RANGE_MODIFIER,
+    SEL_TARGET_IN_RANGE,
+    SEL_TARGET_WITHIN,
+    active_sum,
+    collect_modifiers,
+    dead_immune,
+    expire,
+    may_use_ability,
+    range_rating,
+    replaced_attack_row,
+    run_hook,
 )
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
@@ -50,10 +75,18 @@ from envs.tactics_david.grid import (
 from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
+    H_AFTER_ATTACK,
+    H_AFTER_DEFEND,
+    H_AFTER_DUEL,
+    H_BEFORE_ATTACK,
+    H_BEFORE_DEFEND,
+    H_LOCK,
+    H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
     MATCH_REPLACE_D3,
     MODE_RANGED,
+    PERM_ATTACK_AFTER_MOVE,
     TRIG_ENEMY_KILLED,
 )
 from envs.tactics_david.state import (
@@ -61,11 +94,23 @@ from envs.tactics_david.state import (
     MAX_REFLECT,
     MAX_UNITS,
     N_STATUSES,
+    PLACE_FIELD,
+    RES_ATT_KILLED_ENEMY,
+    RES_ATT_WON,
+    RES_BACK,
+    RES_DUEL,
+    RES_KILLED,
+    RES_NEGATED,
+    RES_RANGED,
+    RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    SIDE_BACK,
     SIDE_FRONT,
+    UNTIL_PROCEDURE,
 )
 from envs.tactics_david.units import (
     has_flag,
+    has_permission,
     in_play,
     is_dead,
     kill,
@@ -153,12 +198,6 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
     S["refl_count"][b] = 0
 
 
-@njit
-def dice_max(n6: int, sides_a: int, sides_b: int) -> int:
-    """Highest roll of n6 D6 plus a die of sides_a and one of sides_b (0 = no die)."""
-    return 6 * n6 + sides_a + sides_b
-
-
 @njit_inline  # one caller
 def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int, def_max: int):
     """The Duel condition (TD-10.6, R10): one result is out of the other side's reach even with
@@ -207,12 +246,85 @@ def defence_dice(tb, atype: int, dtype: int, terrain: int):
 
 
 @njit
-def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
+def _roll_dice(S, tb, b: int, n_own: int, own_sides: int, mods, role: int, ph: int, mod: int):
+    """One side's roll besides its base defending dice: n_own of its own dice (D6s, or D3s
+    when an ability replaces them, M_BASE_D3) with the abilities' changes (the best of 3 for
+    the first, M_BEST_OF_3; one more then the lowest dropped, M_DROP_LOWEST) and the dice the
+    abilities add (M_D3, M_D4, M_D6), each rolled result changed by `mod` (Necklace of
+    Negativity). Returns (total, highest possible total)."""
+    total = np.int64(0)
+    low = np.int64(99)
+    for i in range(n_own):
+        x = roll_d(S["rng"], b, own_sides)
+        if i == 0 and role == 0 and mods[role, ph, M_BEST_OF_3]:
+            for _ in range(2):
+                x = max(x, roll_d(S["rng"], b, own_sides))
+        low = min(low, x)
+        total += x + mod
+    if mods[role, ph, M_DROP_LOWEST] and n_own > 0:
+        x = roll_d(S["rng"], b, own_sides)
+        total += max(x - low, 0)  # the lowest of the n_own + 1 dice is discarded
+    top = n_own * (own_sides + mod)
+    for slot, sides in ((M_D3, 3), (M_D4, 4), (M_D6, 6)):
+        for _ in range(mods[role, ph, slot]):
+            total += roll_d(S["rng"], b, sides) + mod
+            top += sides + mod
+    return total, top
+
+
+@njit_inline  # one caller
+def _rated(tb, base: int, mods, role: int, ph: int, side: int) -> int:
+    """A Strength Rating with the abilities' additions, then their halving (R19)."""
+    s = base + mods[role, ph, M_STR + side]
+    if mods[role, ph, M_HALVE]:
+        s = max(s, 0) // 2
+    return max(s, np.int64(tb.strength_min))
+
+
+@njit
+def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
+    """Unit a's Attack (or Escape) against unit d begins: the procedure the abilities' rows
+    read (S["fx_att"], fx_def, fx_res: a Ranged Attack, against the back)."""
+    S["fx_att"][b] = a
+    S["fx_def"][b] = d
+    back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
+    S["fx_res"][b] = (S["fx_res"][b] & RES_RANGED) | back
+
+
+@njit_inline  # one caller
+def before_rows(S, tb, b: int, a: int, d: int) -> bool:
+    """The `before` rows of a's Attack and d's Defend (effects.run_hook); whether the attack
+    still happens: not if one negated it or gave the attacker (alive before) or the defender
+    the Dead Status (Razor's Charge, Whiptail, Ignore Consequence)."""
+    a_dead = is_dead(S, tb, b, a)
+    run_hook(S, tb, b, H_BEFORE_ATTACK, a, d)
+    run_hook(S, tb, b, H_BEFORE_DEFEND, d, a)
+    return not (
+        S["fx_res"][b] & RES_NEGATED
+        or (is_dead(S, tb, b, a) and not a_dead)
+        or is_dead(S, tb, b, d)
+    )
+
+
+@njit
+def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape: bool):
     """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
     (TD-10.1-10.3, TD-10.6): strength + 1 D6 against strength + the defending dice; while the
     Duel condition holds both roll again with one more D6 each, and the last result decides.
+    With escape=True it is a's Escape Procedure from d (TD-9.8): only Escape abilities act.
+    Abilities (TD-22.2): the caller has set the procedure (begin_procedure) and run the
+    `before` rows (they may end it: before_rows); here effects.collect_modifiers' strength,
+    dice and automatic wins apply (TD-3.14: the defender's automatic win beats the
+    attacker's, R38).
     Returns (attack result, defence result, the defender cannot die from it)."""
     bf = np.int64(S["battlefield"][b])
+    a_side = SIDE_FRONT
+    if tb.type_attack_side[S["unit_attack_type"][b, a]] != ATTACK_SIDE_FRONT:
+        a_side = side
+    d_side = _defender_side(S, tb, b, a, d, side)
+    mods = np.zeros((2, 2, N_MODS), dtype=np.int64)
+    collect_modifiers(S, tb, b, a, d, a_side, d_side, escape, mods)
+    immune = not escape and dead_immune(S, tb, b, d, a)
     a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
     base, extra, more, cannot_die = defence_dice(
         tb,
@@ -225,25 +337,42 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool):
     # Necklace of Negativity nearby: each rolled result of that unit changes (TD-25.6)
     a_mod = enemy_roll_modifier(S, tb, b, a)
     d_mod = enemy_roll_modifier(S, tb, b, d)
-    d_dice = 1 + (1 if extra > 0 else 0) + (1 if more > 0 else 0)
     att = np.int64(0)
     dfn = np.int64(0)
     for duel in range(MAX_DUELS):
-        att = a_str + a_mod * (n_att + duel)
-        for _ in range(n_att + duel):
-            att += roll_d(S["rng"], b, 6)
-        dfn = d_str + roll_d(S["rng"], b, base) + d_mod * (d_dice + n_def + duel)
-        for _ in range(n_def + duel):
-            dfn += roll_d(S["rng"], b, 6)
+        ph = min(duel, 1)
+        if duel > 0:
+            S["fx_res"][b] |= RES_DUEL
+        if mods[1, ph, M_AUTO_WIN]:  # the defender's automatic win decides a conflict (R38)
+            return np.int64(0), np.int64(1), cannot_die or immune
+        if mods[0, ph, M_AUTO_WIN]:
+            S["fx_res"][b] |= RES_ATT_WON
+            return np.int64(1), np.int64(0), cannot_die or immune
+        as_ = _rated(tb, a_str, mods, 0, ph, a_side)
+        ds_ = _rated(tb, d_str, mods, 1, ph, d_side)
+        six_a = 3 if mods[0, ph, M_BASE_D3] else 6
+        six_d = 3 if mods[1, ph, M_BASE_D3] else 6
+        base_d = 3 if mods[1, ph, M_BASE_D3] and base == 6 else base
+        rolled, a_top = _roll_dice(S, tb, b, n_att + duel, six_a, mods, 0, ph, a_mod)
+        att = as_ + rolled
+        x = roll_d(S["rng"], b, base_d)
+        if mods[1, ph, M_BEST_OF_3]:  # the defender's first die is its base die
+            x = max(x, max(roll_d(S["rng"], b, base_d), roll_d(S["rng"], b, base_d)))
+        dfn = ds_ + x + d_mod
+        rolled, d_top = _roll_dice(S, tb, b, n_def + duel, six_d, mods, 1, ph, d_mod)
+        dfn += rolled
+        d_top += base_d + d_mod
         if extra > 0:
-            dfn += roll_d(S["rng"], b, extra)
+            dfn += roll_d(S["rng"], b, extra) + d_mod
+            d_top += extra + d_mod
         if more > 0:
-            dfn += roll_d(S["rng"], b, more)
-        a_max = dice_max(n_att + duel, 0, 0) + a_mod * (n_att + duel)
-        d_max = dice_max(n_def + duel, base, extra) + more + d_mod * (d_dice + n_def + duel)
-        if not duel_condition(att, dfn, a_str, a_max, d_str, d_max):
+            dfn += roll_d(S["rng"], b, more) + d_mod
+            d_top += more + d_mod
+        if not duel_condition(att, dfn, as_, a_top, ds_, d_top):
             break
-    return att, dfn, cannot_die
+    if att > dfn:
+        S["fx_res"][b] |= RES_ATT_WON
+    return att, dfn, cannot_die or immune
 
 
 @njit_inline  # one caller
@@ -253,7 +382,9 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
     attacker in direct contact that survives is Locked in Combat with it (TD-16.1), unless a
     Status forbids either's lock (TD-20.20). A Magical attack on a Reflective defender is
     queued to be reflected after the Combat Phase (TD-20.21); an enemy killed runs the
-    attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34)."""
+    attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34). Then the abilities' `after`
+    rows of the Attack, the Defend and a Duel that followed (effects.run_hook) and the end of
+    the procedure's lasting effects."""
     if (
         S["unit_attack_type"][b, a] == tb.type_magical
         and has_flag(S, b, d, tb.st_reflect)
@@ -265,13 +396,37 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
         S["refl_from"][b, k] = d
         S["refl_count"][b] = k + 1
-    att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee)
+    begin_procedure(S, tb, b, a, d, side)
+    att = np.int64(0)
+    dfn = np.int64(0)
+    cannot_die = True
+    if before_rows(S, tb, b, a, d):
+        att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
     if att > dfn and not cannot_die:
+        S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)
+        S["fx_res"][b] |= RES_KILLED
         if d // MAX_UNITS != a // MAX_UNITS:
+            S["fx_res"][b] |= RES_ATT_KILLED_ENEMY
             S["unit_kills"][b, a] += 1
             run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
-        return
+    elif S["fx_res"][b] & RES_NEGATED == 0:  # a negated attack did not happen: no lock
+        _maybe_lock(S, tb, b, a, d)
+    if S["fx_res"][b] & RES_NEGATED == 0:
+        run_hook(S, tb, b, H_AFTER_ATTACK, a, d)
+        run_hook(S, tb, b, H_AFTER_DEFEND, d, a)
+        if S["fx_res"][b] & RES_DUEL:
+            run_hook(S, tb, b, H_AFTER_DUEL, a, d)
+            run_hook(S, tb, b, H_AFTER_DUEL, d, a)
+    expire(S, b, UNTIL_PROCEDURE, -1)
+    S["fx_att"][b] = -1
+    S["fx_def"][b] = -1
+
+
+@njit_inline  # one caller
+def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
+    """A surviving defender face to face with the attacker in direct contact is Locked in
+    Combat with it (TD-16.1, R29)."""
     bf = np.int64(S["battlefield"][b])
     fa = np.int64(S["unit_facing"][b, a])
     front = offset_cell(tb, bf, np.int64(S["unit_cell"][b, a]), fa, 1, 0)
@@ -280,12 +435,17 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         and front == S["unit_cell"][b, d]
         and S["unit_facing"][b, d] == (fa + 2) % 4
         and not is_dead(S, tb, b, a)
+        and not is_dead(S, tb, b, d)
         and S["unit_team"][b, a] < 0
         and S["unit_team"][b, d] < 0
         and S["unit_lock"][b, a] != d
         and may_lock(S, tb, b, a)
         and may_lock(S, tb, b, d)
     ):
+        run_hook(S, tb, b, H_LOCK, a, d)  # "B: Combat Lock" (Feast, RA9)
+        run_hook(S, tb, b, H_LOCK, d, a)
+        if S["unit_place"][b, a] != PLACE_FIELD or S["unit_place"][b, d] != PLACE_FIELD:
+            return  # removed from the game: no lock
         for u in (a, d):
             v = S["unit_lock"][b, u]
             if v >= 0:
@@ -315,16 +475,6 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     return area_cells(
         tb, bf, area, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]), False, cells
     )
-
-
-@njit_inline  # one caller
-def range_rating(S, tb, b: int, u: int) -> int:
-    """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6) and its
-    space's terrain modifier (Water -1, R14); never below 0."""
-    bf = np.int64(S["battlefield"][b])
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
-    r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
-    return max(r + tb.t_range_mod[tt], 0)
 
 
 @njit
@@ -380,7 +530,7 @@ def legal_combat(S, tb, b: int, out) -> int:
     bf = np.int64(S["battlefield"][b])
     if (
         tb.u_mode[top] == MODE_RANGED
-        and not S["unit_moved"][b, u]
+        and (not S["unit_moved"][b, u] or has_permission(S, tb, b, u, PERM_ATTACK_AFTER_MOVE))
         and S["unit_lock"][b, u] < 0
         and on_forest_edge(tb, bf, np.int64(S["unit_cell"][b, u]))
     ):
@@ -388,6 +538,9 @@ def legal_combat(S, tb, b: int, out) -> int:
             if ranged_target_ok(S, tb, b, u, c):
                 out[n] = A_CELL + c
                 n += 1
+    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
+        out[n] = A_ABILITY
+        n += 1
     if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
@@ -420,7 +573,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
-    hit = np.int64(tb.u_rmod[top])
+    hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
     for _ in range(tb.ranged_hit_dice):
         hit += roll_d(S["rng"], b, 6) + mod
@@ -429,7 +582,9 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+    S["fx_res"][b] = RES_RANGED  # a Ranged Attack (the abilities' attacked_by_ranged)
     _attack_area(S, tb, b, u, cells, n, side, False)
+    S["fx_res"][b] = 0
 
 
 @njit
@@ -440,7 +595,18 @@ def apply_combat(S, tb, b: int, a: int) -> int:
     if a == A_END:
         return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
+    if a == A_ABILITY:  # the ability replaces the Attack; its targets are picked first
+        row = replaced_attack_row(S, tb, b, u)
+        S["fx_n_pick"][b] = 0
+        if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_ABILITY
+            S["stage"][b] = STAGE_EFFECT
+            return GO_NONE
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:
+        S["fx_res"][b] = 0
         cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]

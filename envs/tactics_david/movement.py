@@ -45,10 +45,19 @@ from envs.tactics_david.actions import (
     STAGE_MOVE,
     STAGE_WHIP,
 )
-from envs.tactics_david.combat import contest
+from envs.tactics_david.combat import begin_procedure, contest
+from envs.tactics_david.effects import K_MOVE, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
-from envs.tactics_david.record import CHARGE_NEVER, CHARGE_WITHIN_ONLY, SP_HULKING
+from envs.tactics_david.record import (
+    CHARGE_NEVER,
+    CHARGE_WITHIN_ONLY,
+    H_BEFORE_ESCAPE,
+    PERM_CHARGE,
+    PERM_CHARGE_WATER,
+    PERM_THROUGH_PIECES,
+    SP_HULKING,
+)
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
@@ -60,9 +69,12 @@ from envs.tactics_david.state import (
     PROC_ESCAPED,
     PROC_MOVE,
     PROC_NONE,
+    UNTIL_PROCEDURE,
 )
 from envs.tactics_david.units import (
+    dead_only_by_attack,
     has_flag,
+    has_permission,
     has_special,
     in_play,
     kill,
@@ -77,7 +89,8 @@ MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 @njit
 def movement_rating(S, tb, b: int, u: int) -> int:
     """The Movement Rating of unit u for this Movement Phase: the top member's base rating plus
-    this Turn's Haste roll (TD-20.16) and its Items (Boots +1, TD-25.6), halved by Frozen (TD-20.7, R19, additions first: R32),
+    this Turn's Haste roll (TD-20.16), its Items (Boots +1, TD-25.6) and its abilities'
+    lasting movement changes (effects.active_sum), halved by Frozen (TD-20.7, R19, additions first: R32),
     then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
     Water (TD-3.8); never below 0."""
     bf = np.int64(S["battlefield"][b])
@@ -85,6 +98,7 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     mtype = np.int64(tb.u_mtype[top])
     tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
     base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
+    base += active_sum(S, tb, b, u, K_MOVE, -1)  # abilities' lasting changes (TD-22.2)
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]
@@ -114,6 +128,7 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     start = np.int64(S["unit_cell"][b, u])
     best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
     m = movement_rating(S, tb, b, u)
+    through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
         best[1, start] = m // 2
     else:
@@ -127,7 +142,9 @@ def reach(S, tb, b: int, u: int, dest) -> None:
                     continue
                 for d in range(4):
                     nb = offset_cell(tb, bf, c, d, 1, 0)
-                    if nb < 0 or not may_step(tb, bf, mtype, c, nb, d) or _enemy_on(S, b, nb, p):
+                    if nb < 0 or _enemy_on(S, b, nb, p):
+                        continue
+                    if not through and not may_step(tb, bf, mtype, c, nb, d):
                         continue
                     left = level - 1
                     h2 = h
@@ -159,16 +176,22 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     facing = np.int64(S["unit_facing"][b, u])
     c = np.int64(S["unit_cell"][b, u])
     t0 = np.int64(tb.bf_terrain[bf, c])
+    through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
+    water = has_permission(S, tb, b, u, PERM_CHARGE_WATER)  # Slither
     n = 0
     while n < MAX_CHARGE_LINE:
         nb = offset_cell(tb, bf, c, facing, 1, 0)
-        if nb < 0 or not may_step(tb, bf, mtype, c, nb, facing) or _enemy_on(S, b, nb, p):
+        if nb < 0 or _enemy_on(S, b, nb, p):
+            break
+        if not through and not may_step(tb, bf, mtype, c, nb, facing):
             break
         tt = np.int64(tb.bf_terrain[bf, nb])
         if tb.t_charge[tt] == CHARGE_NEVER:
             break
-        if (tb.t_charge[tt] == CHARGE_WITHIN_ONLY or tb.t_charge[t0] == CHARGE_WITHIN_ONLY) and (
-            tt != t0
+        if (
+            not water
+            and (tb.t_charge[tt] == CHARGE_WITHIN_ONLY or tb.t_charge[t0] == CHARGE_WITHIN_ONLY)
+            and (tt != t0)
         ):
             break
         out[n] = nb
@@ -186,7 +209,7 @@ def may_charge(S, tb, b: int, u: int) -> bool:
     top = S["unit_member"][b, u, 0]
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
     return (
-        tb.m_may_charge[tb.u_mtype[top]]
+        (tb.m_may_charge[tb.u_mtype[top]] or has_permission(S, tb, b, u, PERM_CHARGE))
         and tb.t_charge[tt] != CHARGE_NEVER
         and not has_flag(S, b, u, tb.st_no_charge)
     )
@@ -372,7 +395,7 @@ def end_movement(S, tb, b: int) -> int:
     if S["unit_moved"][b, u] and tb.t_soar_dead[tt] != 0:
         if tb.u_mtype[S["unit_member"][b, u, 0]] == 2:  # Soar (tables.MOVEMENT_TYPES)
             r = roll_d(S["rng"], b, 6)
-            if (np.int64(tb.t_soar_dead[tt]) >> r) & 1:
+            if (np.int64(tb.t_soar_dead[tt]) >> r) & 1 and not dead_only_by_attack(S, tb, b, u):
                 kill(S, tb, b, u, -1)
     if not may_act(S, tb, b, u) or S["unit_no_combat"][b, u]:
         return GO_ITEM_PHASE_2
@@ -405,7 +428,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
-        att, dfn, _ = contest(S, tb, b, u, v, 0, False)
+        begin_procedure(S, tb, b, u, v, 0)
+        run_hook(S, tb, b, H_BEFORE_ESCAPE, u, v)  # only Escape abilities (TD-9.8)
+        att, dfn, _ = contest(S, tb, b, u, v, 0, False, True)
+        expire(S, b, UNTIL_PROCEDURE, -1)  # On The Run's win was for this Escape only
+        S["fx_cause"][b] = v
         if att >= dfn:  # wins or ties (R16): free, no Combat Phase this Turn
             unlock(S, b, u)
             S["unit_no_combat"][b, u] = 1

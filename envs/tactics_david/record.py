@@ -62,6 +62,142 @@ EFF_ADVANCE = T.STATUS_EFFECTS.index("advance_on_nearest_enemy")
 EFF_ROTATE = T.STATUS_EFFECTS.index("rotate_clockwise_by_roll")
 MODE_MELEE = 0
 MODE_RANGED = 1
+# The abilities whose every row the interpreter carries out (docs/rules/tactics_david.md,
+# TD-22.2.n "implemented"; tests/tactics_david/test_td_ability_rules.py checks the three agree).
+# The others do nothing yet: an ability acting by half its rows would play a rule the seed
+# does not have (a breath's Status after every attack, say).
+IMPLEMENTED_ABILITIES = (
+    "Cry For Help",
+    "Vigor",
+    "Holy Might",
+    "Deus Ex Machina",
+    "Blood Frenzy",
+    "Deathly Miasma",
+    "Bone Snap",
+    "Battle Cry",
+    "Ninjacute",
+    "Vikingcide",
+    "On The Run",
+    "Sure Strike",
+    "Parry",
+    "Duel Striker",
+    "Duel Defender",
+    "Reinforce",
+    "Fortify",
+    "Steamroller",
+    "Hit The Wall",
+    "Beast Friend",
+    "Trapped!",
+    "Gone Wild",
+    "Beast Slayer",
+    "Piratecide",
+    "Exit Wound",
+    "Supervised",
+    "Synchronize",
+    "Force Field",
+    "Growth",
+    "Static Wave",
+    "Brown Nosing",
+    "Just Mud",
+    "Resilient",
+    "Indestructable",
+    "Titan Armor",
+    "Moon Rage",
+    "Rabies",
+    "Cold Blooded",
+    "Stoupid Strong",
+    "Ignore Consequence",
+    "Unholy Strength",
+    "Flash Flood",
+    "Tidal Shield",
+    "Flock",
+    "Three Heads",
+    "Harvest Moon Rage",
+    "Blizzard",
+    "Spirits Cry",
+    "Razor's Charge",
+    "Sprint",
+    "Whiptail",
+    "Squeeze",
+    "Vicious Snapper",
+    "Tail Whip",
+    "Haunt",
+    "Chill",
+    "Counter Clause",
+    "Black Disease",
+    "Plague",
+    "Oil Spurt",
+    "Pulverize",
+    "Dissolve Composure",
+    "Loss of Kin",
+    "Carapace",
+    "Swarm Call",
+    "Bug Zapper",
+    "Fire Flight",
+    "Dragon Might",
+    "Dragon Rage",
+    "Tricked",
+    "Enchanting",
+    "Preservatives",
+    "Black Magic",
+    "Summoning Spell",
+    "Natural Fury",
+    "Bio Re-Engineering",
+    "Sprite Spirit",
+    "Fairy Flame",
+    "Impish Bulk",
+    "Lightning Cry",
+    "Venom",
+    "Nightmare",
+    "CURSE",
+    "Micro Shine",
+    "Random Cannon",
+    "EEK!",
+    "Acid Shock",
+    "Weird Cloud Bomb",
+    "Holy Guidance",
+    "Reckless",
+    "Transpose",
+    "Slither",
+    "Super Serial",
+    "Divine Justice",
+    "Skewer",
+    "Feast",
+    "Soul Reap",
+    "Oblivious",
+    "Cute and Cuddly",
+)
+MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
+# Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
+# design in docs/rules/tactics_david.md, "The effect interpreter"); _ability_rows sorts every
+# row into the hooks it can fire at, so a hook scans only its own rows.
+H_BEFORE_ATTACK = 0  # before the Attack Procedure (this unit attacks)
+H_BEFORE_DEFEND = 1  # before the Defend Procedure (this unit defends)
+H_BEFORE_ESCAPE = 2  # before an Escape Procedure (On The Run)
+H_AFTER_ATTACK = 3  # after an Attack Procedure (and the `during` rows that change the state)
+H_AFTER_DEFEND = 4  # after a Defend Procedure (idem)
+H_AFTER_DUEL = 5  # after a Duel Procedure (idem)
+H_ENGAGE = 6  # after this unit's Engagement; also before Movement/Charge (R39)
+H_ENGAGE_AURA = 7  # `always` rows "upon their Unit Engagement" of other units
+H_END_TURN = 8  # at the end of either player's Turn
+H_DEAD = 9  # after this unit acquired the Dead Status
+H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
+H_IMMUNE = 11  # status immunities (`always`)
+H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
+H_LOCK = 13  # before a Combat Lock forms between this unit and an enemy (Feast, RA9)
+N_HOOKS = 14
+# ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
+PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
+PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
+PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
+PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
+PERMISSION_BITS = {
+    "attack_after_move": PERM_ATTACK_AFTER_MOVE,
+    "move_through_terrain_pieces": PERM_THROUGH_PIECES,
+    "charge_allowed": PERM_CHARGE,
+    "charge_through_water": PERM_CHARGE_WATER,
+}
+MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
 
@@ -186,6 +322,43 @@ TD_TABLE_FIELDS = [
     ("opt_battlefield", np.int8, ()),  # battlefield played; -1 = a random one per game
     ("opt_purchase_limit", np.int16, ()),  # each army's limit; 0 = the battlefield's top
     ("opt_turn_limit", np.int16, ()),  # 0 = Deathmatch; else Turns, scored by cost (I8)
+    # --- abilities.yaml (TD-22.2): the effect rows (unit_tables eff_*), read by effects.py ---
+    ("ab_active", np.uint8, (MAX_PROFILES,)),  # [N] 1 = implemented (IMPLEMENTED_ABILITIES)
+    ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
+    ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
+    ("ab_perm", np.int32, (MAX_PROFILES,)),  # [N] bit PERM_*: rules its own rows lift
+    ("ab_fx_dead_immune", np.uint8, (MAX_PROFILES,)),  # [N] no Dead but from an Attack
+    ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
+    ("hk_count", np.int8, (N_HOOKS, MAX_PROFILES)),  # [H, N] rows of ability N at hook H
+    ("hk_rows", np.int16, (MAX_HOOK_ROWS,)),  # rows, grouped by (hook, ability), in order
+    ("r_ability", np.int16, (MAX_AB_ROWS,)),  # [R] the ability (= profile) owning the row
+    ("r_first", np.int16, (MAX_AB_ROWS,)),  # [R] the ability's first row
+    ("r_procs", np.int32, (MAX_AB_ROWS,)),  # [R] bit p: unit_tables.PROCEDURES[p]
+    ("r_cond", np.int8, (MAX_AB_ROWS, 3)),  # [R, 3] CONDITIONS index, -1 none
+    ("r_cond_bits", np.int64, (MAX_AB_ROWS, 3, 4)),  # [R, 3, 4] 256-bit set of the values
+    ("r_roll", np.int8, (MAX_AB_ROWS,)),  # [R] ROLLS index
+    ("r_compare", np.int8, (MAX_AB_ROWS,)),  # [R] COMPARES index
+    ("r_thr", np.int8, (MAX_AB_ROWS,)),  # [R] threshold
+    ("r_thr_hi", np.int8, (MAX_AB_ROWS,)),  # [R] threshold_high (between)
+    ("r_shared", np.uint8, (MAX_AB_ROWS,)),  # [R] uses the previous row's roll
+    ("r_each", np.uint8, (MAX_AB_ROWS,)),  # [R] one roll per selected unit
+    ("r_sel", np.int8, (MAX_AB_ROWS,)),  # [R] SELECTORS index
+    ("r_team", np.int8, (MAX_AB_ROWS,)),  # [R] TEAMS index
+    ("r_self", np.uint8, (MAX_AB_ROWS,)),  # [R] include_self
+    ("r_radius", np.int8, (MAX_AB_ROWS,)),  # [R] radius (orthogonal steps, RA1)
+    ("r_max", np.int8, (MAX_AB_ROWS,)),  # [R] units the player picks, 0 = every one
+    ("r_los", np.uint8, (MAX_AB_ROWS,)),  # [R] the picks need Line of Sight
+    ("r_area", np.int8, (MAX_AB_ROWS,)),  # [R] Attack Area named by the row, -1 its own
+    ("r_kind", np.int8, (MAX_AB_ROWS,)),  # [R] EFFECT_KINDS index
+    ("r_mode", np.int8, (MAX_AB_ROWS,)),  # [R] index into the kind's own modes (0 = first)
+    ("r_statuses", np.int32, (MAX_AB_ROWS,)),  # [R] bit s
+    ("r_amount", np.int8, (MAX_AB_ROWS,)),  # [R] amount
+    ("r_dice", np.int8, (MAX_AB_ROWS,)),  # [R] die sides, 0 none
+    ("r_sides", np.int8, (MAX_AB_ROWS,)),  # [R] bit side: F/L/R/B the strength change hits
+    ("r_duration", np.int8, (MAX_AB_ROWS,)),  # [R] DURATIONS index
+    ("r_optional", np.uint8, (MAX_AB_ROWS,)),  # [R] "may": the player decides
+    ("r_group", np.int8, (MAX_AB_ROWS,)),  # [R] choice group, 0 none
+    ("r_noncum", np.uint8, (MAX_AB_ROWS,)),  # [R] not accumulative between sources
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -307,6 +480,7 @@ def build_record(
     r["sp_kind"] = t.special_effect
     r["sp_statuses"] = t.special_statuses
     _item_columns(t, r)
+    _ability_rows(t, r)
     rules = t.rules
     for name in (
         "charge_test_dice",
@@ -424,6 +598,163 @@ def _item_columns(t: T.Tables, r) -> None:
                 r["it_remove_target"][i] = t.item_eff_target[e]
                 r["it_remove_only"][i] = t.item_eff_statuses[e]
                 r["it_remove_except"][i] = t.item_eff_except_statuses[e]
+
+
+def _ability_rows(t: T.Tables, r) -> None:
+    """abilities.yaml's effect rows (unit_tables eff_*) as the r_* columns, and the per-hook
+    row lists (hk_*): which rows of which ability can fire at each hook (module constants
+    H_*). Condition values become 256-bit sets over their vocabulary (unit, root, status...)."""
+    from envs.tactics_david import unit_tables as ut
+
+    u = t.units
+    n_rows = len(u.eff_trigger)
+    if n_rows > MAX_AB_ROWS:
+        raise ValueError(f"{n_rows} ability rows do not fit the capacity {MAX_AB_ROWS}")
+    n = len(u.unit_names)
+    vocab = {
+        "unit": list(u.unit_names),
+        "root": list(t.family_names),
+        "attack_mode": list(ut.ATTACK_MODES),
+        "unit_type": list(ut.UNIT_TYPES),
+        "terrain": list(t.terrain_names),
+        "status": list(t.status_names),
+        "unit_class": list(ut.UNIT_CLASSES),
+        "movement_type": list(ut.MOVEMENT_TYPES),
+        "item_type": list(ut.ITEM_TYPES),
+    }
+    st_bits = {name: 1 << k for k, name in enumerate(t.status_names)}
+    dice = {"none": 0, "1D3": 3, "1D4": 4, "1D6": 6}
+    side_bits = {"all": 15, "front": 1, "flank_and_back": 14}
+    proc = {p: k for k, p in enumerate(ut.PROCEDURES)}
+    r["ab_not_dead"][:n] = u.ability_not_with_dead
+    unknown = set(IMPLEMENTED_ABILITIES) - set(u.ability_names)
+    if unknown:
+        raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
+    r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
+    r["r_cond"][:] = -1
+    r["r_cond_bits"][:] = 0
+    for e in range(n_rows):
+        for k in range(3):
+            c = int(u.eff_condition[e, k])
+            r["r_cond"][e, k] = c
+            v = int(u.eff_condition_value[e, k])
+            if c < 0 or v < 0:
+                continue
+            kind = ut.CONDITION_VALUE_KIND[ut.CONDITIONS[c]]
+            for name in u.condition_values[v]:
+                idx = int(name) if kind == "count" else vocab[kind].index(name)
+                r["r_cond_bits"][e, k, idx // 64] |= np.int64(1) << np.int64(idx % 64)
+
+    def statuses(bits: int) -> int:
+        # unit_tables orders statuses as ut.STATUSES; the record as statuses.yaml
+        return sum(st_bits[name] for k, name in enumerate(ut.STATUSES) if (bits >> k) & 1)
+
+    hooks: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(N_HOOKS)]
+    mod_kinds = {"strength_change", "strength_multiply", "dice_change", "auto_win"}
+    for a in range(n):
+        lo, hi = int(u.effect_offset[a]), int(u.effect_offset[a + 1])
+        for e in range(lo, hi):
+            trig = ut.TRIGGERS[int(u.eff_trigger[e])]
+            kind = ut.EFFECT_KINDS[int(u.eff_kind[e])]
+            mode = int(u.eff_mode[e])
+            mode_name = ut.EFFECT_MODE_NAMES[mode] if mode >= 0 else ""
+            procs = int(u.eff_procedures[e])
+            has = {p for p in ut.PROCEDURES if (procs >> proc[p]) & 1}
+            r["r_ability"][e] = a
+            r["r_first"][e] = lo
+            r["r_procs"][e] = procs
+            r["r_roll"][e] = u.eff_roll[e]
+            r["r_compare"][e] = u.eff_compare[e]
+            r["r_thr"][e] = u.eff_threshold[e]
+            r["r_thr_hi"][e] = u.eff_threshold_high[e]
+            r["r_shared"][e] = u.eff_shared_roll[e]
+            r["r_each"][e] = u.eff_roll_each[e]
+            r["r_sel"][e] = u.eff_selector[e]
+            r["r_team"][e] = u.eff_team[e]
+            r["r_self"][e] = u.eff_include_self[e]
+            r["r_radius"][e] = u.eff_radius[e]
+            r["r_max"][e] = u.eff_max_targets[e]
+            r["r_los"][e] = u.eff_line_of_sight[e]
+            r["r_area"][e] = u.eff_attack_area[e]
+            r["r_kind"][e] = u.eff_kind[e]
+            r["r_mode"][e] = ut.EFFECT_MODES[kind].index(mode_name)
+            r["r_statuses"][e] = statuses(int(u.eff_statuses[e]))
+            r["r_amount"][e] = u.eff_amount[e]
+            r["r_dice"][e] = dice[ut.DICE[int(u.eff_dice[e])]]
+            r["r_sides"][e] = side_bits[ut.SIDES[int(u.eff_sides[e])]]
+            r["r_duration"][e] = u.eff_duration[e]
+            r["r_optional"][e] = u.eff_optional[e]
+            r["r_group"][e] = u.eff_choice_group[e]
+            r["r_noncum"][e] = u.eff_non_cumulative[e]
+            contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "permission" and mode_name in PERMISSION_BITS and trig != "before":
+                if int(u.eff_selector[e]) == ut.SELECTORS.index("self"):
+                    r["ab_perm"][a] |= PERMISSION_BITS[mode_name]
+                continue
+            if kind == "gain_status" and trig == "always" and mode_name == "permanent":
+                hooks[H_END_TURN][a].append(e)  # "permanently has": renewed each Turn (R49)
+                continue
+            conds = {ut.CONDITIONS[int(c)] for c in u.eff_condition[e] if c >= 0}
+            if kind == "status_immunity" and conds == {"from_ability"}:
+                r["ab_fx_dead_immune"][a] = 1  # Oblivious: Dead only from an Attack
+                continue
+            if kind == "remove_from_game" and trig == "always":
+                hooks[H_AFTER_ATTACK][a].append(e)  # Soul Reap: its victims, once killed
+                continue
+            if trig == "before" and "Combat Lock" in has:
+                hooks[H_LOCK][a].append(e)
+                continue
+            if kind == "status_immunity" and trig == "always":
+                hooks[H_IMMUNE][a].append(e)
+                if int(u.eff_condition[e, 0]) < 0 and u.eff_roll[e] == 0:
+                    listed = statuses(int(u.eff_statuses[e]))
+                    if mode_name == "all_except":
+                        listed = ((1 << N_STATUSES) - 1) & ~listed
+                    r["ab_immune"][a] |= listed
+                continue
+            if (
+                kind in mod_kinds
+                and (trig == "during" or trig == "always")
+                and (not has or has & contest)
+            ):
+                hooks[H_MOD][a].append(e)
+                continue
+            if trig == "before":
+                if "Attack" in has:
+                    hooks[H_BEFORE_ATTACK][a].append(e)
+                if "Defend" in has:
+                    hooks[H_BEFORE_DEFEND][a].append(e)
+                if "Escape" in has:
+                    hooks[H_BEFORE_ESCAPE][a].append(e)
+                if has & {"Movement", "Charge"}:
+                    hooks[H_ENGAGE][a].append(e)
+            elif trig in ("after", "during"):
+                if "Attack" in has:
+                    hooks[H_AFTER_ATTACK][a].append(e)
+                if "Defend" in has:
+                    hooks[H_AFTER_DEFEND][a].append(e)
+                if "Duel" in has:
+                    hooks[H_AFTER_DUEL][a].append(e)
+                if "Unit Engagement" in has:
+                    hooks[H_ENGAGE][a].append(e)
+                if "End of Turn" in has:
+                    hooks[H_END_TURN][a].append(e)
+                if "Acquiring Dead Status" in has:
+                    hooks[H_DEAD][a].append(e)
+            elif trig == "always" and "Unit Engagement" in has:
+                hooks[H_ENGAGE_AURA][a].append(e)
+            elif trig == "replaces":
+                hooks[H_REPLACES][a].append(e)
+    k = 0
+    for h in range(N_HOOKS):
+        for a in range(n):
+            rows = hooks[h][a]
+            if k + len(rows) > MAX_HOOK_ROWS:
+                raise ValueError(f"ability hooks need more than {MAX_HOOK_ROWS} entries")
+            r["hk_start"][h, a] = k
+            r["hk_count"][h, a] = len(rows)
+            r["hk_rows"][k : k + len(rows)] = rows
+            k += len(rows)
 
 
 def _limits(t: T.Tables) -> list[int]:

@@ -58,6 +58,9 @@ MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to it
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
 MAX_PROFILE_SLOTS = 256  # units.yaml rows an army may buy from (record.MAX_PROFILES)
+MAX_ACTIVE = 32  # lasting ability effects in play at once (effects.py)
+MAX_DEAD_QUEUE = 8  # units whose Dead hooks wait for effects.run_hook
+MAX_PICKS = 2  # units one ability row lets the player pick ("up to 2 Units")
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -178,6 +181,20 @@ STATE_FIELDS = [
     # int8[2, 256] units each seat bought, by units.yaml row (every member of a Stacked Unit
     # counts): the self-play record's army (RecordSpec.force_field), set at the reset
     ("army_bought", np.int8, (N_PLAYERS, MAX_PROFILE_SLOTS)),
+    # --- abilities (TD-22.2, effects.py): lasting effects, the procedure in progress ---
+    ("fx_row", np.int16, (MAX_ACTIVE,)),  # int16[32] ability row of a lasting effect, -1 free
+    ("fx_unit", np.int8, (MAX_ACTIVE,)),  # int8[32] the unit it acts on
+    ("fx_amount", np.int8, (MAX_ACTIVE,)),  # int8[32] its amount (rolled once when it began)
+    ("fx_until", np.int8, (MAX_ACTIVE,)),  # int8[32] UNTIL_*: when it ends
+    ("fx_cause", np.int8, ()),  # int8 unit whose attack or ability is resolving (a killer), -1
+    ("fx_att", np.int8, ()),  # int8 attacking unit of the Attack/Defend in progress, -1
+    ("fx_def", np.int8, ()),  # int8 its defending unit, -1
+    ("fx_res", np.int16, ()),  # int16 RES_* bits of that procedure's outcome
+    ("fx_dead", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] units that acquired Dead, hooks pending
+    ("fx_dead_by", np.int8, (MAX_DEAD_QUEUE,)),  # int8[8] ... the unit that caused it, -1
+    ("fx_n_dead", np.int8, ()),  # int8 entries queued
+    ("fx_pick", np.int8, (MAX_PICKS,)),  # int8[2] units the player picked for an ability
+    ("fx_n_pick", np.int8, ()),  # int8 picks so far (STAGE_EFFECT, eff_next RESUME_ABILITY)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -189,6 +206,23 @@ FORCE_ADVANCE = 2  # must move or charge toward the closest enemy, and attack it
 # eff_next: the choice was noted during an Attack Procedure (Enraged's kill, R34) and is asked
 # once the attack is over; the answer resumes the Combat Phase (combat.after_attack)
 RESUME_AFTER_ATTACK = -1
+# eff_next: the player picks the targets of the Engaged unit's "R: Attack Pro." ability
+# (A_CELL + c, A_END once one is picked); the ability then replaces its Attack (effects.py)
+RESUME_ABILITY = -2
+
+# fx_until: when a lasting ability effect ends
+UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
+UNTIL_DISENGAGED = 2  # its unit's Disengagement
+UNTIL_TURN = 3  # the end of this Turn
+UNTIL_THEN_APPLY = 4  # its unit's next Disengagement, when the row's Statuses are acquired
+# fx_res: the outcome of the Attack/Defend in progress, read by the `after` rows' conditions
+RES_KILLED = 1  # the defender acquired the Dead Status from it
+RES_DUEL = 2  # a Duel Procedure followed
+RES_RANGED = 4  # a Ranged Attack
+RES_BACK = 8  # made against the defender's Back Strength Rating
+RES_NEGATED = 16  # an ability negated the attack (it did not happen)
+RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedure
+RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
 
 # eng_procedure
 PROC_NONE = 0
@@ -209,6 +243,14 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "deploy_unit",
     "eff_unit",
     "deck",
+    "fx_row",
+    "fx_unit",
+    "fx_cause",
+    "fx_att",
+    "fx_def",
+    "fx_dead",
+    "fx_dead_by",
+    "fx_pick",
     "first_player",
     "roll_winner",
     "winner",

@@ -47,13 +47,37 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_WHIP,
 )
-from envs.tactics_david.record import TRIG_ENGAGEMENT
-from envs.tactics_david.state import FORCE_NONE, MAX_UNITS, PROC_NONE, RESUME_AFTER_ATTACK
+from envs.tactics_david.effects import (
+    NO_SOURCE,
+    disengaged,
+    expire,
+    legal_ability_targets,
+    pick_ability_target,
+    run_hook,
+)
+from envs.tactics_david.record import (
+    H_DEAD,
+    H_END_TURN,
+    H_ENGAGE,
+    H_ENGAGE_AURA,
+    H_REPLACES,
+    TRIG_ENGAGEMENT,
+)
+from envs.tactics_david.state import (
+    FORCE_NONE,
+    MAX_UNITS,
+    PROC_NONE,
+    RESUME_ABILITY,
+    RESUME_AFTER_ATTACK,
+    UNTIL_DISENGAGED,
+    UNTIL_TURN,
+)
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
     OUT_END_MOVE,
     OUT_PAUSE,
+    deathmatch_over,
     discard_status,
     disengage,
     end_turn,
@@ -85,7 +109,7 @@ def legal_engage(S, tb, b: int, out) -> int:
     return n
 
 
-@njit
+@njit_inline  # one caller (step): its ability hooks link no module of their own
 def apply_engage(S, tb, b: int, a: int) -> int:
     """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
     (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then
@@ -102,6 +126,10 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
+    # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
+    # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
+    run_hook(S, tb, b, H_ENGAGE, u, -1)
+    run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -125,8 +153,11 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
 
 
 @njit_inline  # one caller
-def legal_effect_choice(S, b: int, out) -> int:
-    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END)."""
+def legal_effect_choice(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END); or the
+    targets of the ability used instead of the Attack (effects.legal_ability_targets)."""
+    if S["eff_next"][b] == RESUME_ABILITY:
+        return legal_ability_targets(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -137,6 +168,13 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_ABILITY:  # a target of the ability replacing the Attack
+        if not pick_ability_target(S, tb, b, a):
+            return GO_NONE
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:
         discard_status(S, tb, b, u, s)
@@ -168,7 +206,7 @@ def legal_actions(S, tb, b: int, out) -> int:
     if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
-        return legal_effect_choice(S, b, out)
+        return legal_effect_choice(S, tb, b, out)
     return 0
 
 
@@ -212,9 +250,17 @@ def step(S, tb, b: int, a: int, out) -> int:
             elif go == GO_ACQUISITION:
                 go = items.begin_acquisition(S, tb, b)
             elif go == GO_END_TURN:
-                end_turn(S, tb, b)
+                # the abilities' End of Turn rows (every unit's, TD-22.2); the Turn's lasting
+                # effects end; an army they wiped out ends the game (TD-4.2)
+                run_hook(S, tb, b, H_END_TURN, -1, -1)
+                expire(S, b, UNTIL_TURN, -1)
+                expire(S, b, UNTIL_DISENGAGED, -1)
+                if not deathmatch_over(S, tb, b):
+                    end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
+                disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
+                run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)
                 go = GO_NONE
         n = legal_actions(S, tb, b, out)

@@ -44,6 +44,7 @@ from envs.tactics_david.state import (
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
+    PLACE_REMOVED,
     RESUME_AFTER_ATTACK,
     STATUS_PERMANENT,
     TURN_CAP,
@@ -146,6 +147,12 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     unlock(S, b, u)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
+    # its abilities' "A: Acquiring Dead Status" rows wait for the next effects.run_hook
+    q = np.int64(S["fx_n_dead"][b])
+    if q < S["fx_dead"].shape[1]:
+        S["fx_dead"][b, q] = u
+        S["fx_dead_by"][b, q] = S["fx_cause"][b]
+        S["fx_n_dead"][b] = q + 1
 
 
 # run_status_rows outcome bits
@@ -171,6 +178,63 @@ def discard_status(S, tb, b: int, u: int, s: int) -> None:
 
 
 @njit
+def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
+    """Whether unit u's abilities keep it from acquiring Status s: their unconditional
+    `status_immunity` rows (tb.ab_immune: Unwavering, Research, Resilient; TD-22.2)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not tb.ab_active[prof]:
+            continue
+        if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
+            continue
+        if (np.int64(tb.ab_immune[prof]) >> np.int64(s)) & 1:
+            return True
+    return False
+
+
+@njit
+def dead_only_by_attack(S, tb, b: int, u: int) -> bool:
+    """Whether unit u's abilities keep the Dead Status from it unless an Attack gives it
+    (Oblivious: not from an ability, a Status or the terrain; R53)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and tb.ab_active[prof] and tb.ab_fx_dead_immune[prof]:
+            return True
+    return False
+
+
+@njit
+def remove_from_game(S, b: int, u: int) -> None:
+    """Unit u is removed from the game (Feast, Soul Reap): off its space, out of any Combat
+    Lock; its Item cards leave play with it (R53)."""
+    c = S["unit_cell"][b, u]
+    if c >= 0:
+        if S["cell_unit"][b, c, 0] == u:
+            S["cell_unit"][b, c, 0] = S["cell_unit"][b, c, 1]
+            S["cell_unit"][b, c, 1] = -1
+        elif S["cell_unit"][b, c, 1] == u:
+            S["cell_unit"][b, c, 1] = -1
+    unlock(S, b, u)
+    S["unit_cell"][b, u] = -1
+    S["unit_place"][b, u] = PLACE_REMOVED
+
+
+@njit
+def has_permission(S, tb, b: int, u: int, perm: int) -> bool:
+    """Whether one of unit u's acting abilities lifts the rule of bit `perm` (record.PERM_*:
+    Reckless, Transpose, Slither; TD-22.2)."""
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not tb.ab_active[prof]:
+            continue
+        if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
+            continue
+        if np.int64(tb.ab_perm[prof]) & perm:
+            return True
+    return False
+
+
+@njit
 def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     """Unit u acquires Status s for `turns` Turns (STATUS_PERMANENT: until discarded); returns
     whether it took. Nothing happens to a unit out of play, a Dead unit (it discards every other
@@ -186,6 +250,8 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     if not tb.st_afflicts[s, S["unit_type"][b, u]]:
         return False
     if (S["unit_no_reacquire"][b, u] >> np.int32(s)) & 1:
+        return False
+    if ability_immune(S, tb, b, u, s):
         return False
     old = np.int64(S["unit_status"][b, u, s])
     if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
@@ -231,6 +297,8 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
             elif kind == EFF_NO_COMBAT_PHASE:
                 S["unit_no_combat"][b, u] = 1
             elif kind == EFF_ACQUIRE_DEAD:
+                if dead_only_by_attack(S, tb, b, u):  # Oblivious (R53)
+                    continue
                 kill(S, tb, b, u, -1)
                 return out | OUT_DEAD
             elif kind == EFF_FLEE:

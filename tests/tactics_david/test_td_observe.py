@@ -12,7 +12,7 @@ import pytest
 
 from envs.tactics_david import kernels as K
 from envs.tactics_david import state as st
-from envs.tactics_david.actions import MAX_LEGAL, STAGE_DEPLOY_UNIT, STAGE_ENGAGE
+from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_DEPLOY_UNIT, STAGE_ENGAGE
 from envs.tactics_david.hidden import resample_hidden
 from envs.tactics_david.invariants import violations
 from envs.tactics_david.observe import observation_size, observe
@@ -121,7 +121,7 @@ def test_resample_hidden_keeps_the_observers_view_and_redraws_the_rest(decisions
     rng = np.random.default_rng(decisions)
     for me in (0, 1):
         base = _obs(S, me)
-        mask = np.zeros(372, dtype=np.int8)
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
         K.fill_mask(S, TB, B0, mask, np.zeros(MAX_LEGAL, dtype=np.int64))
         seen_other = 0
         for _ in range(4):
@@ -131,7 +131,7 @@ def test_resample_hidden_keeps_the_observers_view_and_redraws_the_rest(decisions
             if S["deck_count"][0] >= 6:  # 1 in 720 at worst to come back in the same order
                 assert R["deck"][0].tolist() != S["deck"][0].tolist()
             if S["current"][0] == me:
-                got = np.zeros(372, dtype=np.int8)
+                got = np.zeros(N_ACTIONS, dtype=np.int8)
                 K.fill_mask(R, TB, B0, got, np.zeros(MAX_LEGAL, dtype=np.int64))
                 assert np.array_equal(got, mask)
             seen_other += not np.array_equal(_obs(R, 1 - me), _obs(S, 1 - me))

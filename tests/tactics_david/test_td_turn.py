@@ -3,7 +3,15 @@ attacks (TD-2.7, TD-2.12)."""
 
 from __future__ import annotations
 
-from envs.tactics_david.actions import A_CELL, A_END, A_STRIKE, A_UNIT, STAGE_ENGAGE, STAGE_MOVE
+from envs.tactics_david.actions import (
+    A_CELL,
+    A_END,
+    A_STRIKE,
+    A_UNIT,
+    STAGE_ACQUIRE,
+    STAGE_ENGAGE,
+    STAGE_MOVE,
+)
 from envs.tactics_david.state import MAX_UNITS
 from tests.tactics_david.td_board import (
     S_,
@@ -62,6 +70,8 @@ def test_dead_units_are_not_engaged():
             continue
         assert S["unit_status"][0, v].tolist() == [-1 if s == DEAD else 0 for s in range(20)]
         assert S["unit_cell"][0, v] == cell(tb, 5, 6)
+        if S["stage"][0] == STAGE_ACQUIRE:  # the kill won an Item: decline it (TD-12.2)
+            act(S, tb, A_END)
         assert S["current"][0] == 0  # the Paladin's Turn ended by itself
         assert legal(S, tb) == [A_UNIT + other, A_END]
         return

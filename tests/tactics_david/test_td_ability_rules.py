@@ -1,0 +1,1678 @@
+"""The abilities as rules (TD-22.2.n): one test per implemented ability, each building a
+position where the ability matters and checking the outcome against the seed's text.
+
+``ABILITY_TESTS`` maps an ability name to its check; ``test_ability`` runs it for every ability
+whose row in docs/rules/tactics_david.md is done ("implemented", or "reading chosen (R#)"),
+and ``test_doc_and_checks_agree`` keeps the doc, this dict and record.IMPLEMENTED_ABILITIES
+from drifting. Dice: ``peek`` reads the dice the next kernel call will roll from a copy of
+the game's RNG, so each check knows the roll and asserts the outcome that roll must give
+(over several seeds, so both branches are seen).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from envs.core.rng import roll_d
+from envs.tactics_david import effects as fx
+from envs.tactics_david.actions import (
+    A_ABILITY,
+    A_CELL,
+    A_END,
+    A_ESCAPE,
+    A_STRIKE,
+    STAGE_EFFECT,
+    STAGE_MOVE,
+)
+from envs.tactics_david.combat import contest
+from envs.tactics_david.effects import (
+    K_MOVE,
+    M_AUTO_WIN,
+    M_BASE_D3,
+    M_BEST_OF_3,
+    M_D3,
+    M_D6,
+    M_DROP_LOWEST,
+    M_HALVE,
+    M_STR,
+)
+from envs.tactics_david.grid import area_cells
+from envs.tactics_david.invariants import violations
+from envs.tactics_david.items import unit_area
+from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
+from envs.tactics_david.record import (
+    H_AFTER_ATTACK,
+    H_AFTER_DEFEND,
+    H_AFTER_DUEL,
+    H_BEFORE_ATTACK,
+    H_BEFORE_DEFEND,
+    H_BEFORE_ESCAPE,
+    H_DEAD,
+    H_END_TURN,
+    H_LOCK,
+    IMPLEMENTED_ABILITIES,
+)
+from envs.tactics_david.state import (
+    MAX_CELLS,
+    PLACE_REMOVED,
+    PROC_CHARGE,
+    RES_ATT_KILLED_ENEMY,
+    RES_ATT_WON,
+    RES_BACK,
+    RES_DUEL,
+    RES_KILLED,
+    RES_NEGATED,
+    RES_RANGED,
+    UNTIL_DISENGAGED,
+    UNTIL_PROCEDURE,
+)
+from envs.tactics_david.units import apply_status, kill
+from tests.tactics_david.td_board import (
+    B0,
+    S_,
+    TABLES,
+    E,
+    I,
+    N,
+    W,
+    act,
+    cell,
+    engage,
+    paint,
+    position,
+    record,
+    unit,
+)
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "tactics_david.md"
+HOLDER = dict(zip(TABLES.units.ability_names, TABLES.units.unit_names, strict=True))
+ST = TABLES.status_index
+NEUTRAL = "Tinkerer"  # Work Belt (Item capacity): acts in none of these positions
+SEEDS = range(1, 41)
+
+
+def holder(S, tb, p: int, ability: str, row: int, col: int, facing: int) -> int:
+    """Put the unit whose ability is `ability` (ability n belongs to unit n)."""
+    return unit(S, tb, p, HOLDER[ability], row, col, facing)
+
+
+def peek(S, *sides: int) -> list[int]:
+    """The next rolls of game 0's rules RNG with these die sizes, without using them."""
+    copy = S.copy()
+    return [int(roll_d(copy["rng"], B0, I(s))) for s in sides]
+
+
+def mods(S, tb, a: int, d: int, a_side: int = 0, d_side: int = 0, escape: bool = False):
+    """effects.collect_modifiers for an attack of a on d (roles set as combat.contest does)."""
+    S["fx_att"][0] = a
+    S["fx_def"][0] = d
+    m = np.zeros((2, 2, fx.N_MODS), dtype=np.int64)
+    fx.collect_modifiers(S, tb, B0, I(a), I(d), I(a_side), I(d_side), escape, m)
+    return m
+
+
+def strengths(m, role: int, phase: int) -> list[int]:
+    return [int(x) for x in m[role, phase, M_STR : M_STR + 4]]
+
+
+def hook(S, tb, h: int, u: int, other: int = -1) -> None:
+    fx.run_hook(S, tb, B0, I(h), I(u), I(other))
+
+
+def has(S, u: int, status: str) -> bool:
+    return bool(S["unit_status"][0, u, ST[status]] != 0)
+
+
+def set_procedure(S, a: int, d: int, res: int = 0) -> None:
+    """The Attack/Defend in progress, as combat.contest leaves it for the `after` rows."""
+    S["fx_att"][0] = a
+    S["fx_def"][0] = d
+    S["fx_res"][0] = res
+
+
+def both_ways(outcomes: set) -> None:
+    assert len(outcomes) >= 2, f"only {outcomes} seen: the seeds never tried both branches"
+
+
+def _pair(tb, seed: int, a_name: str, d_name: str, a_facing: int = E, d_facing: int = W):
+    """Attacker (seat 0) on (5,5), defender (seat 1) on (5,6), facing each other by default."""
+    S = position(tb, seed=seed)
+    a = unit(S, tb, 0, a_name, 5, 5, a_facing)
+    d = unit(S, tb, 1, d_name, 5, 6, d_facing)
+    return S, a, d
+
+
+# --- strength, dice and wins in Attack / Defend / Duel (collect_modifiers, contest) --------
+
+
+def _before_bonus(ability: str, h: int, role: int, sides: int, exp_of_roll, faces=(1, 1, 1, 1)):
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        if role == 1:
+            S, a, d = _pair(tb, seed, NEUTRAL, HOLDER[ability])
+            src, opp = d, a
+        else:
+            S, a, d = _pair(tb, seed, HOLDER[ability], NEUTRAL)
+            src, opp = a, d
+        (r,) = peek(S, sides)
+        hook(S, tb, h, src, opp)
+        bonus = exp_of_roll(r)
+        seen.add(bonus)
+        m = mods(S, tb, a, d)
+        assert strengths(m, role, 0) == [bonus * f for f in faces], (ability, r)
+        assert strengths(m, 1 - role, 0) == [0, 0, 0, 0]
+        yield S, tb, a, d, src, m, bonus
+    both_ways(seen)
+
+
+def t_cry_for_help():
+    for S, tb, a, d, _src, m, bonus in _before_bonus(
+        "Cry For Help", H_BEFORE_DEFEND, 1, 6, lambda r: int(r >= 3)
+    ):
+        assert strengths(m, 1, 1) == [bonus] * 4  # "and resulting Duel Procedure"
+        fx.expire(S, B0, I(UNTIL_PROCEDURE), I(-1))  # the procedure ends: so does the bonus
+        assert strengths(mods(S, tb, a, d), 1, 0) == [0] * 4
+
+
+def t_reinforce():
+    for _S, _tb, _a, _d, _src, m, _bonus in _before_bonus(
+        "Reinforce", H_BEFORE_DEFEND, 1, 6, lambda r: 1
+    ):
+        assert strengths(m, 1, 1) == [1] * 4
+        return
+
+
+def t_fortify():
+    seen = set()
+    for _S, _tb, _a, _d, _src, m, bonus in _before_bonus(
+        "Fortify", H_BEFORE_DEFEND, 1, 3, lambda r: r
+    ):
+        assert strengths(m, 1, 1) == [bonus] * 4 and 1 <= bonus <= 3
+        seen.add(bonus)
+    assert seen == {1, 2, 3}
+
+
+def t_hit_the_wall():
+    seen = set()
+    for _S, _tb, _a, _d, _src, m, bonus in _before_bonus(
+        "Hit The Wall", H_BEFORE_DEFEND, 1, 6, lambda r: r
+    ):
+        assert strengths(m, 1, 1) == [bonus] * 4
+        seen.add(bonus)
+    assert len(seen) >= 4
+
+
+def t_tail_whip():
+    for _S, _tb, _a, _d, _src, m, bonus in _before_bonus(
+        "Tail Whip", H_BEFORE_DEFEND, 1, 6, lambda r: int(r >= 4), faces=(0, 1, 1, 1)
+    ):
+        assert strengths(m, 1, 1) == [0, bonus, bonus, bonus]
+
+
+def t_battle_cry():
+    for S, tb, a, d, src, _m, bonus in _before_bonus(
+        "Battle Cry", H_BEFORE_ATTACK, 0, 6, lambda r: int(r >= 3)
+    ):
+        fx.expire(S, B0, I(UNTIL_PROCEDURE), I(-1))  # lasts until Disengaged
+        assert strengths(mods(S, tb, a, d), 0, 0) == [bonus] * 4
+        fx.expire(S, B0, I(UNTIL_DISENGAGED), I(src))
+        assert strengths(mods(S, tb, a, d), 0, 0) == [0] * 4
+
+
+def t_steamroller():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:12]:
+        S, a, d = _pair(tb, seed, HOLDER["Steamroller"], NEUTRAL)
+        hook(S, tb, H_BEFORE_ATTACK, a, d)  # no charge this Turn: nothing
+        assert strengths(mods(S, tb, a, d), 0, 0) == [0] * 4
+        S["engaged"][0] = a
+        S["eng_procedure"][0] = PROC_CHARGE
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        fx.expire(S, B0, I(UNTIL_PROCEDURE), I(-1))
+        assert strengths(mods(S, tb, a, d), 0, 0) == [r] * 4
+        seen.add(r)
+    assert len(seen) >= 3
+
+
+def t_supervised():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        a = holder(S, tb, 0, "Supervised", 5, 5, E)
+        d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        unit(S, tb, 0, NEUTRAL, 3, 4, E)  # 3 steps: counts
+        unit(S, tb, 0, NEUTRAL, 6, 5, E)  # 1 step: counts
+        unit(S, tb, 0, NEUTRAL, 1, 5, E)  # 4 steps: too far
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        bonus = int(r <= 2)  # 1 D6 <= the 2 allies within 3 (RA7)
+        assert strengths(mods(S, tb, a, d), 0, 0) == [bonus] * 4, r
+        seen.add(bonus)
+    both_ways(seen)
+
+
+def t_unholy_strength():
+    tb = record()
+    S = position(tb)
+    a = holder(S, tb, 0, "Unholy Strength", 5, 5, E)
+    cells = np.empty(16, dtype=np.int64)
+    n = area_cells(tb, I(0), unit_area(S, tb, B0, I(a)), I(cell(tb, 5, 5)), I(E), False, cells)
+    assert n >= 2
+    d = -1
+    for c in cells[:2]:
+        v = unit(S, tb, 1, NEUTRAL, int(c) // 14, int(c) % 14, W)
+        d = v if d < 0 else d
+    unit(S, tb, 1, NEUTRAL, 0, 0, W)  # far away: not in the area
+    hook(S, tb, H_BEFORE_ATTACK, a, d)
+    fx.expire(S, B0, I(UNTIL_PROCEDURE), I(-1))
+    assert strengths(mods(S, tb, a, d), 0, 0) == [2] * 4  # +1 per enemy in its area, kept
+
+
+def t_vigor():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Vigor"], "Hoplite")  # front 4 against front 8
+    m = mods(S, tb, a, d)
+    assert strengths(m, 0, 0) == [1] * 4 and strengths(m, 0, 1) == [1] * 4
+    m = mods(S, tb, d, a)  # defending against the stronger front
+    assert strengths(m, 1, 0) == [1] * 4
+    S, a, d = _pair(tb, 1, HOLDER["Vigor"], NEUTRAL)  # front 4 against 2: no bonus
+    assert strengths(mods(S, tb, a, d), 0, 0) == [0] * 4
+
+
+def t_holy_might():
+    tb = record()
+    S = position(tb)
+    p = holder(S, tb, 0, "Holy Might", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 7, E)  # 2 steps away
+    far = unit(S, tb, 0, NEUTRAL, 2, 5, E)  # 3 steps away
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    m = mods(S, tb, ally, foe)
+    assert strengths(m, 0, 0) == [1, 0, 0, 0]  # front only, in its Attack Procedure
+    assert strengths(m, 0, 1) == [0] * 4  # not the Duel
+    assert strengths(mods(S, tb, far, foe), 0, 0) == [0] * 4
+    assert strengths(mods(S, tb, p, foe), 0, 0) == [1, 0, 0, 0]  # "This Unit and ..."
+    assert strengths(mods(S, tb, foe, ally), 1, 0) == [0] * 4  # not when defending
+    kill(S, tb, B0, I(p), I(1))  # Not with Dead Status
+    assert strengths(mods(S, tb, ally, foe), 0, 0) == [0] * 4
+
+
+def t_blood_frenzy():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Blood Frenzy"], NEUTRAL)
+    m = mods(S, tb, a, d)
+    assert m[0, 0, M_D3] == 0 and m[0, 1, M_D3] == 1
+    m = mods(S, tb, d, a)
+    assert m[1, 0, M_D3] == 0 and m[1, 1, M_D3] == 1
+
+
+def _cide(ability: str, victim: str):
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER[ability], victim)
+    m = mods(S, tb, a, d)
+    assert m[0, 0, M_D3] == 1 and m[0, 1, M_D3] == 0
+    assert mods(S, tb, d, a)[1, 0, M_D3] == 0  # attacked by it: no extra die
+    S, a, d = _pair(tb, 1, HOLDER[ability], NEUTRAL)
+    assert mods(S, tb, a, d)[0, 0, M_D3] == 0
+
+
+def t_ninjacute():
+    _cide("Ninjacute", "Ninja")
+
+
+def t_vikingcide():
+    _cide("Vikingcide", "Viking")
+
+
+def t_piratecide():
+    _cide("Piratecide", "Pirate")
+
+
+def t_on_the_run():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed, turn=2)
+        a = holder(S, tb, 0, "On The Run", 5, 5, E)
+        d = unit(S, tb, 1, "Gargantuan", 5, 6, W)  # front 9: a Rogue rarely escapes it
+        S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        engage(S, tb, a)
+        (r,) = peek(S, 6)
+        act(S, tb, A_ESCAPE)
+        escaped = S["unit_status"][0, a, ST["Dead"]] == 0
+        if r >= 2:  # it automatically wins the Escape
+            assert escaped and S["unit_lock"][0, a] == -1
+        seen.add(r >= 2)
+        assert (S["fx_row"][0] >= 0).sum() == 0  # only for that Escape
+    both_ways(seen)
+    for seed in SEEDS:  # the automatic win is the Escape's, never an Attack's
+        S, a, d = _pair(tb, seed, HOLDER["On The Run"], NEUTRAL)
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_ESCAPE, a, d)
+        assert mods(S, tb, a, d, escape=True)[0, 0, M_AUTO_WIN] == (r >= 2)
+        assert mods(S, tb, a, d)[0, 0, M_AUTO_WIN] == 0
+
+
+def t_sure_strike():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Sure Strike"], NEUTRAL)
+    m = mods(S, tb, a, d)
+    assert m[0, 0, M_DROP_LOWEST] == 1 and m[0, 1, M_DROP_LOWEST] == 1
+    m = mods(S, tb, d, a)
+    assert m[1, 0, M_DROP_LOWEST] == 0 and m[1, 1, M_DROP_LOWEST] == 0
+
+
+def t_parry():
+    tb = record()
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Parry"])
+    m = mods(S, tb, a, d)
+    assert m[1, 1, M_AUTO_WIN] == 1 and m[1, 0, M_AUTO_WIN] == 0
+    assert mods(S, tb, d, a)[0, 1, M_AUTO_WIN] == 0  # attacking: no
+    duels = 0
+    for seed in SEEDS:  # a Gargantuan (front 9) attacks the Fencer: every Duel is the Fencer's
+        S, a, d = _pair(tb, seed, "Gargantuan", HOLDER["Parry"])
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        act(S, tb, A_STRIKE)
+        if S["fx_res"][0] & RES_DUEL:
+            duels += 1
+            assert S["unit_status"][0, d, ST["Dead"]] == 0
+    assert duels > 5
+
+
+def t_duel_striker():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Duel Striker"], NEUTRAL)
+    assert mods(S, tb, a, d)[0, 1, M_D6] == 1 and mods(S, tb, a, d)[0, 0, M_D6] == 0
+    assert mods(S, tb, d, a)[1, 1, M_D6] == 0
+
+
+def t_duel_defender():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Duel Defender"], NEUTRAL)
+    assert mods(S, tb, a, d)[0, 1, M_D6] == 0
+    assert mods(S, tb, d, a)[1, 1, M_D6] == 1 and mods(S, tb, d, a)[1, 0, M_D6] == 0
+
+
+def t_beast_friend():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Beast Friend", 5, 5, E)
+    hound = unit(S, tb, 0, "Hound", 5, 7, E)  # Pup root, 2 steps
+    soldier = unit(S, tb, 0, "Soldier", 4, 6, E)
+    far = unit(S, tb, 0, "Hound", 1, 5, E)  # 4 steps
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    m = mods(S, tb, hound, foe)
+    assert strengths(m, 0, 0) == [1] * 4 and strengths(m, 0, 1) == [1] * 4
+    assert strengths(mods(S, tb, soldier, foe), 0, 0) == [0] * 4
+    assert strengths(mods(S, tb, far, foe), 0, 0) == [0] * 4
+    holder(S, tb, 0, "Beast Friend", 6, 7, E)  # "not accumulative"
+    assert strengths(mods(S, tb, hound, foe), 0, 0) == [1] * 4
+
+
+def t_beast_slayer():
+    tb = record()
+    S, a, d = _pair(tb, 1, "Hound", HOLDER["Beast Slayer"])
+    m = mods(S, tb, a, d)
+    assert strengths(m, 0, 0) == [-1] * 4 and strengths(m, 0, 1) == [-1] * 4
+    assert strengths(mods(S, tb, d, a), 1, 0) == [-1] * 4  # the Pup defending against it
+    S, a, d = _pair(tb, 1, "Soldier", HOLDER["Beast Slayer"])
+    assert strengths(mods(S, tb, a, d), 0, 0) == [0] * 4
+
+
+def t_force_field():
+    tb = record()
+    S = position(tb)
+    ff = holder(S, tb, 0, "Force Field", 5, 5, E)
+    d = unit(S, tb, 0, NEUTRAL, 5, 7, E)  # 2 steps
+    a = unit(S, tb, 1, NEUTRAL, 4, 6, W)  # 2 steps, attacking
+    m = mods(S, tb, a, d)
+    assert strengths(m, 1, 0) == [1] * 4 and strengths(m, 1, 1) == [1] * 4
+    assert strengths(m, 0, 0) == [0] * 4 and strengths(m, 0, 1) == [0] * 4
+    assert strengths(mods(S, tb, a, ff), 1, 0) == [0] * 4  # not this Unit (RA8)
+    far = unit(S, tb, 0, NEUTRAL, 5, 8, E)
+    assert strengths(mods(S, tb, a, far), 1, 0) == [0] * 4
+
+
+def t_growth():
+    tb = record()
+    S = position(tb)
+    g = holder(S, tb, 0, "Growth", 5, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    unit(S, tb, 0, NEUTRAL, 4, 4, E)  # 2 steps
+    unit(S, tb, 1, NEUTRAL, 7, 5, E)  # 2 steps
+    unit(S, tb, 1, NEUTRAL, 8, 5, E)  # 3 steps: not counted
+    m = mods(S, tb, g, foe)
+    assert strengths(m, 0, 0) == [3] * 4 and strengths(m, 0, 1) == [3] * 4
+    assert strengths(mods(S, tb, foe, g), 1, 0) == [3] * 4
+
+
+def t_brown_nosing():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Brown Nosing", 5, 5, N)
+    front = unit(S, tb, 0, NEUTRAL, 4, 5, E)
+    back = unit(S, tb, 0, NEUTRAL, 6, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 4, 6, W)
+    assert strengths(mods(S, tb, front, foe), 0, 0) == [2] * 4
+    assert strengths(mods(S, tb, foe, front), 1, 0) == [2] * 4
+    assert strengths(mods(S, tb, back, foe), 0, 0) == [0] * 4
+
+
+def t_titan_armor():
+    tb = record()
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Titan Armor"])
+    m = mods(S, tb, a, d)
+    assert m[1, 0, M_D6] == 1 and m[1, 1, M_D6] == 1
+    assert mods(S, tb, d, a)[0, 0, M_D6] == 0
+
+
+def t_stoupid_strong():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Stoupid Strong"], "Titanium Golem")  # back 3 < 5
+    m = mods(S, tb, a, d)
+    assert m[0, 0, M_D6] == 1 and m[0, 1, M_D6] == 1
+    S, a, d = _pair(tb, 1, HOLDER["Stoupid Strong"], NEUTRAL)  # back 2
+    assert mods(S, tb, a, d)[0, 0, M_D6] == 0
+
+
+def t_three_heads():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Three Heads"], NEUTRAL)
+    m = mods(S, tb, a, d)
+    assert m[0, 0, M_BEST_OF_3] == 1 and m[0, 1, M_BEST_OF_3] == 0
+    assert mods(S, tb, d, a)[1, 0, M_BEST_OF_3] == 1
+
+
+def _movement_shield(ability: str, kin: str, other: str):
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, ability, 5, 5, E)
+    friend = unit(S, tb, 0, kin, 5, 7, E)
+    plain = unit(S, tb, 0, other, 4, 6, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    m = mods(S, tb, foe, friend)
+    assert strengths(m, 1, 0) == [1] * 4 and strengths(m, 1, 1) == [1] * 4
+    assert strengths(mods(S, tb, friend, foe), 0, 0) == [0] * 4  # Defend only
+    assert strengths(mods(S, tb, foe, plain), 1, 0) == [0] * 4
+    return S, tb, foe
+
+
+def t_tidal_shield():
+    S, tb, foe = _movement_shield("Tidal Shield", "Merman", "Soldier")  # Aqua / Land
+    assert strengths(mods(S, tb, foe, 0), 1, 0) == [1] * 4  # "This Unit and ..."
+
+
+def t_flock():
+    _movement_shield("Flock", "Fly", "Soldier")  # Soar / Land
+
+
+def t_squeeze():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Squeeze", 5, 5, E)
+    near = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    far = unit(S, tb, 1, NEUTRAL, 5, 7, W)
+    ally = unit(S, tb, 0, NEUTRAL, 4, 5, W)
+    m = mods(S, tb, ally, near)
+    assert m[1, 0, M_BASE_D3] == 1 and m[1, 1, M_BASE_D3] == 1
+    assert mods(S, tb, ally, far)[1, 0, M_BASE_D3] == 0
+    assert mods(S, tb, near, ally)[1, 0, M_BASE_D3] == 0  # enemies only
+
+
+def t_carapace():
+    tb = record()
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Carapace"])
+    S["fx_res"][0] = RES_RANGED
+    assert mods(S, tb, a, d)[1, 0, M_D3] == 1
+    S["fx_res"][0] = 0
+    assert mods(S, tb, a, d)[1, 0, M_D3] == 0
+
+
+def t_dragon_might():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Dragon Might", 5, 5, E)
+    drake = unit(S, tb, 0, "Baby Dragon", 5, 8, E)  # Egg root, 3 steps
+    soldier = unit(S, tb, 0, "Soldier", 4, 6, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 9, W)
+    assert strengths(mods(S, tb, drake, foe), 0, 0) == [1] * 4
+    assert strengths(mods(S, tb, foe, drake), 1, 1) == [1] * 4
+    assert strengths(mods(S, tb, soldier, foe), 0, 0) == [0] * 4
+
+
+def t_dragon_rage():
+    tb = record()
+    for foe, bonus in (("Hound", 1), ("Baby Dragon", 1), ("Beast Man", 1), ("Soldier", 0)):
+        S, a, d = _pair(tb, 1, HOLDER["Dragon Rage"], foe)
+        assert strengths(mods(S, tb, a, d), 0, 0) == [bonus] * 4, foe
+        assert strengths(mods(S, tb, d, a), 1, 1) == [bonus] * 4, foe
+
+
+def t_just_mud():
+    tb = record()
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Just Mud"])
+    S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+    assert mods(S, tb, a, d, escape=True)[0, 0, M_HALVE] == 1  # escaping from it: halved
+    assert mods(S, tb, a, d)[0, 0, M_HALVE] == 0  # not in an Attack
+    assert fx.dead_immune(S, tb, B0, I(d), I(a))
+    for seed in SEEDS[:10]:  # it never dies from its lock partner's Attack
+        S, a, d = _pair(tb, seed, "Gargantuan", HOLDER["Just Mud"])
+        S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        act(S, tb, A_STRIKE)
+        assert S["unit_status"][0, d, ST["Dead"]] == 0
+    S, a, d = _pair(tb, 1, "Gargantuan", HOLDER["Just Mud"])  # not Locked: it may die
+    assert not fx.dead_immune(S, tb, B0, I(d), I(a))
+
+
+def t_indestructable():
+    tb = record()
+    for seed in SEEDS[:10]:  # a Physical Attack never kills it
+        S, a, d = _strike(tb, seed, "Gargantuan", HOLDER["Indestructable"])
+        assert not has(S, d, "Dead")
+    S, a, d = _pair(tb, 1, "Gargantuan", HOLDER["Indestructable"])
+    assert fx.dead_immune(S, tb, B0, I(d), I(a))
+    S, a, d = _pair(tb, 1, "Blade Master", HOLDER["Indestructable"])  # a Magical one may
+    assert not fx.dead_immune(S, tb, B0, I(d), I(a))
+
+
+# --- Statuses after an Attack / Defend / Duel (run_hook) ----------------------------------
+
+
+def _strike(tb, seed: int, a_name: str, d_name: str, d_facing: int = E):
+    """a_name (seat 0) strikes d_name (seat 1) standing in front of it, its back turned."""
+    S, a, d = _pair(tb, seed, a_name, d_name, E, d_facing)
+    unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+    unit(S, tb, 0, NEUTRAL, 9, 0, N)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    act(S, tb, A_STRIKE)
+    return S, a, d
+
+
+def t_bone_snap():
+    tb = record()
+    outcomes = set()
+    for seed in SEEDS[:15]:
+        S, a, d = _strike(tb, seed, HOLDER["Bone Snap"], NEUTRAL)
+        dead = has(S, d, "Dead")
+        assert dead != has(S, d, "Crippled")  # Dead, or survived and Crippled
+        outcomes.add(dead)
+        S, a, d = _strike(tb, seed, HOLDER["Bone Snap"], "Apprentice")  # Magical: not applicable
+        assert not has(S, d, "Crippled")
+    both_ways(outcomes)
+
+
+def t_rabies():
+    tb = record()
+    outcomes = set()
+    for seed in SEEDS[:15]:
+        S, a, d = _strike(tb, seed, HOLDER["Rabies"], NEUTRAL)
+        dead = has(S, d, "Dead")
+        assert dead != has(S, d, "Poisoned")
+        outcomes.add(dead)
+        S, a, d = _strike(tb, seed, NEUTRAL, HOLDER["Rabies"])  # the Wolf defends
+        assert has(S, a, "Poisoned")
+    both_ways(outcomes)
+
+
+def t_trapped():
+    tb = record()
+    caught = 0
+    for seed in SEEDS[:10]:
+        S, a, d = _strike(tb, seed, NEUTRAL, HOLDER["Trapped!"], W)
+        assert has(S, a, "Paralyzed") or has(S, d, "Dead")  # a Melee attacker (Not with Dead)
+        caught += has(S, a, "Paralyzed")
+    assert caught > 0
+    S = position(tb)
+    archer = unit(S, tb, 0, "Archer", 5, 2, E)
+    d = holder(S, tb, 1, "Trapped!", 5, 4, W)
+    unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+    engage(S, tb, archer)
+    act(S, tb, A_END)
+    act(S, tb, A_CELL + cell(tb, 5, 4))  # a Ranged Attack
+    assert not has(S, archer, "Paralyzed")
+    del d
+
+
+def t_gone_wild():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Gone Wild"], NEUTRAL)
+    set_procedure(S, a, d, 0)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, a, "Enraged")
+    set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert has(S, a, "Enraged") and has(S, a, "Pumped") and has(S, a, "Haste")
+
+
+def t_exit_wound():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Exit Wound"], NEUTRAL)
+    set_procedure(S, a, d, RES_RANGED | RES_KILLED)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, d, "Poisoned")
+    set_procedure(S, a, d, RES_RANGED)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert has(S, d, "Poisoned")
+
+
+def t_counter_clause():
+    tb = record()
+    outcomes = set()
+    for seed in SEEDS[:25]:  # Physical never kills Ethereal; the Phantom wins or loses its roll
+        S, a, d = _strike(tb, seed, NEUTRAL, HOLDER["Counter Clause"])
+        won = not S["fx_res"][0] & RES_ATT_WON
+        assert has(S, a, "Dead") == won and not has(S, d, "Dead")
+        outcomes.add(won)
+    both_ways(outcomes)
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Counter Clause"])
+    set_procedure(S, a, d, RES_ATT_WON)
+    hook(S, tb, H_AFTER_DEFEND, d, a)
+    assert not has(S, a, "Dead")
+
+
+def _rolled_status(ability, h, role, status, hit, sides=6, victim=NEUTRAL, res=0):
+    """The ability's unit (attacker for role 0, defender for role 1) rolls; the other unit
+    acquires `status` exactly when hit(roll)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        if role == 0:
+            S, a, d = _pair(tb, seed, HOLDER[ability], victim)
+            src, opp = a, d
+        else:
+            S, a, d = _pair(tb, seed, victim, HOLDER[ability])
+            src, opp = d, a
+        set_procedure(S, a, d, res)
+        (r,) = peek(S, sides)
+        hook(S, tb, h, src, opp)
+        assert has(S, opp, status) == hit(r), (ability, r)
+        seen.add(hit(r))
+    both_ways(seen)
+
+
+def t_plague():
+    _rolled_status("Plague", H_AFTER_DEFEND, 1, "Poisoned", lambda r: r >= 3)
+    tb = record()
+    S, a, d = _pair(tb, 1, "Archer", HOLDER["Plague"])  # a Ranged attacker: never
+    for _ in range(10):
+        hook(S, tb, H_AFTER_DEFEND, d, a)
+    assert not has(S, a, "Poisoned")
+
+
+def t_oil_spurt():
+    _rolled_status("Oil Spurt", H_AFTER_ATTACK, 0, "Blinded", lambda r: r >= 4)
+
+
+def t_razors_charge():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Razor's Charge"], NEUTRAL)
+        hook(S, tb, H_BEFORE_ATTACK, a, d)  # no charge: nothing
+        assert not has(S, d, "Dead")
+        S["engaged"][0] = a
+        S["eng_procedure"][0] = PROC_CHARGE
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        assert has(S, d, "Dead") == (r >= 4)
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_whiptail():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Whiptail"], E, E)  # its back to a
+        set_procedure(S, a, d, 0)  # on its front: nothing
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        assert not has(S, a, "Dead")
+        set_procedure(S, a, d, RES_BACK)
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        assert has(S, a, "Dead") == (r >= 5)
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
+def _duel_status(ability: str, status: str):
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER[ability], NEUTRAL)
+    set_procedure(S, a, d, RES_DUEL)
+    hook(S, tb, H_AFTER_DUEL, a, d)
+    assert has(S, d, status)
+    S = position(tb)
+    a = holder(S, tb, 0, ability, 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 6, W)  # an ally in a Duel with it: not an enemy
+    set_procedure(S, a, ally, RES_DUEL)
+    hook(S, tb, H_AFTER_DUEL, a, ally)
+    assert not has(S, ally, status)
+
+
+def t_bug_zapper():
+    _duel_status("Bug Zapper", "Paralyzed")
+
+
+def t_fire_flight():
+    _duel_status("Fire Flight", "Burned")
+
+
+def t_ignore_consequence():
+    tb = record()
+    seen = set()
+    for seed in range(1, 120):
+        S, a, d = _pair(tb, seed, HOLDER["Ignore Consequence"], NEUTRAL)
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        want = {
+            "d dead": r >= 10,
+            "d para": 6 <= r <= 9,
+            "a para": 4 <= r <= 5,
+            "a dead": r <= 3,
+        }
+        got = {
+            "d dead": has(S, d, "Dead"),
+            "d para": has(S, d, "Paralyzed"),
+            "a para": has(S, a, "Paralyzed"),
+            "a dead": has(S, a, "Dead"),
+        }
+        assert got == want, r
+        seen.add(next((k for k, v in want.items() if v), "none"))
+    assert len(seen) == 4
+
+
+# --- the end of a Turn --------------------------------------------------------------------
+
+
+def _aura(ability: str, status: str, radius: int, team: str, hit, each: bool = True):
+    """End of Turn: units (`team` of the holder) within `radius` acquire `status` when
+    hit(roll) (one roll per unit, in id order); a unit out of reach never."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        holder(S, tb, 0, ability, 5, 5, E)
+        near_foe = unit(S, tb, 1, NEUTRAL, 5, 5 + radius, W)
+        near_ally = unit(S, tb, 0, NEUTRAL, 5, 5 - radius, W)
+        far = unit(S, tb, 1, NEUTRAL, 5, 6 + radius, W)
+        picked = [near_ally] if team == "any" else []
+        picked = sorted(picked + [near_foe])
+        rolls = dict(zip(picked, peek(S, *[6] * len(picked)), strict=True))
+        hook(S, tb, H_END_TURN, -1, -1)
+        for v in picked:
+            assert has(S, v, status) == hit(rolls[v]), (ability, v, rolls[v])
+            seen.add(hit(rolls[v]))
+        if team == "enemy":
+            assert not has(S, near_ally, status)
+        assert not has(S, far, status)
+    both_ways(seen)
+
+
+def t_deathly_miasma():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Deathly Miasma", 5, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    diag = unit(S, tb, 1, NEUTRAL, 4, 4, W)
+    ally = unit(S, tb, 0, NEUTRAL, 6, 5, W)
+    act(S, tb, A_END)  # the Turn ends: the aura acts
+    assert has(S, foe, "Fearful") and not has(S, diag, "Fearful")
+    assert not has(S, ally, "Fearful")
+
+
+def t_static_wave():
+    _aura("Static Wave", "Paralyzed", 1, "any", lambda r: r <= 2)
+
+
+def t_blizzard():
+    _aura("Blizzard", "Frozen", 3, "enemy", lambda r: r >= 5)
+
+
+def t_black_disease():
+    _aura("Black Disease", "Poisoned", 1, "any", lambda r: r >= 5)
+
+
+def t_spirits_cry():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed)
+        holder(S, tb, 0, "Spirits Cry", 5, 5, E)
+        ghost = unit(S, tb, 1, "Ghost", 5, 8, W)  # Ethereal, 3 steps
+        phys = unit(S, tb, 0, NEUTRAL, 5, 2, W)  # Physical: Summoned is not applicable
+        r_ghost, r_phys = peek(S, 6, 6)[::-1] if phys < ghost else peek(S, 6, 6)
+        del r_phys
+        hook(S, tb, H_END_TURN, -1, -1)
+        assert has(S, ghost, "Summoned") == (r_ghost >= 3)
+        assert not has(S, phys, "Summoned")
+        seen.add(r_ghost >= 3)
+    both_ways(seen)
+
+
+# --- the Dead Status acquired -------------------------------------------------------------
+
+
+def t_deus_ex_machina():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Deus Ex Machina"])
+        r = sum(peek(S, 6, 6))
+        S["fx_cause"][0] = a
+        kill(S, tb, B0, I(d), I(0))
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)
+        assert has(S, d, "Dead") == (r < 8)
+        seen.add(r >= 8)
+    both_ways(seen)
+
+
+def t_haunt():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Haunt"])
+        (r,) = peek(S, 6)
+        S["fx_cause"][0] = a  # a kills the Ghost
+        kill(S, tb, B0, I(d), I(0))
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)
+        assert has(S, a, "Fearful") == (r >= 4)
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def _kin(ability: str, status: str):
+    tb = record()
+    S = position(tb)
+    dying = holder(S, tb, 0, ability, 5, 5, E)
+    bug = unit(S, tb, 0, "Fly", 5, 8, E)  # Bitty Bug root, 3 steps
+    far_bug = unit(S, tb, 0, "Fly", 1, 5, E)  # 4 steps
+    soldier = unit(S, tb, 0, "Soldier", 4, 5, E)
+    foe = unit(S, tb, 1, "Gargantuan", 5, 4, E)
+    S["fx_cause"][0] = foe
+    kill(S, tb, B0, I(dying), I(1))
+    hook(S, tb, H_DEAD, fx.NO_SOURCE)
+    assert has(S, bug, status) and not has(S, far_bug, status)
+    assert not has(S, soldier, status)
+
+
+def t_loss_of_kin():
+    _kin("Loss of Kin", "Pumped")
+
+
+def t_swarm_call():
+    _kin("Swarm Call", "Haste")
+
+
+# --- Unit Engagement ----------------------------------------------------------------------
+
+
+def _engaged_rating(S, tb, u: int) -> int:
+    engage(S, tb, u)
+    assert S["stage"][0] == STAGE_MOVE
+    return int(movement_rating(S, tb, B0, I(u)))
+
+
+def t_synchronize():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Synchronize", 5, 5, E)
+    holder(S, tb, 0, "Synchronize", 6, 6, E)  # two: "not accumulative"
+    unit(S, tb, 1, NEUTRAL, 9, 12, W)  # an enemy: the game goes on
+    ally = unit(S, tb, 0, NEUTRAL, 5, 7, E)
+    base = int(movement_rating(S, tb, B0, I(ally)))
+    assert _engaged_rating(S, tb, ally) == base + 1
+    act(S, tb, A_END)  # Disengaged: lasts the Turn
+    assert int(movement_rating(S, tb, B0, I(ally))) == base + 1
+    far = unit(S, tb, 0, NEUTRAL, 1, 1, E)
+    assert _engaged_rating(S, tb, far) == base
+
+
+def t_flash_flood():
+    tb = record()
+    S = position(tb)
+    holder(S, tb, 0, "Flash Flood", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 4, 6, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)  # an enemy near it gains nothing
+    base = int(movement_rating(S, tb, B0, I(ally)))
+    assert _engaged_rating(S, tb, ally) == base + 1
+    act(S, tb, A_END)  # until Disengaged
+    assert int(movement_rating(S, tb, B0, I(ally))) == base
+    assert fx.active_sum(S, tb, B0, I(foe), I(K_MOVE), I(-1)) == 0
+
+
+def _moon(ability: str, check):
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 9, 12, W)
+        apply_status(S, tb, B0, I(u), I(ST["Enraged"]), I(-1))
+        (r,) = peek(S, 6)
+        engage(S, tb, u)
+        if r >= 5:
+            assert has(S, u, "Enraged")
+        elif r <= 2:
+            assert not has(S, u, "Enraged")
+        else:
+            assert has(S, u, "Enraged")  # kept
+        check(S, tb, u, foe, r)
+        seen.add((r >= 5, r >= 4, r <= 2))
+    assert len(seen) >= 3
+
+
+def t_moon_rage():
+    def check(S, tb, u, foe, r):
+        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == (1 if r >= 4 else 0)
+
+    _moon("Moon Rage", check)
+
+
+def t_harvest_moon_rage():
+    def check(S, tb, u, foe, r):
+        assert strengths(mods(S, tb, u, foe), 0, 0) == [2 if r >= 4 else 0] * 4
+
+    _moon("Harvest Moon Rage", check)
+
+
+def t_pulverize():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Pulverize", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        (r,) = peek(S, 6)
+        engage(S, tb, u)
+        assert strengths(mods(S, tb, u, foe), 0, 0) == [2 if r >= 5 else 0] * 4
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
+def t_sprint():
+    tb = record()
+    S = position(tb)
+    u = holder(S, tb, 0, "Sprint", 5, 5, E)
+    engage(S, tb, u)
+    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == 1
+    tb = record()
+    paint(tb, 5, 5, terrain="Road")
+    S = position(tb)
+    u = holder(S, tb, 0, "Sprint", 5, 5, E)
+    engage(S, tb, u)
+    assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == 0  # not on Field
+
+
+def t_cold_blooded():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Cold Blooded", 5, 5, E)
+        (r,) = peek(S, 6)
+        engage(S, tb, u)
+        assert fx.active_sum(S, tb, B0, I(u), I(K_MOVE), I(-1)) == (2 if r >= 3 else -1)
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_vicious_snapper():
+    tb = record()
+    S = position(tb)
+    u = holder(S, tb, 0, "Vicious Snapper", 5, 5, E)
+    engage(S, tb, u)
+    assert has(S, u, "Haste") and has(S, u, "Pumped")
+    tb = record()
+    paint(tb, 5, 5, terrain="Water")
+    S = position(tb)
+    u = holder(S, tb, 0, "Vicious Snapper", 5, 5, E)
+    for s in ("Haste", "Pumped"):
+        apply_status(S, tb, B0, I(u), I(ST[s]), I(-1))
+    engage(S, tb, u)
+    assert not has(S, u, "Haste") and not has(S, u, "Pumped")
+
+
+def t_chill():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Chill", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)  # 3 steps
+        ghost = unit(S, tb, 1, "Ghost", 4, 5, W)  # Ethereal: never
+        far = unit(S, tb, 1, NEUTRAL, 5, 9, W)
+        r_foe, _ = peek(S, 6, 6)  # one roll per unit within 3, in id order (foe first)
+        engage(S, tb, u)
+        assert has(S, foe, "Frozen") == (r_foe >= 5)
+        assert not has(S, ghost, "Frozen") and not has(S, far, "Frozen")
+        seen.add(r_foe >= 5)
+    both_ways(seen)
+
+
+def t_dissolve_composure():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Dissolve Composure", 5, 5, E)
+        sick = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        well = unit(S, tb, 1, NEUTRAL, 4, 5, W)
+        apply_status(S, tb, B0, I(sick), I(ST["Poisoned"]), I(-1))
+        r_sick, _ = peek(S, 6, 6)
+        engage(S, tb, u)
+        assert has(S, sick, "Fearful") == (r_sick >= 4)
+        assert not has(S, well, "Fearful")
+        seen.add(r_sick >= 4)
+    both_ways(seen)
+
+
+# --- immunities ---------------------------------------------------------------------------
+
+
+def t_resilient():
+    tb = record()
+    S, a, d = _pair(tb, 1, NEUTRAL, HOLDER["Resilient"])
+    for s in ("Poisoned", "Paralyzed", "Burned", "Pumped"):
+        assert not apply_status(S, tb, B0, I(d), I(ST[s]), I(-1))
+    kill(S, tb, B0, I(d), I(0))  # "except for the Dead Status"
+    assert has(S, d, "Dead")
+
+
+# --- "R: Attack Pro.": the ability instead of the Attack (A_ABILITY, then the picks) -------
+
+
+def _combat(S, tb, u: int) -> list[int]:
+    """Engage u and end its Movement Phase at once: its Combat Phase's legal actions."""
+    engage(S, tb, u)
+    return act(S, tb, A_END)
+
+
+def _target_ability(
+    ability: str,
+    want,  # roll -> the set of Statuses the target acquires
+    checked: tuple[str, ...],
+    target: str = NEUTRAL,
+    at=(5, 4),
+    out=(5, 0),
+    enemy_only: bool = False,
+    sides: int = 6,
+    seeds=SEEDS[:30],
+    more: bool = False,
+    ally_offered: bool | None = None,
+    roll_index: int = 0,
+):
+    """The holder on (5,2) facing east uses its ability on the `target` unit on `at`: the
+    target is offered, the unit on `out` is not (outside the Range Area or radius), an ally
+    in reach only when the row's team allows; then the target's Statuses follow the roll."""
+    tb = record()
+    seen = set()
+    for seed in seeds:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 2, E)
+        t = unit(S, tb, 1, target, *at, W)
+        unit(S, tb, 1, NEUTRAL, *out, E)
+        ally = unit(S, tb, 0, NEUTRAL, 4, 3, E)  # Rise 1, Run 1; 2 steps
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # the game goes on whatever happens
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert A_CELL + cell(tb, *at) in got and A_CELL + cell(tb, *out) not in got
+        offered = (not enemy_only) if ally_offered is None else ally_offered
+        assert (A_CELL + cell(tb, 4, 3) in got) == offered, got
+        r = peek(S, sides, sides)[roll_index]
+        after = act(S, tb, A_CELL + cell(tb, *at))
+        if more:  # "up to 2 Units": one picked, the player stops
+            assert A_END in after and A_CELL + cell(tb, 4, 3) in after
+            act(S, tb, A_END)
+        w = want(r)
+        for name in checked:
+            assert has(S, t, name) == (name in w), (ability, r, name)
+        assert not S["unit_status"][0, ally].any()
+        assert S["unit_fought"][0, u] and S["stage"][0] != STAGE_EFFECT
+        seen.add(frozenset(w))
+    return seen
+
+
+def t_enchanting():
+    seen = _target_ability(
+        "Enchanting", lambda r: {"Enchanted"} if r >= 4 else set(), ("Enchanted",),
+        target="Apprentice", at=(5, 6), out=(5, 8),
+    )  # fmt: skip
+    assert len(seen) == 2
+
+
+def t_preservatives():
+    seen = _target_ability("Preservatives", lambda r: {"Frozen"} if r >= 4 else set(), ("Frozen",))
+    assert len(seen) == 2
+
+
+def t_black_magic():
+    def want(r):
+        return {"Confused"} if r == 6 else ({"Poisoned"} if r in (4, 5) else set())
+
+    seen = _target_ability("Black Magic", want, ("Confused", "Poisoned"), more=True)
+    assert len(seen) == 3
+    tb = record()  # two picks: one roll each (RA21)
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Black Magic", 5, 2, E)
+        t1 = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        t2 = unit(S, tb, 1, NEUTRAL, 4, 4, W)
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        act(S, tb, A_CELL + cell(tb, 4, 4))
+        r2, r1 = peek(S, 6, 6)  # in the order picked
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        for t, r in ((t1, r1), (t2, r2)):
+            assert has(S, t, "Confused") == (r == 6) and has(S, t, "Poisoned") == (r in (4, 5))
+
+
+def t_natural_fury():
+    def want(r):
+        return {"Frozen"} if r == 6 else ({"Burned"} if r in (4, 5) else set())
+
+    seen = _target_ability("Natural Fury", want, ("Frozen", "Burned"), more=True)
+    assert len(seen) == 3
+
+
+def t_bio_re_engineering():
+    seen = _target_ability(
+        "Bio Re-Engineering", lambda r: {"Haste"} if r >= 4 else set(), ("Haste",), more=True
+    )
+    assert len(seen) == 2
+
+
+def t_sprite_spirit():
+    _target_ability(
+        "Sprite Spirit", lambda r: {"Summoned"}, ("Summoned",), target="Ghost", seeds=SEEDS[:2]
+    )
+
+
+def t_fairy_flame():
+    _target_ability(
+        "Fairy Flame", lambda r: {"Enchanted"}, ("Enchanted",), target="Apprentice", seeds=SEEDS[:2]
+    )
+
+
+def t_impish_bulk():
+    _target_ability("Impish Bulk", lambda r: {"Pumped"}, ("Pumped",), seeds=SEEDS[:2])
+
+
+def t_venom():
+    seen = _target_ability("Venom", lambda r: {"Poisoned"} if r >= 3 else set(), ("Poisoned",))
+    assert len(seen) == 2
+
+
+def t_nightmare():
+    seen = _target_ability(
+        "Nightmare", lambda r: {"Confused"} if r >= 4 else set(), ("Confused",), enemy_only=True
+    )
+    assert len(seen) == 2
+
+
+def t_curse_banshee():
+    def want(r):
+        if r >= 5:
+            return {"Poisoned"}
+        return {"Blinded"} if r in (3, 4) else ({"Crippled"} if r == 2 else set())
+
+    seen = _target_ability("CURSE", want, ("Poisoned", "Blinded", "Crippled"), enemy_only=True)
+    assert len(seen) == 4
+
+
+def t_micro_shine():
+    _target_ability(
+        "Micro Shine", lambda r: {"Reflective"}, ("Reflective",), at=(5, 3), out=(5, 0),
+        seeds=SEEDS[:2], ally_offered=False,
+    )  # fmt: skip
+
+
+def t_random_cannon():
+    def want(r):
+        return {6: {"Dead"}, 5: {"Frozen"}, 4: {"Burned"}, 3: {"Poisoned"}}.get(r, set())
+
+    seen = _target_ability("Random Cannon", want, ("Dead", "Frozen", "Burned", "Poisoned"))
+    assert len(seen) == 5
+
+
+def t_acid_shock():
+    seen = _target_ability("Acid Shock", lambda r: {"Blinded"} if r >= 4 else set(), ("Blinded",))
+    assert len(seen) == 2
+
+
+def t_weird_cloud_bomb():
+    seen = _target_ability(
+        "Weird Cloud Bomb",
+        lambda r: {x for x, k in (("Haste", 2), ("Lucky", 4), ("Poisoned", 5)) if r >= k},
+        ("Haste", "Lucky", "Poisoned"),
+    )
+    assert len(seen) == 4
+
+
+def t_eek():
+    # the Giant Spider's Core Strength is 17: a Tinkerer (10) is lower (3+), a Titanium Golem
+    # (23) is not (5+)
+    for target, k, which in ((NEUTRAL, 3, 0), ("Titanium Golem", 5, 1)):
+        seen = _target_ability(  # the second row rolls its own die
+            "EEK!", lambda r, k=k: {"Petrified"} if r >= k else set(), ("Petrified",),
+            target=target, at=(5, 3), out=(5, 0), ally_offered=False, roll_index=which,
+        )  # fmt: skip
+        assert len(seen) == 2
+
+
+def t_tricked():
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Tricked", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        ally = unit(S, tb, 0, NEUTRAL, 4, 3, E)
+        got = act(S, tb, A_ABILITY) if A_ABILITY in _combat(S, tb, u) else []
+        assert A_CELL + cell(tb, 5, 4) in got and A_CELL + cell(tb, 4, 3) not in got
+        (r,) = peek(S, 4)
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["unit_facing"][0, t] == (W + r) % 4  # clockwise, 1 D4 times
+        del ally
+
+
+def t_holy_guidance():
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Holy Guidance", 5, 2, E)
+        ally = unit(S, tb, 0, "Archer", 4, 3, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        base = int(fx.range_rating(S, tb, B0, I(ally)))
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        r3, r4 = peek(S, 3, 4)
+        act(S, tb, A_CELL + cell(tb, 4, 3))
+        assert int(fx.range_rating(S, tb, B0, I(ally))) == base + r3
+        assert fx.active_sum(S, tb, B0, I(ally), I(fx.K_RANGE), I(fx.RANGE_MODIFIER)) == r4
+        act(S, tb, A_END)  # this Turn only
+        assert int(fx.range_rating(S, tb, B0, I(ally))) == base
+
+
+def t_summoning_spell():
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Summoning Spell", 5, 2, E)
+        ghost = unit(S, tb, 1, "Ghost", 5, 5, W)  # in the Range Area
+        phys = unit(S, tb, 1, NEUTRAL, 4, 4, W)  # in it, but Physical
+        behind = unit(S, tb, 1, "Ghost", 5, 0, E)
+        _combat(S, tb, u)
+        r_ghost, _ = peek(S, 6, 6)  # every unit in the area, in id order
+        act(S, tb, A_ABILITY)  # no pick: every unit in the area
+        assert has(S, ghost, "Summoned") == (r_ghost >= 4)
+        assert not has(S, phys, "Summoned") and not has(S, behind, "Summoned")
+        seen.add(r_ghost >= 4)
+    both_ways(seen)
+
+
+def t_lightning_cry():
+    tb = record()
+    mf = int(TABLES.area_index["MF"])
+    seen = set()
+    for seed in SEEDS[:25]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Lightning Cry", 5, 5, E)
+        cells = np.empty(16, dtype=np.int64)
+        n = area_cells(tb, I(0), I(mf), I(cell(tb, 5, 5)), I(E), False, cells)
+        inside = [unit(S, tb, 1, NEUTRAL, int(c) // 14, int(c) % 14, W) for c in cells[:2]]
+        outside = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+        assert n >= 2
+        _combat(S, tb, u)
+        rolls = peek(S, 6, 6)
+        act(S, tb, A_ABILITY)
+        for v, r in zip(inside, rolls, strict=True):
+            assert has(S, v, "Paralyzed") == (r >= 4)
+            seen.add(r >= 4)
+        assert not has(S, outside, "Paralyzed")
+    both_ways(seen)
+
+
+# --- permissions, renewed Statuses, Statuses on a later Disengagement ------------------------
+
+
+def t_reckless():
+    tb = record()
+    for name, fires in ((HOLDER["Reckless"], True), ("Archer", False)):
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 2, E)
+        unit(S, tb, 1, NEUTRAL, 5, 5, W)
+        engage(S, tb, u)
+        act(S, tb, A_CELL + cell(tb, 5, 3))  # a Movement Procedure
+        got = act(S, tb, A_END)
+        assert (A_CELL + cell(tb, 5, 5) in got) == fires, name
+
+
+def t_transpose():
+    tb = record()
+    for r in range(int(tb.bf_rows[0])):
+        paint(tb, r, 6, height=3)  # a wall of height-3 pieces
+    for name, passes in ((HOLDER["Transpose"], True), ("Angel Knight", False)):  # both Hover
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        dest = np.zeros(MAX_CELLS, dtype=np.int64)
+        reach(S, tb, B0, I(u), dest)
+        assert bool(dest[cell(tb, 5, 7)]) == passes, name  # through, onto the far side
+        assert not dest[cell(tb, 5, 6)]  # never onto a piece
+        assert bool(may_charge(S, tb, B0, I(u))) == passes  # "may also perform a Charge"
+
+
+def t_slither():
+    tb = record()
+    paint(tb, 5, 5, terrain="Water")
+    for name, n in ((HOLDER["Slither"], 3), ("Merman", 0)):  # both Aqua
+        S = position(tb)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        line = np.zeros(64, dtype=np.int64)
+        k = int(charge_line(S, tb, B0, I(u), line))
+        assert k >= n and (k > 0) == (n > 0), name  # out of the Water onto Field
+        assert k == 0 or line[0] == cell(tb, 5, 6)
+
+
+def t_super_serial():
+    tb = record()
+    S = position(tb)
+    mbp = holder(S, tb, 0, "Super Serial", 5, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 3, E)  # 2 steps
+    far = unit(S, tb, 1, NEUTRAL, 5, 8, W)  # 3 steps
+    act(S, tb, A_END)  # the end of the Turn
+    assert has(S, mbp, "Feared")  # "permanently has the Feared Status"
+    assert has(S, foe, "Fearful")  # Feared: enemies in contact (TD-20.19), Fearful over Enraged
+    assert has(S, ally, "Enraged") and not has(S, far, "Enraged")
+    S["unit_status"][0, mbp, ST["Feared"]] = 0  # discarded: it comes back
+    act(S, tb, A_END)
+    assert has(S, mbp, "Feared")
+
+
+def t_divine_justice():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Divine Justice"])
+        bystander = unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        r = sum(peek(S, 6, 6))
+        S["fx_cause"][0] = a  # a kills the Angel Knight
+        kill(S, tb, B0, I(d), I(0))
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)
+        assert not has(S, a, "Dead")  # not yet: "upon that Unit's Disengagement"
+        fx.disengaged(S, tb, B0, I(bystander))
+        assert not has(S, a, "Dead")
+        fx.disengaged(S, tb, B0, I(a))
+        assert has(S, a, "Dead") == (r >= 6)
+        seen.add(r >= 6)
+    both_ways(seen)
+
+
+# --- the Dead Status by an Attack only; removal from the game; Skewer -----------------------
+
+
+def t_skewer():
+    tb = record()
+    S, a, d = _pair(tb, 1, HOLDER["Skewer"], NEUTRAL)
+    behind = unit(S, tb, 0, NEUTRAL, 5, 7, W)  # in its area MB, an ally: "any other Unit"
+    set_procedure(S, a, d, 0)  # no kill: nothing
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, behind, "Dead")
+    S["fx_cause"][0] = a
+    kill(S, tb, B0, I(d), I(0))
+    set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert has(S, behind, "Dead")
+    S, a, d = _pair(tb, 1, HOLDER["Skewer"], NEUTRAL)  # a Flail changes its area: no Skewer
+    side = unit(S, tb, 1, NEUTRAL, 4, 6, W)  # in the Flail's area MC
+    S["unit_item"][0, a, 0] = TABLES.item_names.index("Flail")
+    kill(S, tb, B0, I(d), I(0))
+    set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert not has(S, side, "Dead")
+
+
+def t_feast():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Feast"], NEUTRAL)
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_LOCK, a, d)  # a Combat Lock would form
+        removed = S["unit_place"][0, d] == PLACE_REMOVED
+        assert removed == (r >= 7)
+        if removed:
+            assert S["cell_unit"][0, cell(tb, 5, 6), 0] == -1 and S["unit_cell"][0, d] == -1
+            assert violations(S, tb, 0) == []
+        seen.add(removed)
+    both_ways(seen)
+    for seed in SEEDS[:25]:  # through real attacks: no lock ever with a removed unit
+        S, a, d = _strike(tb, seed, NEUTRAL, HOLDER["Feast"], W)
+        assert S["unit_place"][0, a] != PLACE_REMOVED or S["unit_lock"][0, d] == -1
+        assert violations(S, tb, 0) == []
+
+
+def t_soul_reap():
+    tb = record()
+    outcomes = set()
+    for seed in SEEDS[:20]:
+        S, a, d = _strike(tb, seed, HOLDER["Soul Reap"], NEUTRAL)
+        dead = has(S, d, "Dead")
+        assert dead == (S["unit_place"][0, d] == PLACE_REMOVED)  # killed: removed
+        assert violations(S, tb, 0) == []
+        outcomes.add(dead)
+    both_ways(outcomes)
+
+
+def t_oblivious():
+    tb = record()
+    seen = 0
+    for seed in range(1, 200):  # Ignore Consequence's 10+ would kill the defender
+        S, a, d = _pair(tb, seed, HOLDER["Ignore Consequence"], HOLDER["Oblivious"])
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_BEFORE_ATTACK, a, d)
+        assert not has(S, d, "Dead")
+        seen += r >= 10
+    assert seen > 0
+    kills = 0
+    for seed in SEEDS[:30]:  # an Attack still kills it
+        S, a, d = _strike(tb, seed, "Blade Master", HOLDER["Oblivious"])
+        kills += has(S, d, "Dead")
+    assert kills > 0
+
+
+def t_cute_and_cuddly():
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Cute and Cuddly"])
+        set_procedure(S, a, d, 0)
+        r = sum(peek(S, 6, 6))
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        assert bool(S["fx_res"][0] & RES_NEGATED) == (r >= 8)  # the attack does not happen
+        seen.add(r >= 8)
+    both_ways(seen)
+    for seed in SEEDS[:20]:  # through real attacks: a negated attack neither kills nor locks
+        S, a, d = _pair(tb, seed, "Gargantuan", HOLDER["Cute and Cuddly"])
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        r = sum(peek(S, 6, 6))  # the Pup's roll comes first
+        act(S, tb, A_STRIKE)
+        if r >= 8:
+            assert not has(S, d, "Dead") and S["unit_lock"][0, d] == -1
+
+
+ABILITY_TESTS: dict[str, Callable[[], None]] = {
+    "Cry For Help": t_cry_for_help,
+    "Vigor": t_vigor,
+    "Holy Might": t_holy_might,
+    "Deus Ex Machina": t_deus_ex_machina,
+    "Blood Frenzy": t_blood_frenzy,
+    "Deathly Miasma": t_deathly_miasma,
+    "Bone Snap": t_bone_snap,
+    "Battle Cry": t_battle_cry,
+    "Ninjacute": t_ninjacute,
+    "Vikingcide": t_vikingcide,
+    "On The Run": t_on_the_run,
+    "Sure Strike": t_sure_strike,
+    "Parry": t_parry,
+    "Duel Striker": t_duel_striker,
+    "Duel Defender": t_duel_defender,
+    "Reinforce": t_reinforce,
+    "Fortify": t_fortify,
+    "Steamroller": t_steamroller,
+    "Hit The Wall": t_hit_the_wall,
+    "Beast Friend": t_beast_friend,
+    "Trapped!": t_trapped,
+    "Gone Wild": t_gone_wild,
+    "Beast Slayer": t_beast_slayer,
+    "Piratecide": t_piratecide,
+    "Exit Wound": t_exit_wound,
+    "Supervised": t_supervised,
+    "Synchronize": t_synchronize,
+    "Force Field": t_force_field,
+    "Growth": t_growth,
+    "Static Wave": t_static_wave,
+    "Brown Nosing": t_brown_nosing,
+    "Just Mud": t_just_mud,
+    "Resilient": t_resilient,
+    "Indestructable": t_indestructable,
+    "Titan Armor": t_titan_armor,
+    "Moon Rage": t_moon_rage,
+    "Rabies": t_rabies,
+    "Cold Blooded": t_cold_blooded,
+    "Stoupid Strong": t_stoupid_strong,
+    "Ignore Consequence": t_ignore_consequence,
+    "Unholy Strength": t_unholy_strength,
+    "Flash Flood": t_flash_flood,
+    "Tidal Shield": t_tidal_shield,
+    "Flock": t_flock,
+    "Three Heads": t_three_heads,
+    "Harvest Moon Rage": t_harvest_moon_rage,
+    "Blizzard": t_blizzard,
+    "Spirits Cry": t_spirits_cry,
+    "Razor's Charge": t_razors_charge,
+    "Sprint": t_sprint,
+    "Whiptail": t_whiptail,
+    "Squeeze": t_squeeze,
+    "Vicious Snapper": t_vicious_snapper,
+    "Tail Whip": t_tail_whip,
+    "Haunt": t_haunt,
+    "Chill": t_chill,
+    "Counter Clause": t_counter_clause,
+    "Black Disease": t_black_disease,
+    "Plague": t_plague,
+    "Oil Spurt": t_oil_spurt,
+    "Pulverize": t_pulverize,
+    "Dissolve Composure": t_dissolve_composure,
+    "Loss of Kin": t_loss_of_kin,
+    "Carapace": t_carapace,
+    "Swarm Call": t_swarm_call,
+    "Bug Zapper": t_bug_zapper,
+    "Fire Flight": t_fire_flight,
+    "Dragon Might": t_dragon_might,
+    "Dragon Rage": t_dragon_rage,
+    "Tricked": t_tricked,
+    "Enchanting": t_enchanting,
+    "Preservatives": t_preservatives,
+    "Black Magic": t_black_magic,
+    "Summoning Spell": t_summoning_spell,
+    "Natural Fury": t_natural_fury,
+    "Bio Re-Engineering": t_bio_re_engineering,
+    "Sprite Spirit": t_sprite_spirit,
+    "Fairy Flame": t_fairy_flame,
+    "Impish Bulk": t_impish_bulk,
+    "Lightning Cry": t_lightning_cry,
+    "Venom": t_venom,
+    "Nightmare": t_nightmare,
+    "CURSE": t_curse_banshee,
+    "Micro Shine": t_micro_shine,
+    "Random Cannon": t_random_cannon,
+    "EEK!": t_eek,
+    "Acid Shock": t_acid_shock,
+    "Weird Cloud Bomb": t_weird_cloud_bomb,
+    "Holy Guidance": t_holy_guidance,
+    "Reckless": t_reckless,
+    "Transpose": t_transpose,
+    "Slither": t_slither,
+    "Super Serial": t_super_serial,
+    "Divine Justice": t_divine_justice,
+    "Skewer": t_skewer,
+    "Feast": t_feast,
+    "Soul Reap": t_soul_reap,
+    "Oblivious": t_oblivious,
+    "Cute and Cuddly": t_cute_and_cuddly,
+}
+
+_ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
+
+
+def implemented_in_doc() -> dict[str, str]:
+    """Ability name -> status of its TD-22.2.n row in the rules doc (without its R#)."""
+    out = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        m = _ROW.match(line)
+        if m:
+            out[m.group(2).strip()] = m.group(3)
+    return out
+
+
+def test_doc_and_checks_agree():
+    """Every ability has a TD-22.2.n row; those marked done ("implemented", or "reading
+    chosen" with its R#) are exactly those with a check in ABILITY_TESTS."""
+    rows = implemented_in_doc()
+    assert set(rows) == set(TABLES.units.ability_names)
+    marked = {name for name, status in rows.items() if status in ("implemented", "reading chosen")}
+    assert marked == set(ABILITY_TESTS)
+    assert set(IMPLEMENTED_ABILITIES) == marked  # the kernels run exactly these
+
+
+def test_defenders_automatic_win_beats_the_attackers():
+    """TD-3.14 / R38: when both units' abilities win the procedure automatically, the
+    Defending Unit's wins: the attack fails. Parry's row stands for both claims here."""
+    tb = record()
+    row = int(TABLES.units.effect_offset[TABLES.units.ability_index["Parry"]])
+    for seed in SEEDS[:5]:
+        S, a, d = _pair(tb, seed, NEUTRAL, NEUTRAL)
+        fx.add_active(S, tb, B0, I(row), I(a), I(0), I(UNTIL_PROCEDURE))
+        att, dfn, _ = contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert att > dfn  # the attacker's claim alone wins
+        fx.add_active(S, tb, B0, I(row), I(d), I(0), I(UNTIL_PROCEDURE))
+        att, dfn, _ = contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert att < dfn  # both: the defender's
+
+
+def test_abilities_not_implemented_do_nothing():
+    """A `to implement` ability's rows never act, not even the rows the interpreter knows:
+    Frost Breath's Status roll belongs to its breath, not to every Attack."""
+    tb = record()
+    assert "Frost Breath" not in IMPLEMENTED_ABILITIES
+    for seed in SEEDS[:10]:
+        S, a, d = _pair(tb, seed, HOLDER["Frost Breath"], NEUTRAL)
+        set_procedure(S, a, d, 0)
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        assert not S["unit_status"][0, d].any()
+
+
+@pytest.mark.parametrize("name", sorted(ABILITY_TESTS))
+def test_ability(name: str) -> None:
+    """The ability works as its text says (TD-22.2.n; one position per ability)."""
+    ABILITY_TESTS[name]()

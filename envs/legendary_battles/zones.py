@@ -85,6 +85,8 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
     r["g_dist_units"][:] = sa.distances
     r["g_extreme_extra"] = 0  # LB R19: a one-zone unit is all at its zone's centre
     r["g_dist"][:n, :n] = geo.distance_matrix(g)
+    r["g_contact"][:n, :n] = np.eye(n, dtype=np.uint8)  # in contact: sharing a zone
+    r["g_cc_share"] = 1
     r["g_centre"][:n] = g.centre
     r["g_vertex"][:n, :nd] = g.vertex
     r["g_normal"][:n, :nd] = g.normal

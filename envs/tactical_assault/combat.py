@@ -61,7 +61,7 @@ def ranged_shift(S, tb, b, u, v, code, occ):
         s += tb.rmod_shift[R_OBSTRUCTED_COVER]
     if tb.g_ground[c] > tb.g_ground[a] or tv == tb.type_aerial:
         s += tb.rmod_shift[R_TARGET_HIGHER_OR_AERIAL]
-    if in_close_combat(S, b, v):
+    if in_close_combat(S, tb, b, v):
         s += tb.rmod_shift[R_TARGET_IN_CC]
     return np.int64(s)
 
@@ -73,6 +73,9 @@ def contact_outside_arc(S, tb, b, u, v):
     judged from its own entry zone towards the shared zone (reading R19 of Legendary Battles)."""
     pos = np.int64(S["unit_pos"][b, v])
     fv = np.int64(S["unit_facing"][b, v])
+    pu = np.int64(S["unit_pos"][b, u])
+    if pu != pos:
+        return not in_arc(tb, pos, fv, pu)  # the tabletop: u's cell outside v's arc (R28)
     eu = np.int64(S["unit_entry"][b, u])
     if eu >= 0:
         return not in_arc(tb, pos, fv, eu)

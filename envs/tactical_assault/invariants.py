@@ -1,6 +1,7 @@
 """Invariants of a Tactical Assault game, checked after every decision by the tests and the
 fuzzer: every card in exactly one place, statuses and positions consistent, points
-eliminated consistent, no two units sharing a position outside Close Combat."""
+eliminated consistent, no two units sharing a position outside Close Combat (on the tabletop,
+FC R28, no two enemy units ever, and friends only while one moves through the other)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,8 @@ def check(S: np.ndarray, tb, b: int) -> str:
     for pos, us in at.items():
         if len(us) > 1:
             sides = {int(S["unit_side"][b, u]) for u in us}
+            if len(sides) == 2 and not tb.g_cc_share:
+                return f"position {pos}: enemy units {us} share a cell of the tabletop"
             movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
             movers.add(int(S["fb_unit"][b]))
             # the zone a Fall Back left is settled when the Fall Back ends (combat.end_fall_back)
@@ -182,6 +185,8 @@ def check_codes(S, tb, b):
             if S["unit_where"][b, v] != WHERE_ON or S["unit_pos"][b, v] != S["unit_pos"][b, u]:
                 continue
             if S["unit_side"][b, u] != S["unit_side"][b, v]:
+                if tb.g_cc_share == 0:
+                    return BAD_SHARING  # the tabletop: enemies never share a cell (R28)
                 continue
             fb = S["fb_unit"][b]
             here = S["unit_pos"][b, u]

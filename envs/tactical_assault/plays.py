@@ -69,8 +69,10 @@ def on_field(S, b, u):
 
 
 @njit
-def in_close_combat(S, b, u):
-    """u shares its position with an enemy unit (LB "Sharing a zone"; FC "Melee Attacks")."""
+def in_close_combat(S, tb, b, u):
+    """u is in physical contact with an enemy unit that may be attacked (FC "Melee Attacks"
+    Step 1): sharing its zone on a zone map (LB "Sharing a zone"), in a neighbouring cell on
+    the tabletop (tables g_contact; FC R28). An Obstacle is never in Close Combat (R2)."""
     if S["unit_where"][b, u] != WHERE_ON:
         return False
     pos = S["unit_pos"][b, u]
@@ -78,21 +80,40 @@ def in_close_combat(S, b, u):
     for v in range(MAX_UNITS):
         if (
             S["unit_where"][b, v] == WHERE_ON
-            and S["unit_pos"][b, v] == pos
             and S["unit_side"][b, v] != side
+            and tb.g_contact[pos, S["unit_pos"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, u]] != 0
         ):
             return True
     return False
 
 
 @njit
-def shares_with(S, b, u, v):
+def in_contact(S, tb, b, u, v):
+    """Units u and v are both on the battlefield and in physical contact (g_contact)."""
     return (
         S["unit_where"][b, u] == WHERE_ON
         and S["unit_where"][b, v] == WHERE_ON
-        and S["unit_pos"][b, u] == S["unit_pos"][b, v]
+        and tb.g_contact[S["unit_pos"][b, u], S["unit_pos"][b, v]] != 0
         and u != v
     )
+
+
+@njit
+def contacts_enemy(S, tb, b, u, y):
+    """A unit of u's side standing at y would be in contact with an enemy unit that may be
+    attacked: the first such enemy (by slot), or -1."""
+    side = S["unit_side"][b, u]
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_where"][b, v] == WHERE_ON
+            and S["unit_side"][b, v] != side
+            and tb.g_contact[y, S["unit_pos"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, v]] != 0
+        ):
+            return v
+    return -1
 
 
 @njit
@@ -159,7 +180,7 @@ def melee_target_ok(S, b, tb, u, v):
     """v is an enemy in contact with u (PART V "Melee Attacks" Step 1)."""
     return (
         S["unit_side"][b, u] != S["unit_side"][b, v]
-        and shares_with(S, b, u, v)
+        and in_contact(S, tb, b, u, v)
         and tb.type_protection[S["unit_type"][b, v]] != 0
     )
 
@@ -233,10 +254,33 @@ def aerial_target_ok(S, tb, b, u, v):
             and S["unit_where"][b, w] == WHERE_ON
             and S["unit_pos"][b, w] == S["unit_pos"][b, v]
             and S["unit_side"][b, w] == S["unit_side"][b, v]
-            and not in_close_combat(S, b, v)
+            and not in_close_combat(S, tb, b, v)
         ):
             return False
+    if tb.g_cc_share == 0:
+        return aerial_cells(S, tb, b, v, np.zeros(8, dtype=np.int64)) > 0  # R30: a free side
     return True
+
+
+@njit
+def aerial_cells(S, tb, b, v, out):
+    """Tabletop (R30, R28): the free standable cells next to v's an Aerial unit attacking v
+    may be placed in (out[:n]); a cell in contact with another enemy unit counts too."""
+    z = np.int64(S["unit_pos"][b, v])
+    n = 0
+    for k in range(tb.g_n_dirs):
+        y = np.int64(tb.g_neighbour[z, k])
+        if y < 0 or tb.g_standable[y] == 0:
+            continue
+        free = True
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                free = False
+                break
+        if free and n < out.shape[0]:
+            out[n] = y
+            n += 1
+    return n
 
 
 @njit
@@ -252,6 +296,7 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
     side = S["unit_side"][b, u]
+    friend = False
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
             if S["unit_type"][b, v] == tb.type_obstacle:
@@ -259,6 +304,14 @@ def can_step(S, tb, b, u, pos, k, left, contact):
             if S["unit_side"][b, v] != side:
                 if not contact or tb.type_protection[S["unit_type"][b, v]] == 0:
                     return -1
+                if tb.g_cc_share == 0:
+                    return -1  # the tabletop: never through any part of an enemy (FC-4.7)
+            friend = True
+    if tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0:
+        # the tabletop (R31): entering contact ends the move, so only a contact move may,
+        # and not onto a friend's cell it could not end on (Sharing Space)
+        if not contact or friend:
+            return -1
     return cost
 
 
@@ -381,15 +434,15 @@ def can_take_cards(S, tb, b, play, u):
 
 
 @njit
-def condition_ok(S, b, cond, u):
+def condition_ok(S, tb, b, cond, u):
     if cond == COND_ON:
         return S["unit_where"][b, u] == WHERE_ON
     if cond == COND_OFF:
         return S["unit_where"][b, u] == WHERE_OFF
     if cond == COND_IN_CC:
-        return in_close_combat(S, b, u)
+        return in_close_combat(S, tb, b, u)
     if cond == COND_NOT_IN_CC:
-        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, b, u)
+        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, tb, b, u)
     if cond == COND_SHAKEN:
         return S["unit_status"][b, u] & STATUS_SHAKEN != 0
     if cond == COND_OOA:
@@ -443,7 +496,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         return False
     if not can_take_cards(S, tb, b, play, u):
         return False
-    if not condition_ok(S, b, np.int64(tb.play_condition[play]), u):
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
         return False
     if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
         return False  # One Action Per Turn
@@ -474,7 +527,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 # away_from_enemy (Evade): away from the enemy of the event, at least a step
                 if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
                     return False
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 start = np.int64(S["unit_pos"][b, u])
@@ -482,7 +535,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
                     return False
             elif j == 0:
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (

@@ -76,6 +76,7 @@ from envs.tactical_assault.plays import (
     TRIG_RANGED_ON,
     TRIG_SITUATION_PLAYED,
     aerial_target_ok,
+    contacts_enemy,
     crossing_cost,
     in_close_combat,
     melee_target_ok,
@@ -198,6 +199,24 @@ def enter(S, tb, b, i, u, y):
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
         S["fr_phase"][b, i] = PH_FACE
         return
+    if tb.g_cc_share == 0:
+        # the tabletop (R28, R31): cells are never shared; a cell in contact with an enemy
+        # is Close Combat and all movement stops there
+        S["fr_left"][b, i] -= cost
+        S["fr_moved"][b, i] += 1
+        S["unit_pos"][b, u] = y
+        if contacts_enemy(S, tb, b, u, y) >= 0:
+            S["fr_last_ok"][b, i] = y
+            S["fr_phase"][b, i] = PH_NEXT
+            return
+        alone = True
+        for w in range(MAX_UNITS):
+            if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                alone = False
+        if alone:
+            S["fr_last_ok"][b, i] = y
+        S["fr_phase"][b, i] = PH_MOVE_W
+        return
     target = -1
     n_enemy = 0
     for w in range(MAX_UNITS):
@@ -224,13 +243,13 @@ def enter(S, tb, b, i, u, y):
 
 
 @njit
-def _stop_moving(S, b, i, u):
+def _stop_moving(S, tb, b, i, u):
     """A move stopped (the unit ceased its activity) while passing through a friendly unit's
     position: the unit goes back to the last position of its path it may end in (FC "Sharing
     Space"; reading R24 of Fantasy Cards)."""
     if S["fr_moved"][b, i] == 0 or S["unit_where"][b, u] != WHERE_ON:
         return
-    if in_close_combat(S, b, u):
+    if in_close_combat(S, tb, b, u):
         return
     pos = S["unit_pos"][b, u]
     for w in range(MAX_UNITS):
@@ -264,7 +283,7 @@ def run_frame(S, tb, b):
         _window(S, b, 1 - p, trig, u, -1)
         return -1
     if stopped:
-        _stop_moving(S, b, i, u)
+        _stop_moving(S, tb, b, i, u)
         return _done(S, tb, b)
     j = np.int64(S["fr_step"][b, i])
     if ph == PH_NEXT:
@@ -277,7 +296,7 @@ def run_frame(S, tb, b):
     v = np.int64(S["fr_target"][b, i])
     if ph == PH_STEP:
         if kind == EFFECT_MOVE:
-            if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+            if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                 S["fr_phase"][b, i] = PH_NEXT
                 return -1
             if tb.step_direction[play, j] != 0:  # away_from_enemy (Evade)
@@ -355,8 +374,9 @@ def run_frame(S, tb, b):
     if ph == PH_CONTACT_W:
         y = np.int64(S["fr_aux"][b, i])
         for w in range(MAX_UNITS):
-            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
-                if S["unit_side"][b, w] != p:
+            if S["unit_where"][b, w] == WHERE_ON and tb.g_contact[y, S["unit_pos"][b, w]]:
+                if S["unit_side"][b, w] != p and tb.type_protection[S["unit_type"][b, w]] != 0:
+                    # the first enemy (by slot) the mover would contact (R31 on the tabletop)
                     _window(S, b, 1 - p, TRIG_ENEMY_CONTACT, w, u)
                     return -1
         S["fr_phase"][b, i] = PH_MOVE  # the enemy is gone: the move goes on

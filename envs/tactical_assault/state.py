@@ -37,7 +37,8 @@ N_PLAYERS = 2
 MAX_CARDS = 72  # cards per deck (FC "Confirm The Decks": exactly 72)
 HAND_SIZE = 6  # FC Table 1 "Draw Hand (Six Cards)" (reading R5)
 MAX_UNITS = 64  # unit slots per game, both sides (a 36-point force of 1-point Civilians: 36)
-MAX_POS = 128  # geometry positions (zones; the largest shipped map has 108)
+MAX_POS = 256  # geometry positions (zones: the largest shipped map has 108; the Standard Game
+# tabletop of FC reading R28 is a 16 x 16 grid of Very Short cells)
 MAX_DIRS = 8  # sides of a position / facings (squares 4, hexes 6; a fine grid may use 8)
 MAX_STACK = 8  # resolution frames (a card, a Cancel of it, an Interrupt of that, ...)
 

@@ -74,6 +74,12 @@ TA_TABLE_FIELDS = [
     ("g_extreme_extra", np.int16, ()),  # how far past its range an attack still reaches a
     # part of the target (FC Step 3 "Extreme Range"); 0 on a zone map (LB R19)
     ("g_dist", np.int16, (MAX_POS, MAX_POS)),  # [P, P] distance between positions
+    ("g_contact", np.uint8, (MAX_POS, MAX_POS)),  # [P, P] units at p and q are in physical
+    # contact (Close Combat, FC "Melee Attacks" Step 1): the identity on a zone map (LB
+    # "Sharing a zone"), neighbouring cells on the tabletop (FC R28)
+    ("g_cc_share", np.uint8, ()),  # 1: Close Combat is sharing a position (a contact move
+    # enters the enemy's zone, LB); 0: units never share a position and a contact move ends
+    # on a position in contact with the enemy (the tabletop, FC R28, R31)
     ("g_centre", np.float64, (MAX_POS, 2)),  # [P, 2] centre point (LOS is drawn between them)
     ("g_vertex", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outline; side k: k -> k+1
     ("g_normal", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outward side normals
@@ -107,6 +113,8 @@ TA_TABLE_FIELDS = [
     ("sc_arrive_zone", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] where reinforcements enter
     ("sc_first_turn", np.int8, ()),  # seat taking the first turn, -1 FC rule
     ("sc_deploy_first", np.int8, ()),  # seat placing first, -1 FC card draw
+    ("sc_deploy_min", np.int8, ()),  # Table 2 code: a unit placed at the start must be at
+    # least this far from every enemy unit (FC "Deploy Forces": Medium), -1 no such rule
     ("sc_turn_limit", np.int16, ()),  # turns per player before time is called
     ("sc_force_points", np.int16, (N_PLAYERS,)),  # [2] points to choose units with, 0 fixed
     ("sc_allowed", np.uint8, (N_PLAYERS, N_TYPES)),  # [2, T] types a side may choose
@@ -195,6 +203,7 @@ def card_record(t: fct.Tables) -> np.ndarray:
     for name in (
         "sc_first_turn",
         "sc_deploy_first",
+        "sc_deploy_min",
         "vc_points_side",
         "vc_unit",
         "vc_hold_side",

@@ -75,8 +75,10 @@ from envs.tactical_assault.plays import (
     TRIG_ENEMY_CONTACT,
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    aerial_cells,
     aerial_target_ok,
     away_options,
+    contacts_enemy,
     holds_pass,
     infiltrate_ok,
     melee_target_ok,
@@ -208,9 +210,14 @@ def legal_actions(S, tb, b, out):
         return n
     if st == STAGE_DEPLOY_POS:
         for z in range(tb.g_n_pos):
-            if place_ok(S, tb, b, p, z):
+            if place_ok(S, tb, b, p, z, True):
                 out[n] = A_POS + z
                 n += 1
+        if n == 0:  # no place far enough from the enemy (FC R32)
+            for z in range(tb.g_n_pos):
+                if place_ok(S, tb, b, p, z, False):
+                    out[n] = A_POS + z
+                    n += 1
         return n
     if st == STAGE_FACING:
         for f in range(tb.g_n_dirs):
@@ -233,6 +240,12 @@ def legal_actions(S, tb, b, out):
         return n
     if st == STAGE_AERIAL_SIDE:
         i = _top(S, b)
+        if tb.g_cc_share == 0:  # the tabletop: a free cell next to the target (R30)
+            opts = np.zeros(MAX_DIRS, dtype=np.int64)
+            m = aerial_cells(S, tb, b, np.int64(S["fr_target"][b, i]), opts)
+            for t in range(m):
+                out[t] = A_POS + opts[t]
+            return m
         z = np.int64(S["unit_pos"][b, S["fr_target"][b, i]])
         for k in range(tb.g_n_dirs):
             y = tb.g_neighbour[z, k]
@@ -407,9 +420,12 @@ def apply_action(S, tb, b, a):
         z = np.int64(S["unit_pos"][b, v])
         e = a - A_POS
         S["unit_where"][b, u] = WHERE_ON
-        S["unit_pos"][b, u] = z
-        S["unit_entry"][b, u] = e
-        S["unit_cc_target"][b, u] = v
+        if tb.g_cc_share == 0:
+            S["unit_pos"][b, u] = e  # the tabletop: in the chosen cell next to it (R30)
+        else:
+            S["unit_pos"][b, u] = z
+            S["unit_entry"][b, u] = e
+            S["unit_cc_target"][b, u] = v
         for k in range(tb.g_n_dirs):
             if tb.g_neighbour[e, k] == z:
                 S["unit_facing"][b, u] = k
@@ -498,7 +514,9 @@ def apply_action(S, tb, b, a):
         else:
             y = a - A_POS
             u = np.int64(S["fr_unit"][b, i])
-            if pos_state(S, b, u, y) == 2:
+            if pos_state(S, b, u, y) == 2 or (
+                tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
+            ):
                 S["fr_aux"][b, i] = y
                 S["fr_phase"][b, i] = PH_CONTACT_W
             else:

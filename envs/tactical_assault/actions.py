@@ -10,10 +10,12 @@ stage asked (S["stage"]). The layout::
     A_UNIT + u       64     unit slot u: the unit a card is played on, an attack's target, the
                             unit to deploy next, the original target among several enemies in
                             a zone entered (LB "Multiple unit close combat: moving into")
-    A_POS + p        128    position p (a zone): where to deploy or infiltrate, the next zone of a move, the
+    A_POS + p        256    position p (a zone, or a cell of the tabletop: FC R28): where to deploy
+                            or infiltrate, the next position of a move, the
                             zone chosen between equal Fall Back options (LB "Making decisions"),
                             the zone chosen between equally near ones to move out to (LB R18)
-    A_FACING + f     8      facing f (a side of the unit's position, LB R8; I10)
+    A_FACING + f     8      facing f (a side of the unit's zone, LB R8; one of the 8 directions
+                            N, NE, .. NW on the tabletop; I10)
     A_PASS           1      pass a window / end the turn / stop moving / done discarding
     A_EXIT           1      move: leave the map across the scenario's exit edge (units_exit, R22)
 
@@ -35,10 +37,10 @@ A_SITUATION = A_ACTION + MAX_CARDS  # 72
 A_DISCARD = A_SITUATION + MAX_CARDS  # 144
 A_UNIT = A_DISCARD + MAX_CARDS  # 216
 A_POS = A_UNIT + MAX_UNITS  # 280
-A_FACING = A_POS + MAX_POS  # 408
-A_PASS = A_FACING + MAX_DIRS  # 416
-A_EXIT = A_PASS + 1  # 417
-N_ACTIONS = A_EXIT + 1  # 418
+A_FACING = A_POS + MAX_POS  # 536
+A_PASS = A_FACING + MAX_DIRS  # 544
+A_EXIT = A_PASS + 1  # 545
+N_ACTIONS = A_EXIT + 1  # 546
 MAX_LEGAL = N_ACTIONS  # a legal list never holds an index twice
 
 # --- stages (S["stage"]) -------------------------------------------------------------------

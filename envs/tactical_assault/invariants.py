@@ -230,3 +230,77 @@ def fuzz(S, tb, b, seed, first_game, n_games, out):
             if code != OK:
                 return g - first_game, decisions, g, code
     return n_games, decisions, -1, OK
+
+
+def fuzz_table(tb, seed: int, games: int, block: int = 1000) -> dict:
+    """Fuzz games 0..games-1 of `seed` on tables record `tb` in blocks (a tqdm bar; Ctrl-C
+    keeps the blocks done). Returns games, decisions, the first bad game and its code."""
+    import time
+
+    from tqdm import tqdm
+
+    from envs.tactical_assault import state
+    from envs.tactical_assault.actions import N_ACTIONS
+
+    S = state.allocate(1)
+    out = np.zeros(N_ACTIONS, dtype=np.int64)
+    done = decisions = 0
+    bad, code = -1, OK
+    t0 = time.perf_counter()
+    try:
+        with tqdm(total=games, unit="game", desc="fuzz") as bar:
+            for start in range(0, games, block):
+                n = min(block, games - start)
+                g, d, bad, code = fuzz(S, tb, 0, seed, start, n, out)
+                done += g
+                decisions += d
+                bar.update(g)
+                if bad >= 0:
+                    break
+    except KeyboardInterrupt:
+        pass
+    return {
+        "games": done,
+        "decisions": decisions,
+        "bad_game": bad,
+        "code": CODE_NAMES[code] if code >= 0 else "no legal action",
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m envs.tactical_assault.invariants --table standard --games 100000"""
+    import argparse
+
+    from envs.tactical_assault.tables import as_tb
+
+    p = argparse.ArgumentParser(description="Fuzz random Tactical Assault games.")
+    p.add_argument(
+        "--table",
+        default="standard",
+        help="'standard' (the Fantasy Cards tabletop) or a shipped Legendary Battles scenario name",
+    )
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--block", type=int, default=1000)
+    args = p.parse_args(argv)
+    if args.games < 1 or args.block < 1:
+        p.error("--games and --block must be at least 1")
+    if args.table == "standard":
+        from envs.fantasy_cards.tabletop import standard_record
+
+        rec = standard_record()
+    else:
+        from envs.legendary_battles.zones import shipped_record
+
+        try:
+            rec = shipped_record(args.table)
+        except ValueError as e:
+            p.error(str(e))
+    r = fuzz_table(as_tb(rec), args.seed, args.games, args.block)
+    print(r)
+    return 0 if r["bad_game"] < 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

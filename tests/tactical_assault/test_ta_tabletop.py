@@ -205,3 +205,80 @@ def test_a_friendly_war_machine_lets_a_unit_cross_a_cliff_on_the_tabletop(tmp_pa
     assert plays.crossing_cost(S, tb, 0, 1, C(5, 4), D["S"]) == -1  # not through itself
     S["unit_pos"][0, 1] = C(9, 9)
     assert plays.crossing_cost(S, tb, 0, 0, C(5, 5), D["N"]) == -1
+
+
+@pytest.fixture(scope="module")
+def terrain(tmp_path_factory):
+    """A Woods template 4 x 3 at cols 6-9, rows 2-4; a Swamp at (7, 7); a High (3) Gradual
+    hill at cols 0-1, rows 9-11; single Woods cells at (3, 10), (3, 12) and (2, 13)."""
+    grid = [["."] * 16 for _ in range(16)]
+    for c in range(6, 10):
+        for r in range(2, 5):
+            grid[r][c] = "W"
+    grid[7][7] = "S"
+    grid[10][3] = grid[12][3] = grid[13][2] = "W"
+    elev = [["0"] * 16 for _ in range(16)]
+    for c in (0, 1):
+        for r in (9, 10, 11):
+            elev[r][c] = "3g"
+    return tb_of(
+        tmp_path_factory.mktemp("terrain"),
+        rows=[" ".join(r) for r in grid],
+        elevation="\n".join(" ".join(r) for r in elev) + "\n",
+    )
+
+
+EX, OB, CO = geometry.LOS_EXISTS, geometry.LOS_OBSTRUCTED, geometry.LOS_IN_COVER
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        ((3, 3), (6, 3), EX | CO),  # "LOS Enters Covering Terrain Template": at its edge
+        ((3, 3), (7, 3), 0),  # ... deeper in: the line crosses the Woods first
+        ((6, 3), (8, 3), EX | CO),  # "... Drawn Within ...": same Woods, a Short Distance
+        ((6, 3), (9, 3), 0),  # ... three cells apart: more than a Short Distance
+        ((6, 3), (3, 3), EX),  # "LOS Exits Covering Terrain Template": from its edge
+        ((7, 3), (3, 3), 0),  # ... from deeper in
+        ((5, 7), (9, 7), EX),  # "LOS Crosses Any Hindering Terrain": no effect
+        ((1, 10), (6, 10), EX),  # "... To Or From Elevated Terrain": High over Medium Woods
+        ((1, 12), (6, 12), 0),  # the same Woods seen from the ground blocks
+        ((0, 8), (0, 12), 0),  # "Elevated Terrain": the hill between two Low units blocks
+        ((0, 13), (4, 14), EX | OB),  # only a corner of the target is seen: Obstructed
+        ((0, 13), (4, 13), 0),  # no part of it
+    ],
+)
+def test_los_cases_of_part_v_on_the_tabletop(terrain, a, b, want):
+    """FC PART V "Determining Line Of Sight" and its cases, centre to centre between cells,
+    terrain under a cell's centre applying to the whole cell (R28)."""
+    assert geometry.line_of_sight(terrain, plays.new_occ(), C(*a), C(*b)) == want
+
+
+def test_a_move_passes_through_a_friend_and_may_end_next_to_one(tmp_path):
+    """FC "Moving Through Friendly Units" (no reduction of distance), "Sharing Space" (never
+    ending on one) and "Contacting Friendly Units" (ending in contact is fine) on cells."""
+    tb = tb_of(
+        tmp_path,
+        units0=[unit("INFANTRY", 5, 5, "E"), unit("ARCHER", 6, 5, "E")],
+        units1=[unit("INFANTRY", 12, 12, "N")],
+    )
+    S = started(tb)
+    _main_of(S, tb, 0)
+    ca = card_with(action="Cautious Advance")  # a Short Distance: 4 half-cells
+    hand(S, 0, [ca])
+    turn.apply_action(S, tb, 0, A.A_ACTION + ca)
+    turn.apply_action(S, tb, 0, A.A_UNIT + 0)
+    _pass_windows(S, tb)
+    assert A.A_POS + C(6, 5) in legal(S, tb)
+    turn.apply_action(S, tb, 0, A.A_POS + C(6, 5))  # into the Archer's cell, passing
+    _pass_windows(S, tb)
+    opts = legal(S, tb)
+    assert A.A_PASS not in opts  # it may not stop on the Archer
+    assert A.A_POS + C(7, 5) in opts  # 2 + 2 half-cells: the friend cost nothing extra
+    assert A.A_POS + C(7, 6) not in opts  # a diagonal (3) does not fit in what is left
+    turn.apply_action(S, tb, 0, A.A_POS + C(7, 5))
+    _pass_windows(S, tb)
+    assert legal(S, tb) == [A.A_PASS]  # the movement is spent; it ends next to the Archer
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["unit_pos"][0, 0] == C(7, 5) and S["unit_pos"][0, 1] == C(6, 5)
+    assert invariants.check(S, tb, 0) == ""

@@ -344,6 +344,17 @@ def _fill_ground(r, terrain, zone_terrain, ground, ground_class, edge_terrain) -
         front = (dxm * fx + dym * fy) >= 0  # [p, o]
         r["g_arc"][:n, f, :n] = front
     _fill_routes(r)
+    # Random Drift (FC I6): the cell holding the point a Very Short / Short Distance from P
+    # along the line to R, or R itself when it is nearer (no point falls on a cell edge)
+    length = np.hypot(dxm, dym)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for d in range(tat.N_DRIFT):
+            reach = r["g_dist_units"][d] / HALF  # cells
+            fx = np.rint(cols[:, None] + reach * dxm / length).astype(np.int64)
+            fy = np.rint(rows[:, None] + reach * dym / length).astype(np.int64)
+            near = r["g_dist"][:n, :n] <= r["g_dist_units"][d]
+            drift = np.where(near, np.arange(n)[None, :], fy * CELLS + fx)
+            r["g_drift"][:n, :n, d, 0] = np.where(length > 0, drift, -1)
 
 
 def _fill_forces(r, bf: Battlefield, fail, fc: fct.Tables) -> None:

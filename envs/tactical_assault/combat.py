@@ -13,7 +13,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import ELIMINATED, FALL_BACK, OUT_OF_ACTION, SHAKEN
 from envs.tactical_assault.cards import flip
-from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc
+from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc, line_of_sight
 from envs.tactical_assault.plays import (
     crossing_cost,
     in_close_combat,
@@ -270,16 +270,15 @@ def keep_only(S, tb, b, z, stay):
 
 
 @njit
-def begin_fall_back(S, tb, b, v, u):
-    """v must Fall Back a Short Distance directly away from its attacker u (Table 6, R7) along
-    the line from u's position through v's and beyond (LB "Determining the route"); when they
-    share a zone, the line through the shared zone and the entry zone (LB R6). A Fall Back
-    already under way (of v or another unit) ends where it is first ("Fall Back ... can be
-    imposed more than one time")."""
+def begin_fall_back(S, tb, b, v, u, apos):
+    """v must Fall Back a Short Distance directly away from its attacker u at position `apos`
+    (Table 6, R7: or from the Target Point at `apos`) along the line from apos through v's
+    position and beyond (LB "Determining the route"); when they share a zone, the line through
+    the shared zone and the entry zone (LB R6). A Fall Back already under way (of v or another
+    unit) ends where it is first ("Fall Back ... can be imposed more than one time")."""
     if S["fb_unit"][b] >= 0:
         end_fall_back(S, tb, b, False)
     pos = np.int64(S["unit_pos"][b, v])
-    apos = np.int64(S["unit_pos"][b, u])
     S["fb_unit"][b] = v
     S["fb_k"][b] = 0
     S["fb_left"][b] = tb.g_dist_units[SHORT]
@@ -430,7 +429,7 @@ def apply_result(S, tb, b, u, v, result):
     if result == FALL_BACK and S["unit_type"][b, v] == tb.type_aerial:
         withdraw(S, tb, b, v)
     elif result == FALL_BACK:
-        begin_fall_back(S, tb, b, v, u)
+        begin_fall_back(S, tb, b, v, u, np.int64(S["unit_pos"][b, u]))
     elif result == SHAKEN:
         S["unit_status"][b, v] |= STATUS_SHAKEN
     elif result == OUT_OF_ACTION:
@@ -454,4 +453,50 @@ def resolve_attack(S, tb, b, u, v, ranged, code, extra_shift):
     card = flip(S, tb, b, np.int64(S["unit_side"][b, u]))
     r = final_result(card, s + extra_shift)
     apply_result(S, tb, b, u, v, r)
+    return r
+
+
+@njit
+def point_shift(S, tb, b, u, v, f, rad, occ):
+    """Net Table 4 shift of u's Target Point attack, its point at f, on v (FC I14, R16): as
+    a Ranged Attack, with range, LOS and LOS Arc judged from the point; Extreme Range when v's
+    centre is outside the radius `rad` (in the ground's units) but its base reaches it."""
+    tu = S["unit_type"][b, u]
+    tv = S["unit_type"][b, v]
+    c = np.int64(S["unit_pos"][b, v])
+    s = 0
+    if tb.type_ranged[tu] > tb.type_protection[tv]:
+        s += tb.rmod_shift[R_RATING_HIGHER]
+    if tb.type_protection[tv] > tb.type_ranged[tu]:
+        s += tb.rmod_shift[R_PROTECTION_HIGHER]
+    if tb.g_dist[f, c] > rad:
+        s += tb.rmod_shift[R_EXTREME]
+    if not in_arc(tb, c, np.int64(S["unit_facing"][b, v]), f):
+        s += tb.rmod_shift[R_OUTSIDE_ARC]
+    if line_of_sight(tb, occ, f, c) & (LOS_OBSTRUCTED | LOS_IN_COVER):
+        s += tb.rmod_shift[R_OBSTRUCTED_COVER]
+    if tb.g_ground[c] > tb.g_ground[S["unit_pos"][b, u]] or tv == tb.type_aerial:
+        s += tb.rmod_shift[R_TARGET_HIGHER_OR_AERIAL]
+    if in_close_combat(S, tb, b, v):
+        s += tb.rmod_shift[R_TARGET_IN_CC]
+    return np.int64(s)
+
+
+@njit
+def resolve_point_attack(S, tb, b, u, v, f, rad, extra_shift):
+    """Flip and apply u's Target Point attack (point f) on v; Fall Back moves directly away
+    from the point (Table 6, R7), from the attacker when v stands on it. Returns the final
+    result, -1 when there is no attack (v or u gone)."""
+    if S["unit_where"][b, v] != WHERE_ON or S["unit_where"][b, u] != WHERE_ON:
+        return -1
+    occ = new_occ()
+    occupancy(S, tb, b, occ)
+    s = point_shift(S, tb, b, u, v, f, rad, occ)
+    card = flip(S, tb, b, np.int64(S["unit_side"][b, u]))
+    r = final_result(card, s + extra_shift)
+    if r == FALL_BACK and S["unit_type"][b, v] != tb.type_aerial and S["unit_pos"][b, v] != f:
+        cease(S, b, v)
+        begin_fall_back(S, tb, b, v, u, f)
+    else:
+        apply_result(S, tb, b, u, v, r)
     return r

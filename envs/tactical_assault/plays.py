@@ -10,8 +10,8 @@ contacted), on any own unit otherwise (a unit that reacts to a mover or to an en
 A window is always asked and passing is always legal, so being asked tells nothing about
 the asked player's hand.
 
-Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack.
+Every effect kind of the card-effect table is run by the core (a kind it did not know would
+make a play unusable, so it would never be offered).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_RECOVER,
     EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
+    EFFECT_TARGET_POINT_ATTACK,
     PART_ACTION,
     RANGE_DISTANCE_CODE,
     TIMING_ACTION,
@@ -606,6 +607,13 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     break
             if not found:
                 return False
+        elif kind == EFFECT_TARGET_POINT_ATTACK:
+            # FC I14: a point in range and LOS; the unit's own position always is one
+            if S["unit_where"][b, u] != WHERE_ON:
+                return False
+            code = np.int64(tb.step_range[play, j])
+            if code == RANGE_DISTANCE_CODE and tb.type_range[S["unit_type"][b, u]] < 0:
+                return False
         elif kind == EFFECT_CANCEL_CARD:
             w = np.int64(S["win_unit"][b])
             if w < 0 or sight(S, tb, b, occ, u, w, np.int64(tb.step_range[play, j])) == 0:
@@ -635,3 +643,19 @@ def window_fits(S, tb, b, p, k, general, new_only):
             return False
         return tb.play_timing[play] == TIMING_ANY_TIME and tb.play_trigger[play] == TRIG_NONE
     return np.int64(tb.play_trigger[play]) == np.int64(S["win_trigger"][b])
+
+
+@njit
+def point_in_sight(S, tb, b, occ, u, z, code):
+    """Unit u may place a Target Point at position z (FC I14): within Table 2 distance `code`
+    (RANGE_DISTANCE_CODE: its Range Distance) of its centre, in its LOS Arc and its LOS."""
+    if code == RANGE_DISTANCE_CODE:
+        code = np.int64(tb.type_range[S["unit_type"][b, u]])
+        if code < 0:
+            return False
+    a = np.int64(S["unit_pos"][b, u])
+    if tb.g_dist[a, z] > tb.g_dist_units[code]:
+        return False
+    if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), z):
+        return False
+    return line_of_sight(tb, occ, a, z) != 0

@@ -151,6 +151,8 @@ STATE_FIELDS = [
     ("fb_depth", np.int8, ()),  # int8 stack depth when it began (Interrupts above run first)
     ("fb_ask", np.uint8, ()),  # bool its opponent's enemy_unit_moves window is due (I3)
     ("fb_last_ok", np.int16, ()),  # int16 last position reached that it may end in, -1
+    # --- a Target Point attack (FC I6, I14; resolve.py), per frame ---
+    ("fr_tp_mask", np.uint64, (MAX_STACK,)),  # uint64[8] bit u: unit u is still to be attacked
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

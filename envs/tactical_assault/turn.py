@@ -35,6 +35,7 @@ from envs.tactical_assault.actions import (
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
+    STAGE_DRIFT_TIE,
     STAGE_FACING,
     STAGE_FALL_BACK_TIE,
     STAGE_GAME_OVER,
@@ -47,6 +48,7 @@ from envs.tactical_assault.actions import (
     STAGE_RUN,
     STAGE_STAYER,
     STAGE_TARGET,
+    STAGE_TARGET_POINT,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
@@ -88,6 +90,7 @@ from envs.tactical_assault.plays import (
     occupancy,
     pass_receiver_ok,
     playable_on_some_unit,
+    point_in_sight,
     pos_state,
     ranged_target_ok,
     usable,
@@ -102,6 +105,8 @@ from envs.tactical_assault.resolve import (
     PH_NEXT,
     PH_RANGED_W,
     enter,
+    land_target_point,
+    place_target_point,
     push,
     run_frame,
     window_passed,
@@ -327,6 +332,20 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + w
                 n += 1
         return n
+    if st == STAGE_TARGET_POINT:
+        code = np.int64(tb.step_range[play, j])
+        for z in range(tb.g_n_pos):
+            if point_in_sight(S, tb, b, occ, u, z, code):
+                out[n] = A_POS + z
+                n += 1
+        return n
+    if st == STAGE_DRIFT_TIE:
+        f = S["fr_from"][b, i]
+        r = S["fr_start"][b, i]
+        d = S["fr_left"][b, i]
+        out[0] = A_POS + tb.g_drift[f, r, d, 0]
+        out[1] = A_POS + tb.g_drift[f, r, d, 1]
+        return 2
     if st == STAGE_VOLLEY:
         v = np.int64(S["fr_target"][b, i])
         for w in range(MAX_UNITS):
@@ -521,6 +540,12 @@ def apply_action(S, tb, b, a):
                 S["fr_phase"][b, i] = PH_CONTACT_W
             else:
                 enter(S, tb, b, i, u, y)
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_TARGET_POINT:
+        place_target_point(S, tb, b, a - A_POS)  # FC I14, I6
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_DRIFT_TIE:
+        land_target_point(S, tb, b, a - A_POS)
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_VOLLEY:
         i = _top(S, b)

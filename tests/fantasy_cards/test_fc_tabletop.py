@@ -174,3 +174,17 @@ def test_battlefield_errors_name_file_entry_and_field(tmp_path, change, field, m
         tt.battlefield_record(path)
     assert err.value.path == str(path) and err.value.entry == "'Test Table'"
     assert err.value.field == field and message in err.value.message
+
+
+def test_random_drift_moves_the_point_along_the_line_to_the_reference():
+    """FC I6: the Target Point moves a Very Short or Short Distance along the line from itself
+    through the reference unit's centre, and stops on that centre if it would pass it."""
+    tb = tables.as_tb(tt.standard_record())
+    g = tb.g_drift
+    assert g[C(10, 8), C(2, 8), 0, 0] == C(9, 8)  # Very Short: one cell
+    assert g[C(10, 8), C(2, 8), 1, 0] == C(8, 8)  # Short: two cells
+    assert g[C(10, 10), C(2, 2), 0, 0] == C(9, 9)  # 0.71 cells each way
+    assert g[C(10, 10), C(2, 2), 1, 0] == C(9, 9)  # 1.41 cells each way: still (9, 9)
+    assert g[C(3, 8), C(2, 8), 1, 0] == C(2, 8)  # would pass the reference: stops on it
+    assert g[C(12, 3), C(2, 8), 1, 0] == C(10, 4)  # (10.2, 3.9)
+    assert (g[..., 1] == -1).all()  # a point never lands on a cell edge

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ta_helpers import card_with, hand, legal, started
+from ta_helpers import card_with, hand, legal, stack_top, started
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fantasy_cards"))
 from fc_tabletop_helpers import tb_of, unit  # noqa: E402
@@ -281,4 +281,56 @@ def test_a_move_passes_through_a_friend_and_may_end_next_to_one(tmp_path):
     assert legal(S, tb) == [A.A_PASS]  # the movement is spent; it ends next to the Archer
     turn.apply_action(S, tb, 0, A.A_PASS)
     assert S["unit_pos"][0, 0] == C(7, 5) and S["unit_pos"][0, 1] == C(6, 5)
+    assert invariants.check(S, tb, 0) == ""
+
+
+def _cards(result: str, n: int, but: set[int]) -> list[int]:
+    fc = tt._fc_tables()
+    out = [k for k in range(72) if fc.result_names[fc.card_result[k]] == result and k not in but]
+    return out[:n]
+
+
+def test_a_target_point_drifts_then_attacks_every_unit_in_its_radius(tmp_path):
+    """FC I14 with I6, R16, R7 on the tabletop. An Artillery unit at (4, 8) places the point
+    at (12, 8), its Long Range Distance; the drift card is No Effect: a Short Distance towards
+    the attacker, to (10, 8). The INFANTRY at (10, 9) (a Very Short Distance away) and the
+    MILITIA at (11, 7) (1.4 cells: only its base is reached, Extreme Range) are attacked, each
+    with its own card, in slot order; the CIVILIAN on the placed point (two cells from the
+    final one) is not. The INFANTRY's Fall Back moves directly away from the point."""
+    tb = tb_of(
+        tmp_path,
+        units0=[unit("ARTILLERY", 4, 8, "E")],
+        units1=[
+            unit("INFANTRY", 10, 9, "N"),
+            unit("MILITIA", 11, 7, "S"),
+            unit("CIVILIAN", 12, 8, "W"),
+        ],
+    )
+    S = started(tb)
+    _main_of(S, tb, 0)
+    bomb = card_with(action="Bombard")
+    hand(S, 0, [bomb])
+    drift = _cards("No Effect", 1, {bomb})[0]
+    inf_card = _cards("No Effect", 2, {bomb})[1]  # +1 (Very Heavy on Moderate): Fall Back
+    mil_card = _cards("Shaken", 1, {bomb})[0]  # +1 (on Light) -1 (Extreme Range): Shaken
+    stack_top(S, 0, [mil_card, inf_card, drift])
+    turn.apply_action(S, tb, 0, A.A_ACTION + bomb)
+    turn.apply_action(S, tb, 0, A.A_UNIT + 0)
+    _pass_windows(S, tb)
+    assert S["stage"][0] == A.STAGE_TARGET_POINT
+    opts = {a - A.A_POS for a in legal(S, tb)}
+    assert C(12, 8) in opts and C(13, 8) not in opts  # 8 cells: Long; 9 is beyond
+    assert C(3, 8) not in opts  # behind it: outside its LOS Arc
+    turn.apply_action(S, tb, 0, A.A_POS + C(12, 8))
+    assert S["card_place"][0, 0, drift] == state.PLACE_DISCARD
+    assert S["stage"][0] == A.STAGE_WINDOW and S["win_unit"][0] == 1  # INFANTRY's owner
+    _pass_windows(S, tb)  # the ranged window, then the Fall Back's windows
+    assert S["unit_pos"][0, 1] == C(10, 11)  # two cells straight away from (10, 8)
+    assert S["win_unit"][0] == 2 or S["stage"][0] != A.STAGE_WINDOW
+    _pass_windows(S, tb)
+    assert S["unit_status"][0, 2] == state.STATUS_SHAKEN
+    assert S["unit_status"][0, 1] == 0 and S["unit_status"][0, 3] == 0
+    assert S["card_place"][0, 0, inf_card] == S["card_place"][0, 0, mil_card]
+    assert S["card_place"][0, 0, mil_card] == state.PLACE_DISCARD
+    assert S["unit_pos"][0, 3] == C(12, 8)
     assert invariants.check(S, tb, 0) == ""

@@ -41,6 +41,7 @@ from envs.fantasy_cards.tables import (
 )
 from envs.tactical_assault.geometry import LOS_EXISTS, in_arc, line_of_sight
 from envs.tactical_assault.state import (
+    MAX_DIRS,
     MAX_POS,
     MAX_UNITS,
     PLACE_HAND,
@@ -259,14 +260,14 @@ def aerial_target_ok(S, tb, b, u, v):
         ):
             return False
     if tb.g_cc_share == 0:
-        return aerial_cells(S, tb, b, v, np.zeros(8, dtype=np.int64)) > 0  # R30: a free side
+        return aerial_cells(S, tb, b, v, np.zeros(MAX_DIRS, dtype=np.int64)) > 0  # R30
     return True
 
 
 @njit
 def aerial_cells(S, tb, b, v, out):
-    """Tabletop (R30, R28): the free standable cells next to v's an Aerial unit attacking v
-    may be placed in (out[:n]); a cell in contact with another enemy unit counts too."""
+    """The tabletop (R30, R28): the free standable cells next to v's, where an Aerial unit
+    attacking v may be placed (out[:n]); a cell also in contact with another enemy counts."""
     z = np.int64(S["unit_pos"][b, v])
     n = 0
     for k in range(tb.g_n_dirs):
@@ -297,7 +298,7 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
     side = S["unit_side"][b, u]
-    friend = False
+    occupied = False
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
             if S["unit_type"][b, v] == tb.type_obstacle:
@@ -307,11 +308,11 @@ def can_step(S, tb, b, u, pos, k, left, contact):
                     return -1
                 if tb.g_cc_share == 0:
                     return -1  # the tabletop: never through any part of an enemy (FC-4.7)
-            friend = True
+            occupied = True  # on the tabletop only a friend gets here
     if tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0:
         # the tabletop (R31): entering contact ends the move, so only a contact move may,
         # and not onto a friend's cell it could not end on (Sharing Space)
-        if not contact or friend:
+        if not contact or occupied:
             return -1
     return cost
 

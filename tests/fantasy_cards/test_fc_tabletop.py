@@ -49,24 +49,33 @@ def test_contact_is_the_8_neighbourhood():
 
 def test_move_costs_orthogonal_diagonal_terrain_and_slopes(tmp_path):
     """R28, R23, R31: a step costs 2 half-cells, a diagonal 3; into Covering / Obstructing /
-    Hindering terrain double; up a Steep slope double again; Impassable never."""
+    Hindering terrain double; up a Steep slope double again, a Gradual one no more; Stark
+    ground higher than a Low unit only by a climb route; Impassable never."""
     rows = [list(r.split()) for r in CLEAR_ROWS]
     rows[5][6] = "W"  # Woods east of (5, 5)
     rows[4][6] = "S"  # Swamp north-east
     rows[6][5] = "L"  # Lava Flow south
     elev = [["0"] * 16 for _ in range(16)]
     elev[4][5] = "1s"  # a Steep rise north
+    elev[6][4] = "2g"  # a Gradual rise south-west
+    elev[6][6] = "2k"  # a Stark rise south-east
+    elev[10][9] = elev[10][11] = "2k"  # Stark either side of (10, 10), Stairs to the west
     tb = tb_of(
         tmp_path,
         rows=[" ".join(r) for r in rows],
         elevation="\n".join(" ".join(r) for r in elev) + "\n",
+        linear_terrain=[{"terrain": "Stairs", "sides": [[10, 10, "W"]]}],
     )
     cost = tb.g_entry_cost[C(5, 5)]
     assert cost[D["N"]] == 4  # up the Steep slope: 2 x 2
     assert cost[D["NE"]] == 6  # diagonal into Swamp: 3 x 2
     assert cost[D["E"]] == 4  # into Woods
     assert cost[D["S"]] == -1  # Lava Flow: Impassable
-    assert cost[D["W"]] == 2 and cost[D["SW"]] == 3
+    assert cost[D["SW"]] == 3  # "Gradual Elevation": no penalty of its own
+    assert cost[D["SE"]] == -1  # "Stark Elevation": two levels up, no route
+    assert cost[D["W"]] == 2
+    assert tb.g_entry_cost[C(10, 10), D["E"]] == -1  # two levels up, Stark
+    assert tb.g_entry_cost[C(10, 10), D["W"]] == 2  # ... unless by a specific route (Stairs)
     assert tb.g_standable[C(5, 6)] == 0
     assert tb.g_entry_cost[C(5, 4), D["S"]] == 2  # down the slope: no penalty
 

@@ -19,6 +19,7 @@ from envs.tactical_assault.plays import (
     in_close_combat,
     new_occ,
     occupancy,
+    reserved,
     sight,
 )
 from envs.tactical_assault.state import (
@@ -391,6 +392,8 @@ def fall_back_step(S, tb, b, choice):
     side = _side_to(tb, cur, nxt)
     cost = crossing_cost(S, tb, b, v, cur, side) if side >= 0 else -1
     blk = _blocked(S, tb, b, v, nxt)
+    if tb.g_cc_share == 0 and reserved(S, b, v, nxt):
+        blk = 2  # the tabletop: another moving unit's place to go back to (plays.reserved)
     if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
         end_fall_back(S, tb, b, False)  # I9: stop short of the obstruction
         return 0

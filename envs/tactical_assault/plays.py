@@ -119,6 +119,33 @@ def contacts_enemy(S, tb, b, u, y):
 
 
 @njit
+def reserved(S, b, u, y):
+    """The tabletop: y is where a moving unit other than u would be put back if its move or
+    Fall Back stopped now, while it stands elsewhere (a Fall Back ends on the last position it
+    may end in, or where it began: combat.end_fall_back; a move stopped on a friend's position
+    goes back: R24). No other unit may enter or be placed there meanwhile (R28: never two
+    units in one cell)."""
+    v = np.int64(S["fb_unit"][b])
+    if v >= 0 and v != u and S["unit_where"][b, v] == WHERE_ON:
+        end = S["fb_last_ok"][b] if S["fb_last_ok"][b] >= 0 else S["fb_origin"][b]
+        if end == y and S["unit_pos"][b, v] != y:
+            return True
+    for i in range(S["depth"][b]):
+        w = np.int64(S["fr_unit"][b, i])
+        if w < 0 or w == u or S["unit_where"][b, w] != WHERE_ON:
+            continue
+        if S["fr_moved"][b, i] > 0 and S["fr_last_ok"][b, i] == y and S["unit_pos"][b, w] != y:
+            for x in range(MAX_UNITS):  # w stands on a friend's position: it would go back
+                if (
+                    x != w
+                    and S["unit_where"][b, x] == WHERE_ON
+                    and S["unit_pos"][b, x] == S["unit_pos"][b, w]
+                ):
+                    return True
+    return False
+
+
+@njit
 def occupancy(S, tb, b, occ):
     """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
     stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed)."""
@@ -214,7 +241,7 @@ def crossing_cost(S, tb, b, u, pos, k):
 def infiltrate_ok(S, tb, b, p, z, d):
     """An Infiltrator of seat p may be placed at z (FC I9): standable, no unit there, its
     centre at least Table 2 distance `d` from every enemy unit on the battlefield."""
-    if tb.g_standable[z] == 0:
+    if tb.g_standable[z] == 0 or (tb.g_cc_share == 0 and reserved(S, b, -1, z)):
         return False
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] != WHERE_ON:
@@ -274,7 +301,7 @@ def aerial_cells(S, tb, b, v, out):
         y = np.int64(tb.g_neighbour[z, k])
         if y < 0 or tb.g_standable[y] == 0:
             continue
-        free = True
+        free = not reserved(S, b, -1, y)
         for w in range(MAX_UNITS):
             if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
                 free = False
@@ -309,6 +336,8 @@ def can_step(S, tb, b, u, pos, k, left, contact):
                 if tb.g_cc_share == 0:
                     return -1  # the tabletop: never through any part of an enemy (FC-4.7)
             occupied = True  # on the tabletop only a friend gets here
+    if tb.g_cc_share == 0 and reserved(S, b, u, y):
+        return -1
     if tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0:
         # the tabletop (R31): entering contact ends the move, so only a contact move may,
         # and not onto a friend's cell it could not end on (Sharing Space)

@@ -86,6 +86,7 @@ from envs.tactical_assault.plays import (
     TRIG_RANGED_ON,
     TRIG_SITUATION_PLAYED,
     aerial_target_ok,
+    can_step,
     contacts_enemy,
     crossing_cost,
     in_close_combat,
@@ -211,7 +212,13 @@ def enter(S, tb, b, i, u, y):
     cost = -1
     for k in range(tb.g_n_dirs):
         if tb.g_neighbour[pos, k] == y:
-            cost = crossing_cost(S, tb, b, u, pos, k)
+            if tb.g_cc_share == 0:
+                # the tabletop: the step is checked again (a window before it may have moved
+                # units: R28, R31)
+                left = np.int64(S["fr_left"][b, i])
+                cost = can_step(S, tb, b, u, pos, k, left, S["fr_contact"][b, i] != 0)
+            else:
+                cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
         S["fr_phase"][b, i] = PH_FACE
         return

@@ -334,3 +334,13 @@ def test_a_target_point_drifts_then_attacks_every_unit_in_its_radius(tmp_path):
     assert S["card_place"][0, 0, mil_card] == state.PLACE_DISCARD
     assert S["unit_pos"][0, 3] == C(12, 8)
     assert invariants.check(S, tb, 0) == ""
+
+
+def test_no_unit_is_placed_where_a_falling_back_unit_goes_back_regression(standard):
+    """Fuzz find (seed 2026, game 47375): a unit Falling Back (Opportunity Fire) through a
+    friend's cell is Swooped on; the Aerial unit was placed in the cell the Fall Back began
+    in, and when the Aerial attack's own Fall Back ended the first one there, the two enemies
+    shared the cell. That cell is now kept for it (plays.reserved)."""
+    S = state.allocate(1)
+    out = np.zeros(A.N_ACTIONS, dtype=np.int64)
+    assert invariants.fuzz(S, standard, 0, 2026, 47375, 1, out)[2:] == (-1, invariants.OK)

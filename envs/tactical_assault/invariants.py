@@ -232,9 +232,10 @@ def fuzz(S, tb, b, seed, first_game, n_games, out):
     return n_games, decisions, -1, OK
 
 
-def fuzz_table(tb, seed: int, games: int, block: int = 1000) -> dict:
-    """Fuzz games 0..games-1 of `seed` on tables record `tb` in blocks (a tqdm bar; Ctrl-C
-    keeps the blocks done). Returns games, decisions, the first bad game and its code."""
+def fuzz_table(tb, seed: int, games: int, block: int = 1000, first: int = 0) -> dict:
+    """Fuzz games first..first+games-1 of `seed` on tables record `tb` in blocks (a tqdm bar;
+    Ctrl-C keeps the blocks done). Returns games, decisions, the first bad game and its
+    code."""
     import time
 
     from tqdm import tqdm
@@ -249,8 +250,8 @@ def fuzz_table(tb, seed: int, games: int, block: int = 1000) -> dict:
     t0 = time.perf_counter()
     try:
         with tqdm(total=games, unit="game", desc="fuzz") as bar:
-            for start in range(0, games, block):
-                n = min(block, games - start)
+            for start in range(first, first + games, block):
+                n = min(block, first + games - start)
                 g, d, bad, code = fuzz(S, tb, 0, seed, start, n, out)
                 done += g
                 decisions += d
@@ -283,9 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--block", type=int, default=1000)
+    p.add_argument("--first", type=int, default=0, help="index of the first game")
     args = p.parse_args(argv)
-    if args.games < 1 or args.block < 1:
-        p.error("--games and --block must be at least 1")
+    if args.games < 1 or args.block < 1 or args.first < 0:
+        p.error("--games and --block must be at least 1, --first at least 0")
     if args.table == "standard":
         from envs.fantasy_cards.tabletop import standard_record
 
@@ -297,7 +299,10 @@ def main(argv: list[str] | None = None) -> int:
             rec = shipped_record(args.table)
         except ValueError as e:
             p.error(str(e))
-    r = fuzz_table(as_tb(rec), args.seed, args.games, args.block)
+    # the package's module, not __main__: one compiled (and cached) copy of the kernels
+    from envs.tactical_assault import invariants
+
+    r = invariants.fuzz_table(as_tb(rec), args.seed, args.games, args.block, args.first)
     print(r)
     return 0 if r["bad_game"] < 0 else 1
 

@@ -85,6 +85,8 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
     r["g_dist_units"][:] = sa.distances
     r["g_extreme_extra"] = 0  # LB R19: a one-zone unit is all at its zone's centre
     r["g_dist"][:n, :n] = geo.distance_matrix(g)
+    r["g_contact"][:n, :n] = np.eye(n, dtype=np.uint8)  # in contact: sharing a zone
+    r["g_cc_share"] = 1
     r["g_centre"][:n] = g.centre
     r["g_vertex"][:n, :nd] = g.vertex
     r["g_normal"][:n, :nd] = g.normal
@@ -115,11 +117,19 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
         for b in range(n):
             if a == b:
                 continue
-            route = geo.fall_back_route(g, a, b)[: tat.FB_LEN]
-            for k, options in enumerate(route):
+            line = geo.line_route(g, a, b)  # geo.fall_back_route, geo.random_drift_route
+            i = line.index((b,))
+            for k, options in enumerate(line[i + 1 :][: tat.FB_LEN]):
                 r["g_fb_route"][a, b, k, 0] = options[0]
                 if len(options) > 1:
                     r["g_fb_route"][a, b, k, 1] = options[1]
+            # a Target Point at a drifting towards a unit at b (LB "Random drift movement"):
+            # the zones the line enters, stopped on b (FC I6)
+            for d in range(tat.N_DRIFT):
+                options = line[min(int(sa.distances[d]), i + 1) - 1]
+                r["g_drift"][a, b, d, 0] = options[0]
+                if len(options) > 1:
+                    r["g_drift"][a, b, d, 1] = options[1]
 
 
 def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -> None:

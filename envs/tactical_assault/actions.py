@@ -10,10 +10,13 @@ stage asked (S["stage"]). The layout::
     A_UNIT + u       64     unit slot u: the unit a card is played on, an attack's target, the
                             unit to deploy next, the original target among several enemies in
                             a zone entered (LB "Multiple unit close combat: moving into")
-    A_POS + p        128    position p (a zone): where to deploy or infiltrate, the next zone of a move, the
+    A_POS + p        256    position p (a zone, or a cell of the tabletop: FC R28): where to deploy
+                            or infiltrate, the next position of a move, the
                             zone chosen between equal Fall Back options (LB "Making decisions"),
-                            the zone chosen between equally near ones to move out to (LB R18)
-    A_FACING + f     8      facing f (a side of the unit's position, LB R8; I10)
+                            the zone chosen between equally near ones to move out to (LB R18),
+                            where a Target Point is placed or between equal drift positions
+    A_FACING + f     8      facing f (a side of the unit's zone, LB R8; one of the 8 directions
+                            N, NE, .. NW on the tabletop; I10)
     A_PASS           1      pass a window / end the turn / stop moving / done discarding
     A_EXIT           1      move: leave the map across the scenario's exit edge (units_exit, R22)
 
@@ -35,10 +38,10 @@ A_SITUATION = A_ACTION + MAX_CARDS  # 72
 A_DISCARD = A_SITUATION + MAX_CARDS  # 144
 A_UNIT = A_DISCARD + MAX_CARDS  # 216
 A_POS = A_UNIT + MAX_UNITS  # 280
-A_FACING = A_POS + MAX_POS  # 408
-A_PASS = A_FACING + MAX_DIRS  # 416
-A_EXIT = A_PASS + 1  # 417
-N_ACTIONS = A_EXIT + 1  # 418
+A_FACING = A_POS + MAX_POS  # 536
+A_PASS = A_FACING + MAX_DIRS  # 544
+A_EXIT = A_PASS + 1  # 545
+N_ACTIONS = A_EXIT + 1  # 546
 MAX_LEGAL = N_ACTIONS  # a legal list never holds an index twice
 
 # --- stages (S["stage"]) -------------------------------------------------------------------
@@ -61,6 +64,8 @@ STAGE_CC_TARGET = 16  # the mover's player picks its original target among the e
 STAGE_INFILTRATE = 17  # where the Infiltrator enters the battlefield (A_POS, FC I9)
 STAGE_AERIAL_SIDE = 18  # the adjacent zone an Aerial unit attacks from (A_POS, I8, LB-3.5.5)
 STAGE_CHOOSE_FORCE = 19  # before deployment: a Table 3 type to add (A_UNIT + t) or done (A_PASS)
+STAGE_TARGET_POINT = 20  # where the Target Point is placed (A_POS, FC I14)
+STAGE_DRIFT_TIE = 21  # the reference unit's owner picks between equal drift positions (A_POS)
 STAGE_RUN = 11  # not a decision: the resolution machine runs on (turn.advance)
 
 STAGE_NAMES = {
@@ -84,6 +89,8 @@ STAGE_NAMES = {
     STAGE_INFILTRATE: "infiltrate: position",
     STAGE_AERIAL_SIDE: "aerial attack: from which side",
     STAGE_CHOOSE_FORCE: "choose force: unit type",
+    STAGE_TARGET_POINT: "target point: position",
+    STAGE_DRIFT_TIE: "random drift: equal positions",
 }
 
 

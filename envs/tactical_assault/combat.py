@@ -13,12 +13,13 @@ import numpy as np
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import ELIMINATED, FALL_BACK, OUT_OF_ACTION, SHAKEN
 from envs.tactical_assault.cards import flip
-from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc
+from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc, line_of_sight
 from envs.tactical_assault.plays import (
     crossing_cost,
     in_close_combat,
     new_occ,
     occupancy,
+    reserved,
     sight,
 )
 from envs.tactical_assault.state import (
@@ -61,7 +62,7 @@ def ranged_shift(S, tb, b, u, v, code, occ):
         s += tb.rmod_shift[R_OBSTRUCTED_COVER]
     if tb.g_ground[c] > tb.g_ground[a] or tv == tb.type_aerial:
         s += tb.rmod_shift[R_TARGET_HIGHER_OR_AERIAL]
-    if in_close_combat(S, b, v):
+    if in_close_combat(S, tb, b, v):
         s += tb.rmod_shift[R_TARGET_IN_CC]
     return np.int64(s)
 
@@ -73,6 +74,9 @@ def contact_outside_arc(S, tb, b, u, v):
     judged from its own entry zone towards the shared zone (reading R19 of Legendary Battles)."""
     pos = np.int64(S["unit_pos"][b, v])
     fv = np.int64(S["unit_facing"][b, v])
+    pu = np.int64(S["unit_pos"][b, u])
+    if pu != pos:
+        return not in_arc(tb, pos, fv, pu)  # the tabletop: u's cell outside v's arc (R28)
     eu = np.int64(S["unit_entry"][b, u])
     if eu >= 0:
         return not in_arc(tb, pos, fv, eu)
@@ -267,16 +271,15 @@ def keep_only(S, tb, b, z, stay):
 
 
 @njit
-def begin_fall_back(S, tb, b, v, u):
-    """v must Fall Back a Short Distance directly away from its attacker u (Table 6, R7) along
-    the line from u's position through v's and beyond (LB "Determining the route"); when they
-    share a zone, the line through the shared zone and the entry zone (LB R6). A Fall Back
-    already under way (of v or another unit) ends where it is first ("Fall Back ... can be
-    imposed more than one time")."""
+def begin_fall_back(S, tb, b, v, u, apos):
+    """v must Fall Back a Short Distance directly away from its attacker u at position `apos`
+    (Table 6, R7: or from the Target Point at `apos`) along the line from apos through v's
+    position and beyond (LB "Determining the route"); when they share a zone, the line through
+    the shared zone and the entry zone (LB R6). A Fall Back already under way (of v or another
+    unit) ends where it is first ("Fall Back ... can be imposed more than one time")."""
     if S["fb_unit"][b] >= 0:
         end_fall_back(S, tb, b, False)
     pos = np.int64(S["unit_pos"][b, v])
-    apos = np.int64(S["unit_pos"][b, u])
     S["fb_unit"][b] = v
     S["fb_k"][b] = 0
     S["fb_left"][b] = tb.g_dist_units[SHORT]
@@ -389,6 +392,8 @@ def fall_back_step(S, tb, b, choice):
     side = _side_to(tb, cur, nxt)
     cost = crossing_cost(S, tb, b, v, cur, side) if side >= 0 else -1
     blk = _blocked(S, tb, b, v, nxt)
+    if tb.g_cc_share == 0 and reserved(S, b, v, nxt):
+        blk = 2  # the tabletop: another moving unit's place to go back to (plays.reserved)
     if cost < 0 or cost > left or blk == 2 or tb.g_standable[nxt] == 0:
         end_fall_back(S, tb, b, False)  # I9: stop short of the obstruction
         return 0
@@ -427,7 +432,7 @@ def apply_result(S, tb, b, u, v, result):
     if result == FALL_BACK and S["unit_type"][b, v] == tb.type_aerial:
         withdraw(S, tb, b, v)
     elif result == FALL_BACK:
-        begin_fall_back(S, tb, b, v, u)
+        begin_fall_back(S, tb, b, v, u, np.int64(S["unit_pos"][b, u]))
     elif result == SHAKEN:
         S["unit_status"][b, v] |= STATUS_SHAKEN
     elif result == OUT_OF_ACTION:
@@ -451,4 +456,50 @@ def resolve_attack(S, tb, b, u, v, ranged, code, extra_shift):
     card = flip(S, tb, b, np.int64(S["unit_side"][b, u]))
     r = final_result(card, s + extra_shift)
     apply_result(S, tb, b, u, v, r)
+    return r
+
+
+@njit
+def point_shift(S, tb, b, u, v, f, rad, occ):
+    """Net Table 4 shift of u's Target Point attack, its point at f, on v (FC I14, R16): as
+    a Ranged Attack, with range, LOS and LOS Arc judged from the point; Extreme Range when v's
+    centre is outside the radius `rad` (in the ground's units) but its base reaches it."""
+    tu = S["unit_type"][b, u]
+    tv = S["unit_type"][b, v]
+    c = np.int64(S["unit_pos"][b, v])
+    s = 0
+    if tb.type_ranged[tu] > tb.type_protection[tv]:
+        s += tb.rmod_shift[R_RATING_HIGHER]
+    if tb.type_protection[tv] > tb.type_ranged[tu]:
+        s += tb.rmod_shift[R_PROTECTION_HIGHER]
+    if tb.g_dist[f, c] > rad:
+        s += tb.rmod_shift[R_EXTREME]
+    if not in_arc(tb, c, np.int64(S["unit_facing"][b, v]), f):
+        s += tb.rmod_shift[R_OUTSIDE_ARC]
+    if line_of_sight(tb, occ, f, c) & (LOS_OBSTRUCTED | LOS_IN_COVER):
+        s += tb.rmod_shift[R_OBSTRUCTED_COVER]
+    if tb.g_ground[c] > tb.g_ground[S["unit_pos"][b, u]] or tv == tb.type_aerial:
+        s += tb.rmod_shift[R_TARGET_HIGHER_OR_AERIAL]
+    if in_close_combat(S, tb, b, v):
+        s += tb.rmod_shift[R_TARGET_IN_CC]
+    return np.int64(s)
+
+
+@njit
+def resolve_point_attack(S, tb, b, u, v, f, rad, extra_shift):
+    """Flip and apply u's Target Point attack (point f) on v; Fall Back moves directly away
+    from the point (Table 6, R7), from the attacker when v stands on it. Returns the final
+    result, -1 when there is no attack (v or u gone)."""
+    if S["unit_where"][b, v] != WHERE_ON or S["unit_where"][b, u] != WHERE_ON:
+        return -1
+    occ = new_occ()
+    occupancy(S, tb, b, occ)
+    s = point_shift(S, tb, b, u, v, f, rad, occ)
+    card = flip(S, tb, b, np.int64(S["unit_side"][b, u]))
+    r = final_result(card, s + extra_shift)
+    if r == FALL_BACK and S["unit_type"][b, v] != tb.type_aerial and S["unit_pos"][b, v] != f:
+        cease(S, b, v)
+        begin_fall_back(S, tb, b, v, u, f)
+    else:
+        apply_result(S, tb, b, u, v, r)
     return r

@@ -187,15 +187,25 @@ def to_place(S, tb, b, p, u):
 
 
 @njit
-def place_ok(S, tb, b, p, z):
-    """Position z is free, standable and in p's deployment (or arrival) area."""
+def place_ok(S, tb, b, p, z, spaced):
+    """Position z is free, standable, in p's deployment (or arrival) area and in contact with
+    no enemy unit; `spaced`: also at least sc_deploy_min from every enemy unit at the start
+    (FC "Deploy Forces"; R32: dropped only when no position is far enough)."""
     if tb.g_standable[z] == 0:
         return False
-    area = tb.sc_deploy if S["deploying"][b] == DEPLOY_START else tb.sc_arrive_zone
+    start = S["deploying"][b] == DEPLOY_START
+    area = tb.sc_deploy if start else tb.sc_arrive_zone
     if area[p, z] == 0:
         return False
+    dmin = np.int64(tb.sc_deploy_min)
+    reach = np.int64(tb.g_dist_units[dmin]) if spaced and start and dmin >= 0 else 0
     for v in range(MAX_UNITS):
-        if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == z:
+        if S["unit_where"][b, v] != WHERE_ON:
+            continue
+        y = S["unit_pos"][b, v]
+        if y == z:
+            return False
+        if S["unit_side"][b, v] != p and (tb.g_contact[z, y] or tb.g_dist[z, y] < reach):
             return False
     return True
 
@@ -203,7 +213,7 @@ def place_ok(S, tb, b, p, z):
 @njit
 def _has_free_place(S, tb, b, p):
     for z in range(tb.g_n_pos):
-        if place_ok(S, tb, b, p, z):
+        if place_ok(S, tb, b, p, z, False):
             return True
     return False
 

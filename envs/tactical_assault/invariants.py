@@ -1,6 +1,7 @@
 """Invariants of a Tactical Assault game, checked after every decision by the tests and the
 fuzzer: every card in exactly one place, statuses and positions consistent, points
-eliminated consistent, no two units sharing a position outside Close Combat."""
+eliminated consistent, no two units sharing a position outside Close Combat (on the tabletop,
+FC R28, no two enemy units ever, and friends only while one moves through the other)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,8 @@ def check(S: np.ndarray, tb, b: int) -> str:
     for pos, us in at.items():
         if len(us) > 1:
             sides = {int(S["unit_side"][b, u]) for u in us}
+            if len(sides) == 2 and not tb.g_cc_share:
+                return f"position {pos}: enemy units {us} share a cell of the tabletop"
             movers = {int(S["fr_unit"][b, i]) for i in range(S["depth"][b])}
             movers.add(int(S["fb_unit"][b]))
             # the zone a Fall Back left is settled when the Fall Back ends (combat.end_fall_back)
@@ -242,6 +245,8 @@ def check_codes(S, tb, b):
             if S["unit_where"][b, v] != WHERE_ON or S["unit_pos"][b, v] != S["unit_pos"][b, u]:
                 continue
             if S["unit_side"][b, u] != S["unit_side"][b, v]:
+                if tb.g_cc_share == 0:
+                    return BAD_SHARING  # the tabletop: enemies never share a cell (R28)
                 continue
             fb = S["fb_unit"][b]
             here = S["unit_pos"][b, u]
@@ -285,3 +290,82 @@ def fuzz(S, tb, b, seed, first_game, n_games, out):
             if code != OK:
                 return g - first_game, decisions, g, code
     return n_games, decisions, -1, OK
+
+
+def fuzz_table(tb, seed: int, games: int, block: int = 1000, first: int = 0) -> dict:
+    """Fuzz games first..first+games-1 of `seed` on tables record `tb` in blocks (a tqdm bar;
+    Ctrl-C keeps the blocks done). Returns games, decisions, the first bad game and its
+    code."""
+    import time
+
+    from tqdm import tqdm
+
+    from envs.tactical_assault import state
+    from envs.tactical_assault.actions import N_ACTIONS
+
+    S = state.allocate(1)
+    out = np.zeros(N_ACTIONS, dtype=np.int64)
+    done = decisions = 0
+    bad, code = -1, OK
+    t0 = time.perf_counter()
+    try:
+        with tqdm(total=games, unit="game", desc="fuzz") as bar:
+            for start in range(first, first + games, block):
+                n = min(block, first + games - start)
+                g, d, bad, code = fuzz(S, tb, 0, seed, start, n, out)
+                done += g
+                decisions += d
+                bar.update(g)
+                if bad >= 0:
+                    break
+    except KeyboardInterrupt:
+        pass
+    return {
+        "games": done,
+        "decisions": decisions,
+        "bad_game": bad,
+        "code": CODE_NAMES[code] if code >= 0 else "no legal action",
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m envs.tactical_assault.invariants --table standard --games 100000"""
+    import argparse
+
+    from envs.tactical_assault.tables import as_tb
+
+    p = argparse.ArgumentParser(description="Fuzz random Tactical Assault games.")
+    p.add_argument(
+        "--table",
+        default="standard",
+        help="'standard' (the Fantasy Cards tabletop) or a shipped Legendary Battles scenario name",
+    )
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--block", type=int, default=1000)
+    p.add_argument("--first", type=int, default=0, help="index of the first game")
+    args = p.parse_args(argv)
+    if args.games < 1 or args.block < 1 or args.first < 0:
+        p.error("--games and --block must be at least 1, --first at least 0")
+    if args.table == "standard":
+        from envs.fantasy_cards.tabletop import standard_record
+
+        rec = standard_record()
+    else:
+        from envs.legendary_battles.zones import shipped_record
+
+        try:
+            rec = shipped_record(args.table)
+        except ValueError as e:
+            p.error(str(e))
+    # the package's module, not __main__: one compiled (and cached) copy of the kernels
+    from envs.tactical_assault import invariants
+
+    r = invariants.fuzz_table(as_tb(rec), args.seed, args.games, args.block, args.first)
+    print(r)
+    return 0 if r["bad_game"] < 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -10,8 +10,8 @@ contacted), on any own unit otherwise (a unit that reacts to a mover or to an en
 A window is always asked and passing is always legal, so being asked tells nothing about
 the asked player's hand.
 
-Effects not yet run by the core (issue 7, next part) make a play unusable, so it is never
-offered: target_point_attack.
+Every effect kind of the card-effect table is run by the core (a kind it did not know would
+make a play unusable, so it would never be offered).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from envs.fantasy_cards.tables import (
     EFFECT_RECOVER,
     EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
+    EFFECT_TARGET_POINT_ATTACK,
     PART_ACTION,
     RANGE_DISTANCE_CODE,
     TIMING_ACTION,
@@ -40,6 +41,7 @@ from envs.fantasy_cards.tables import (
 )
 from envs.tactical_assault.geometry import LOS_EXISTS, in_arc, line_of_sight
 from envs.tactical_assault.state import (
+    MAX_DIRS,
     MAX_POS,
     MAX_UNITS,
     PLACE_HAND,
@@ -69,8 +71,10 @@ def on_field(S, b, u):
 
 
 @njit
-def in_close_combat(S, b, u):
-    """u shares its position with an enemy unit (LB "Sharing a zone"; FC "Melee Attacks")."""
+def in_close_combat(S, tb, b, u):
+    """u is in physical contact with an enemy unit that may be attacked (FC "Melee Attacks"
+    Step 1): sharing its zone on a zone map (LB "Sharing a zone"), in a neighbouring cell on
+    the tabletop (tables g_contact; FC R28). An Obstacle is never in Close Combat (R2)."""
     if S["unit_where"][b, u] != WHERE_ON:
         return False
     pos = S["unit_pos"][b, u]
@@ -78,21 +82,67 @@ def in_close_combat(S, b, u):
     for v in range(MAX_UNITS):
         if (
             S["unit_where"][b, v] == WHERE_ON
-            and S["unit_pos"][b, v] == pos
             and S["unit_side"][b, v] != side
+            and tb.g_contact[pos, S["unit_pos"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, u]] != 0
         ):
             return True
     return False
 
 
 @njit
-def shares_with(S, b, u, v):
+def in_contact(S, tb, b, u, v):
+    """Units u and v are both on the battlefield and in physical contact (g_contact)."""
     return (
         S["unit_where"][b, u] == WHERE_ON
         and S["unit_where"][b, v] == WHERE_ON
-        and S["unit_pos"][b, u] == S["unit_pos"][b, v]
+        and tb.g_contact[S["unit_pos"][b, u], S["unit_pos"][b, v]] != 0
         and u != v
     )
+
+
+@njit
+def contacts_enemy(S, tb, b, u, y):
+    """A unit of u's side standing at y would be in contact with an enemy unit that may be
+    attacked: the first such enemy (by slot), or -1."""
+    side = S["unit_side"][b, u]
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_where"][b, v] == WHERE_ON
+            and S["unit_side"][b, v] != side
+            and tb.g_contact[y, S["unit_pos"][b, v]] != 0
+            and tb.type_protection[S["unit_type"][b, v]] != 0
+        ):
+            return v
+    return -1
+
+
+@njit
+def reserved(S, b, u, y):
+    """The tabletop: y is where a moving unit other than u would be put back if its move or
+    Fall Back stopped now, while it stands elsewhere (a Fall Back ends on the last position it
+    may end in, or where it began: combat.end_fall_back; a move stopped on a friend's position
+    goes back: R24). No other unit may enter or be placed there meanwhile (R28: never two
+    units in one cell)."""
+    v = np.int64(S["fb_unit"][b])
+    if v >= 0 and v != u and S["unit_where"][b, v] == WHERE_ON:
+        end = S["fb_last_ok"][b] if S["fb_last_ok"][b] >= 0 else S["fb_origin"][b]
+        if end == y and S["unit_pos"][b, v] != y:
+            return True
+    for i in range(S["depth"][b]):
+        w = np.int64(S["fr_unit"][b, i])
+        if w < 0 or w == u or S["unit_where"][b, w] != WHERE_ON:
+            continue
+        if S["fr_moved"][b, i] > 0 and S["fr_last_ok"][b, i] == y and S["unit_pos"][b, w] != y:
+            for x in range(MAX_UNITS):  # w stands on a friend's position: it would go back
+                if (
+                    x != w
+                    and S["unit_where"][b, x] == WHERE_ON
+                    and S["unit_pos"][b, x] == S["unit_pos"][b, w]
+                ):
+                    return True
+    return False
 
 
 @njit
@@ -159,7 +209,7 @@ def melee_target_ok(S, b, tb, u, v):
     """v is an enemy in contact with u (PART V "Melee Attacks" Step 1)."""
     return (
         S["unit_side"][b, u] != S["unit_side"][b, v]
-        and shares_with(S, b, u, v)
+        and in_contact(S, tb, b, u, v)
         and tb.type_protection[S["unit_type"][b, v]] != 0
     )
 
@@ -191,7 +241,7 @@ def crossing_cost(S, tb, b, u, pos, k):
 def infiltrate_ok(S, tb, b, p, z, d):
     """An Infiltrator of seat p may be placed at z (FC I9): standable, no unit there, its
     centre at least Table 2 distance `d` from every enemy unit on the battlefield."""
-    if tb.g_standable[z] == 0:
+    if tb.g_standable[z] == 0 or (tb.g_cc_share == 0 and reserved(S, b, -1, z)):
         return False
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] != WHERE_ON:
@@ -233,10 +283,33 @@ def aerial_target_ok(S, tb, b, u, v):
             and S["unit_where"][b, w] == WHERE_ON
             and S["unit_pos"][b, w] == S["unit_pos"][b, v]
             and S["unit_side"][b, w] == S["unit_side"][b, v]
-            and not in_close_combat(S, b, v)
+            and not in_close_combat(S, tb, b, v)
         ):
             return False
+    if tb.g_cc_share == 0:
+        return aerial_cells(S, tb, b, v, np.zeros(MAX_DIRS, dtype=np.int64)) > 0  # R30
     return True
+
+
+@njit
+def aerial_cells(S, tb, b, v, out):
+    """The tabletop (R30, R28): the free standable cells next to v's, where an Aerial unit
+    attacking v may be placed (out[:n]); a cell also in contact with another enemy counts."""
+    z = np.int64(S["unit_pos"][b, v])
+    n = 0
+    for k in range(tb.g_n_dirs):
+        y = np.int64(tb.g_neighbour[z, k])
+        if y < 0 or tb.g_standable[y] == 0:
+            continue
+        free = not reserved(S, b, -1, y)
+        for w in range(MAX_UNITS):
+            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                free = False
+                break
+        if free and n < out.shape[0]:
+            out[n] = y
+            n += 1
+    return n
 
 
 @njit
@@ -252,6 +325,7 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
     side = S["unit_side"][b, u]
+    occupied = False
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
             if S["unit_type"][b, v] == tb.type_obstacle:
@@ -259,6 +333,16 @@ def can_step(S, tb, b, u, pos, k, left, contact):
             if S["unit_side"][b, v] != side:
                 if not contact or tb.type_protection[S["unit_type"][b, v]] == 0:
                     return -1
+                if tb.g_cc_share == 0:
+                    return -1  # the tabletop: never through any part of an enemy (FC-4.7)
+            occupied = True  # on the tabletop only a friend gets here
+    if tb.g_cc_share == 0 and reserved(S, b, u, y):
+        return -1
+    if tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0:
+        # the tabletop (R31): entering contact ends the move, so only a contact move may,
+        # and not onto a friend's cell it could not end on (Sharing Space)
+        if not contact or occupied:
+            return -1
     return cost
 
 
@@ -381,15 +465,15 @@ def can_take_cards(S, tb, b, play, u):
 
 
 @njit
-def condition_ok(S, b, cond, u):
+def condition_ok(S, tb, b, cond, u):
     if cond == COND_ON:
         return S["unit_where"][b, u] == WHERE_ON
     if cond == COND_OFF:
         return S["unit_where"][b, u] == WHERE_OFF
     if cond == COND_IN_CC:
-        return in_close_combat(S, b, u)
+        return in_close_combat(S, tb, b, u)
     if cond == COND_NOT_IN_CC:
-        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, b, u)
+        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, tb, b, u)
     if cond == COND_SHAKEN:
         return S["unit_status"][b, u] & STATUS_SHAKEN != 0
     if cond == COND_OOA:
@@ -443,7 +527,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         return False
     if not can_take_cards(S, tb, b, play, u):
         return False
-    if not condition_ok(S, b, np.int64(tb.play_condition[play]), u):
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
         return False
     if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
         return False  # One Action Per Turn
@@ -474,7 +558,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 # away_from_enemy (Evade): away from the enemy of the event, at least a step
                 if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
                     return False
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 start = np.int64(S["unit_pos"][b, u])
@@ -482,7 +566,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
                     return False
             elif j == 0:
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (
@@ -553,6 +637,13 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     break
             if not found:
                 return False
+        elif kind == EFFECT_TARGET_POINT_ATTACK:
+            # FC I14: a point in range and LOS; the unit's own position always is one
+            if S["unit_where"][b, u] != WHERE_ON:
+                return False
+            code = np.int64(tb.step_range[play, j])
+            if code == RANGE_DISTANCE_CODE and tb.type_range[S["unit_type"][b, u]] < 0:
+                return False
         elif kind == EFFECT_CANCEL_CARD:
             w = np.int64(S["win_unit"][b])
             if w < 0 or sight(S, tb, b, occ, u, w, np.int64(tb.step_range[play, j])) == 0:
@@ -582,3 +673,19 @@ def window_fits(S, tb, b, p, k, general, new_only):
             return False
         return tb.play_timing[play] == TIMING_ANY_TIME and tb.play_trigger[play] == TRIG_NONE
     return np.int64(tb.play_trigger[play]) == np.int64(S["win_trigger"][b])
+
+
+@njit
+def point_in_sight(S, tb, b, occ, u, z, code):
+    """Unit u may place a Target Point at position z (FC I14): within Table 2 distance `code`
+    (RANGE_DISTANCE_CODE: its Range Distance) of its centre, in its LOS Arc and its LOS."""
+    if code == RANGE_DISTANCE_CODE:
+        code = np.int64(tb.type_range[S["unit_type"][b, u]])
+        if code < 0:
+            return False
+    a = np.int64(S["unit_pos"][b, u])
+    if tb.g_dist[a, z] > tb.g_dist_units[code]:
+        return False
+    if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), z):
+        return False
+    return line_of_sight(tb, occ, a, z) != 0

@@ -26,6 +26,11 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
                                                                        (STAGE_INFILTRATE)
     PH_CC_TARGET  the mover entered a zone of several enemies: its player picks the one it is
                   in contact with, its original target                 (STAGE_CC_TARGET)
+    PH_TP_PLACE   a Target Point attack: its player places the point (STAGE_TARGET_POINT); the
+                  top card of its deck gives the Random Drift (FC I6), PH_DRIFT_TIE when the
+                  drift meets two positions equally (STAGE_DRIFT_TIE, the reference unit's
+                  owner); then every unit within the radius and LOS of the final point is
+                  attacked in slot order: PH_TP_NEXT, PH_TP_W (its owner's window), PH_TP_FLIP
     PH_NEXT       step done
 
 A Situation played in a window is pushed above and resolves first (an Interrupt "takes effect
@@ -52,20 +57,25 @@ from envs.fantasy_cards.tables import (
     EFFECT_RECOVER,
     EFFECT_REMOVE_OBSTACLE,
     EFFECT_SHIFT_ATTACK,
+    EFFECT_TARGET_POINT_ATTACK,
     PART_ACTION,
 )
 from envs.tactical_assault.actions import (
     STAGE_AERIAL_SIDE,
     STAGE_CC_TARGET,
+    STAGE_DRIFT_TIE,
     STAGE_FACING,
     STAGE_INFILTRATE,
     STAGE_MOVE,
     STAGE_RUN,
     STAGE_TARGET,
+    STAGE_TARGET_POINT,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.combat import resolve_attack, withdraw
+from envs.tactical_assault.cards import flip
+from envs.tactical_assault.combat import resolve_attack, resolve_point_attack, withdraw
+from envs.tactical_assault.geometry import line_of_sight
 from envs.tactical_assault.plays import (
     TRIG_ACTION_PLAYED,
     TRIG_ATTACK_DECLARED,
@@ -76,6 +86,8 @@ from envs.tactical_assault.plays import (
     TRIG_RANGED_ON,
     TRIG_SITUATION_PLAYED,
     aerial_target_ok,
+    can_step,
+    contacts_enemy,
     crossing_cost,
     in_close_combat,
     melee_target_ok,
@@ -115,6 +127,12 @@ PH_AERIAL_SIDE = 18  # the Aerial unit's player picks the zone it attacks from (
 PH_INFILTRATE = 17  # the Infiltrator's player picks where it enters (FC I9) (STAGE_INFILTRATE)
 PH_CC_TARGET = 16  # the mover entered a zone of several enemies: its player picks which one
 # is its original target (LB "Multiple unit close combat: moving into")  (STAGE_CC_TARGET)
+PH_TP_PLACE = 19  # the attacker's player places the Target Point (FC I14) (STAGE_TARGET_POINT)
+PH_DRIFT_TIE = 20  # the reference unit's owner picks between equal drift positions (I6)
+#                                                                         (STAGE_DRIFT_TIE)
+PH_TP_NEXT = 21  # the next unit the Target Point attack reaches (fr_tp_mask), or done
+PH_TP_W = 22  # that unit's owner: ranged_attack_on_unit window, before the flip
+PH_TP_FLIP = 23
 
 
 @njit
@@ -194,9 +212,33 @@ def enter(S, tb, b, i, u, y):
     cost = -1
     for k in range(tb.g_n_dirs):
         if tb.g_neighbour[pos, k] == y:
-            cost = crossing_cost(S, tb, b, u, pos, k)
+            if tb.g_cc_share == 0:
+                # the tabletop: the step is checked again (a window before it may have moved
+                # units: R28, R31)
+                left = np.int64(S["fr_left"][b, i])
+                cost = can_step(S, tb, b, u, pos, k, left, S["fr_contact"][b, i] != 0)
+            else:
+                cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
         S["fr_phase"][b, i] = PH_FACE
+        return
+    if tb.g_cc_share == 0:
+        # the tabletop (R28, R31): cells are never shared; a cell in contact with an enemy
+        # is Close Combat and all movement stops there
+        S["fr_left"][b, i] -= cost
+        S["fr_moved"][b, i] += 1
+        S["unit_pos"][b, u] = y
+        if contacts_enemy(S, tb, b, u, y) >= 0:
+            S["fr_last_ok"][b, i] = y
+            S["fr_phase"][b, i] = PH_NEXT
+            return
+        alone = True
+        for w in range(MAX_UNITS):
+            if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+                alone = False
+        if alone:
+            S["fr_last_ok"][b, i] = y
+        S["fr_phase"][b, i] = PH_MOVE_W
         return
     target = -1
     n_enemy = 0
@@ -224,13 +266,13 @@ def enter(S, tb, b, i, u, y):
 
 
 @njit
-def _stop_moving(S, b, i, u):
+def _stop_moving(S, tb, b, i, u):
     """A move stopped (the unit ceased its activity) while passing through a friendly unit's
     position: the unit goes back to the last position of its path it may end in (FC "Sharing
     Space"; reading R24 of Fantasy Cards)."""
     if S["fr_moved"][b, i] == 0 or S["unit_where"][b, u] != WHERE_ON:
         return
-    if in_close_combat(S, b, u):
+    if in_close_combat(S, tb, b, u):
         return
     pos = S["unit_pos"][b, u]
     for w in range(MAX_UNITS):
@@ -264,7 +306,7 @@ def run_frame(S, tb, b):
         _window(S, b, 1 - p, trig, u, -1)
         return -1
     if stopped:
-        _stop_moving(S, b, i, u)
+        _stop_moving(S, tb, b, i, u)
         return _done(S, tb, b)
     j = np.int64(S["fr_step"][b, i])
     if ph == PH_NEXT:
@@ -277,7 +319,7 @@ def run_frame(S, tb, b):
     v = np.int64(S["fr_target"][b, i])
     if ph == PH_STEP:
         if kind == EFFECT_MOVE:
-            if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, b, u):
+            if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
                 S["fr_phase"][b, i] = PH_NEXT
                 return -1
             if tb.step_direction[play, j] != 0:  # away_from_enemy (Evade)
@@ -341,6 +383,8 @@ def run_frame(S, tb, b):
             S["fr_phase"][b, i] = PH_TARGET  # the player picks the Obstacle (FC I13)
         elif kind == EFFECT_INFILTRATE:
             S["fr_phase"][b, i] = PH_INFILTRATE if S["unit_where"][b, u] == WHERE_OFF else PH_NEXT
+        elif kind == EFFECT_TARGET_POINT_ATTACK:
+            S["fr_phase"][b, i] = PH_TP_PLACE if S["unit_where"][b, u] == WHERE_ON else PH_NEXT
         elif kind == EFFECT_CANCEL_CARD:
             if i >= 1:
                 S["fr_flags"][b, i - 1] |= FR_CANCELLED
@@ -355,8 +399,9 @@ def run_frame(S, tb, b):
     if ph == PH_CONTACT_W:
         y = np.int64(S["fr_aux"][b, i])
         for w in range(MAX_UNITS):
-            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
-                if S["unit_side"][b, w] != p:
+            if S["unit_where"][b, w] == WHERE_ON and tb.g_contact[y, S["unit_pos"][b, w]]:
+                if S["unit_side"][b, w] != p and tb.type_protection[S["unit_type"][b, w]] != 0:
+                    # the first enemy (by slot) the mover would contact (R31 on the tabletop)
                     _window(S, b, 1 - p, TRIG_ENEMY_CONTACT, w, u)
                     return -1
         S["fr_phase"][b, i] = PH_MOVE  # the enemy is gone: the move goes on
@@ -429,6 +474,38 @@ def run_frame(S, tb, b):
     if ph == PH_MELEE_W3:
         _window(S, b, 1 - p, TRIG_MELEE_RESOLVED, v, u)
         return -1
+    if ph == PH_TP_PLACE:
+        S["stage"][b] = STAGE_TARGET_POINT
+        S["current"][b] = p
+        return -1
+    if ph == PH_DRIFT_TIE:
+        S["stage"][b] = STAGE_DRIFT_TIE
+        S["current"][b] = S["unit_side"][b, S["fr_aux"][b, i]]
+        return -1
+    if ph == PH_TP_NEXT:
+        # FC I14: the next unit reached, in slot order (each flips its own card)
+        m = S["fr_tp_mask"][b, i]
+        S["fr_target"][b, i] = -1
+        S["fr_phase"][b, i] = PH_NEXT
+        for w in range(MAX_UNITS):
+            if m & (np.uint64(1) << np.uint64(w)):
+                m &= ~(np.uint64(1) << np.uint64(w))
+                if S["unit_where"][b, w] == WHERE_ON:
+                    S["fr_target"][b, i] = w
+                    S["fr_phase"][b, i] = PH_TP_W
+                    break
+        S["fr_tp_mask"][b, i] = m
+        return -1
+    if ph == PH_TP_W:
+        _window(S, b, S["unit_side"][b, v], TRIG_RANGED_ON, v, u)
+        return -1
+    if ph == PH_TP_FLIP:
+        extra = np.int64(tb.step_shift[play, j]) + np.int64(S["fr_shift"][b, i])
+        S["fr_shift"][b, i] = 0
+        rad = np.int64(tb.g_dist_units[tb.step_radius[play, j]])
+        resolve_point_attack(S, tb, b, u, v, np.int64(S["fr_from"][b, i]), rad, extra)
+        S["fr_phase"][b, i] = PH_TP_NEXT
+        return -1
     S["fr_phase"][b, i] = PH_NEXT
     return -1
 
@@ -450,6 +527,70 @@ def window_passed(S, b):
         S["fr_phase"][b, i] = PH_MELEE_W2
     elif ph == PH_MELEE_W2:
         S["fr_phase"][b, i] = PH_MELEE_FLIP
+    elif ph == PH_TP_W:
+        S["fr_phase"][b, i] = PH_TP_FLIP
     else:
         S["fr_phase"][b, i] = PH_NEXT
     S["stage"][b] = STAGE_RUN
+
+
+@njit
+def place_target_point(S, tb, b, z):
+    """The top frame's Target Point is placed at z (FC I14). Random Drift (I6): the attacker
+    flips the top card of its own deck (discarded); its Combat Result gives the distance and
+    the reference unit (the attacker, or the unit nearest z other than the attacker, the lowest
+    slot among equals: R33); the point moves along the line from z through the reference's
+    centre, stopping on it (g_drift). Equal positions: the reference unit's owner picks."""
+    i = np.int64(S["depth"][b]) - 1
+    p = np.int64(S["fr_player"][b, i])
+    u = np.int64(S["fr_unit"][b, i])
+    r = flip(S, tb, b, p)
+    d = np.int64(tb.drift_distance[r])
+    ref = tb.drift_reference[r]
+    w = -1
+    if d >= 0 and ref == 1:  # attacking_unit
+        w = u
+    elif d >= 0 and ref == 2:  # nearest_other_unit
+        best = 1 << 30
+        for x in range(MAX_UNITS):
+            if x != u and S["unit_where"][b, x] == WHERE_ON:
+                dx = np.int64(tb.g_dist[z, S["unit_pos"][b, x]])
+                if dx < best:
+                    best = dx
+                    w = x
+    if w < 0 or S["unit_where"][b, w] != WHERE_ON or S["unit_pos"][b, w] == z:
+        land_target_point(S, tb, b, z)
+        return
+    ref_pos = np.int64(S["unit_pos"][b, w])
+    if tb.g_drift[z, ref_pos, d, 1] >= 0:
+        S["fr_from"][b, i] = z
+        S["fr_start"][b, i] = ref_pos
+        S["fr_left"][b, i] = d
+        S["fr_aux"][b, i] = w
+        S["fr_phase"][b, i] = PH_DRIFT_TIE
+        return
+    land_target_point(S, tb, b, np.int64(tb.g_drift[z, ref_pos, d, 0]))
+
+
+@njit
+def land_target_point(S, tb, b, f):
+    """The Target Point ends at f (FC I14, R16): every unit but Obstacles whose centre is
+    within the radius of f, or whose base reaches it (Extreme Range), and to which LOS is drawn
+    from f, is to be attacked (fr_tp_mask)."""
+    i = np.int64(S["depth"][b]) - 1
+    play = np.int64(S["fr_play"][b, i])
+    j = np.int64(S["fr_step"][b, i])
+    S["fr_from"][b, i] = f
+    S["fr_aux"][b, i] = -1
+    reach = np.int64(tb.g_dist_units[tb.step_radius[play, j]]) + np.int64(tb.g_extreme_extra)
+    occ = new_occ()
+    occupancy(S, tb, b, occ)
+    m = np.uint64(0)
+    for v in range(MAX_UNITS):
+        if S["unit_where"][b, v] != WHERE_ON or tb.type_protection[S["unit_type"][b, v]] == 0:
+            continue
+        c = np.int64(S["unit_pos"][b, v])
+        if tb.g_dist[f, c] <= reach and line_of_sight(tb, occ, f, c) != 0:
+            m |= np.uint64(1) << np.uint64(v)
+    S["fr_tp_mask"][b, i] = m
+    S["fr_phase"][b, i] = PH_TP_NEXT

@@ -37,7 +37,8 @@ N_PLAYERS = 2
 MAX_CARDS = 72  # cards per deck (FC "Confirm The Decks": exactly 72)
 HAND_SIZE = 6  # FC Table 1 "Draw Hand (Six Cards)" (reading R5)
 MAX_UNITS = 64  # unit slots per game, both sides (a 36-point force of 1-point Civilians: 36)
-MAX_POS = 128  # geometry positions (zones; the largest shipped map has 108)
+MAX_POS = 256  # geometry positions (zones: the largest shipped map has 108; the Standard Game
+# tabletop of FC reading R28 is a 16 x 16 grid of Very Short cells)
 MAX_DIRS = 8  # sides of a position / facings (squares 4, hexes 6; a fine grid may use 8)
 MAX_STACK = 8  # resolution frames (a card, a Cancel of it, an Interrupt of that, ...)
 N_UNIT_TYPES = 20  # Table 3 unit types (== tables.N_TYPES; state.py cannot import tables.py)
@@ -160,6 +161,8 @@ STATE_FIELDS = [
     ("score", np.int16, (N_PLAYERS,)),  # int16[2] match points once over: SCORE_WIN/DRAW/LOSS
     ("force", np.int8, (N_PLAYERS, N_UNIT_TYPES)),  # int8[2, 20] units of each Table 3 type in
     # p's force (the scenario's units and those chosen by points, LB R23)
+    # --- a Target Point attack (FC I6, I14; resolve.py), per frame ---
+    ("fr_tp_mask", np.uint64, (MAX_STACK,)),  # uint64[8] bit u: unit u is still to be attacked
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

@@ -22,6 +22,8 @@ N_DISTANCES = 5  # Table 2: Very Short .. Very Long (fantasy_cards.tables distan
 N_RANGED_CONDITIONS = len(fct.RANGED_CONDITIONS)
 N_MELEE_CONDITIONS = len(fct.MELEE_CONDITIONS)
 FB_LEN = 12  # steps of a stored Fall Back route (a Short Distance is at most a few zones)
+N_RESULTS = len(fct.RESULT_NAMES)  # Table 6 Combat Results
+N_DRIFT = 2  # Random Drift distances tabulated: Very Short and Short (FC I6)
 
 # vc_at_limit: who wins when the turn limit is reached (LB I3; FC R10)
 AT_LIMIT_MOST_UNITS = 0
@@ -61,6 +63,9 @@ TA_TABLE_FIELDS = [
     ("type_protection", np.int8, (N_TYPES,)),  # [T] Protection level, 0 none (never attacked)
     ("type_melee", np.int8, (N_TYPES,)),  # [T] Melee rating level
     ("type_points", np.int16, (N_TYPES,)),  # [T] point value
+    ("drift_distance", np.int8, (N_RESULTS,)),  # [5] by Combat Result: Random Drift
+    # distance code (Very Short or Short), -1 none (FC I6, random_drift.yaml)
+    ("drift_reference", np.int8, (N_RESULTS,)),  # [5] fct.DRIFT_REFERENCES index
     ("rmod_shift", np.int8, (N_RANGED_CONDITIONS,)),  # Table 4 shift by fct.RANGED_CONDITIONS
     ("mmod_shift", np.int8, (N_MELEE_CONDITIONS,)),  # Table 5 shift by fct.MELEE_CONDITIONS
     ("type_aerial", np.int16, ()),  # unit type codes the rules single out by name
@@ -74,6 +79,12 @@ TA_TABLE_FIELDS = [
     ("g_extreme_extra", np.int16, ()),  # how far past its range an attack still reaches a
     # part of the target (FC Step 3 "Extreme Range"); 0 on a zone map (LB R19)
     ("g_dist", np.int16, (MAX_POS, MAX_POS)),  # [P, P] distance between positions
+    ("g_contact", np.uint8, (MAX_POS, MAX_POS)),  # [P, P] units at p and q are in physical
+    # contact (Close Combat, FC "Melee Attacks" Step 1): the identity on a zone map (LB
+    # "Sharing a zone"), neighbouring cells on the tabletop (FC R28)
+    ("g_cc_share", np.uint8, ()),  # 1: Close Combat is sharing a position (a contact move
+    # enters the enemy's zone, LB); 0: units never share a position and a contact move ends
+    # on a position in contact with the enemy (the tabletop, FC R28, R31)
     ("g_centre", np.float64, (MAX_POS, 2)),  # [P, 2] centre point (LOS is drawn between them)
     ("g_vertex", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outline; side k: k -> k+1
     ("g_normal", np.float64, (MAX_POS, MAX_DIRS, 2)),  # [P, D, 2] outward side normals
@@ -93,6 +104,10 @@ TA_TABLE_FIELDS = [
     ("g_side_top", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] top elevation of that terrain
     ("g_arc", np.uint8, (MAX_POS, MAX_DIRS, MAX_POS)),  # [P, F, P] other in the LOS Arc of a
     # unit at p facing f (LB "Line-of-sight arcs", "LOS & zone corners")
+    ("g_drift", np.int16, (MAX_POS, MAX_POS, N_DRIFT, 2)),  # [P, R, d, option] where a
+    # Target Point at P drifting towards a reference unit at R ends after Table 2 distance d
+    # (0 Very Short, 1 Short): stopped on R if it would pass it; a second option where the
+    # route meets two positions equally (LB "Random drift movement", FC I6), else -1
     ("g_fb_route", np.int16, (MAX_POS, MAX_POS, FB_LEN, 2)),  # [A, T, k, option] Fall Back
     # route of a unit at T attacked from A: the positions the line from A through T enters
     # after T, in order; a second option where the line meets two equally (else -1)
@@ -107,6 +122,8 @@ TA_TABLE_FIELDS = [
     ("sc_arrive_zone", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] where reinforcements enter
     ("sc_first_turn", np.int8, ()),  # seat taking the first turn, -1 FC rule
     ("sc_deploy_first", np.int8, ()),  # seat placing first, -1 FC card draw
+    ("sc_deploy_min", np.int8, ()),  # Table 2 code: a unit placed at the start must be at
+    # least this far from every enemy unit (FC "Deploy Forces": Medium), -1 no such rule
     ("sc_turn_limit", np.int16, ()),  # turns per player before time is called
     ("sc_force_points", np.int16, (N_PLAYERS,)),  # [2] points to choose units with, 0 fixed
     ("sc_allowed", np.uint8, (N_PLAYERS, N_TYPES)),  # [2, T] types a side may choose
@@ -167,6 +184,10 @@ def card_record(t: fct.Tables) -> np.ndarray:
         "step_min_enemy_distance",
     ):
         r[name][:n] = getattr(t, name)
+    if (t.drift_distance >= N_DRIFT).any():
+        raise ValueError("a Random Drift longer than a Short Distance is not tabulated (g_drift)")
+    r["drift_distance"][:] = t.drift_distance
+    r["drift_reference"][:] = t.drift_reference
     r["type_ranged"][:] = t.unit_ranged_attack
     r["type_range"][:] = t.unit_range_distance
     r["type_protection"][:] = t.unit_protection
@@ -187,6 +208,7 @@ def card_record(t: fct.Tables) -> np.ndarray:
         "g_wm_cost",
         "g_template",
         "g_fb_route",
+        "g_drift",
         "sc_unit_side",
     ):
         r[name] = -1
@@ -195,6 +217,7 @@ def card_record(t: fct.Tables) -> np.ndarray:
     for name in (
         "sc_first_turn",
         "sc_deploy_first",
+        "sc_deploy_min",
         "vc_points_side",
         "vc_unit",
         "vc_hold_side",

@@ -35,6 +35,7 @@ from envs.tactical_assault.actions import (
     STAGE_DEPLOY_POS,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
+    STAGE_DRIFT_TIE,
     STAGE_FACING,
     STAGE_FALL_BACK_TIE,
     STAGE_GAME_OVER,
@@ -47,6 +48,7 @@ from envs.tactical_assault.actions import (
     STAGE_RUN,
     STAGE_STAYER,
     STAGE_TARGET,
+    STAGE_TARGET_POINT,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
@@ -75,8 +77,10 @@ from envs.tactical_assault.plays import (
     TRIG_ENEMY_CONTACT,
     TRIG_ENEMY_MOVES,
     TRIG_MELEE_RESOLVED,
+    aerial_cells,
     aerial_target_ok,
     away_options,
+    contacts_enemy,
     holds_pass,
     infiltrate_ok,
     melee_target_ok,
@@ -86,6 +90,7 @@ from envs.tactical_assault.plays import (
     occupancy,
     pass_receiver_ok,
     playable_on_some_unit,
+    point_in_sight,
     pos_state,
     ranged_target_ok,
     usable,
@@ -100,6 +105,8 @@ from envs.tactical_assault.resolve import (
     PH_NEXT,
     PH_RANGED_W,
     enter,
+    land_target_point,
+    place_target_point,
     push,
     run_frame,
     window_passed,
@@ -208,9 +215,14 @@ def legal_actions(S, tb, b, out):
         return n
     if st == STAGE_DEPLOY_POS:
         for z in range(tb.g_n_pos):
-            if place_ok(S, tb, b, p, z):
+            if place_ok(S, tb, b, p, z, True):
                 out[n] = A_POS + z
                 n += 1
+        if n == 0:  # no place far enough from the enemy (FC R32)
+            for z in range(tb.g_n_pos):
+                if place_ok(S, tb, b, p, z, False):
+                    out[n] = A_POS + z
+                    n += 1
         return n
     if st == STAGE_FACING:
         for f in range(tb.g_n_dirs):
@@ -233,6 +245,12 @@ def legal_actions(S, tb, b, out):
         return n
     if st == STAGE_AERIAL_SIDE:
         i = _top(S, b)
+        if tb.g_cc_share == 0:  # the tabletop: a free cell next to the target (R30)
+            opts = np.zeros(MAX_DIRS, dtype=np.int64)
+            m = aerial_cells(S, tb, b, np.int64(S["fr_target"][b, i]), opts)
+            for t in range(m):
+                out[t] = A_POS + opts[t]
+            return m
         z = np.int64(S["unit_pos"][b, S["fr_target"][b, i]])
         for k in range(tb.g_n_dirs):
             y = tb.g_neighbour[z, k]
@@ -314,6 +332,20 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + w
                 n += 1
         return n
+    if st == STAGE_TARGET_POINT:
+        code = np.int64(tb.step_range[play, j])
+        for z in range(tb.g_n_pos):
+            if point_in_sight(S, tb, b, occ, u, z, code):
+                out[n] = A_POS + z
+                n += 1
+        return n
+    if st == STAGE_DRIFT_TIE:
+        f = S["fr_from"][b, i]
+        r = S["fr_start"][b, i]
+        d = S["fr_left"][b, i]
+        out[0] = A_POS + tb.g_drift[f, r, d, 0]
+        out[1] = A_POS + tb.g_drift[f, r, d, 1]
+        return 2
     if st == STAGE_VOLLEY:
         v = np.int64(S["fr_target"][b, i])
         for w in range(MAX_UNITS):
@@ -407,9 +439,12 @@ def apply_action(S, tb, b, a):
         z = np.int64(S["unit_pos"][b, v])
         e = a - A_POS
         S["unit_where"][b, u] = WHERE_ON
-        S["unit_pos"][b, u] = z
-        S["unit_entry"][b, u] = e
-        S["unit_cc_target"][b, u] = v
+        if tb.g_cc_share == 0:
+            S["unit_pos"][b, u] = e  # the tabletop: in the chosen cell next to it (R30)
+        else:
+            S["unit_pos"][b, u] = z
+            S["unit_entry"][b, u] = e
+            S["unit_cc_target"][b, u] = v
         for k in range(tb.g_n_dirs):
             if tb.g_neighbour[e, k] == z:
                 S["unit_facing"][b, u] = k
@@ -498,11 +533,19 @@ def apply_action(S, tb, b, a):
         else:
             y = a - A_POS
             u = np.int64(S["fr_unit"][b, i])
-            if pos_state(S, b, u, y) == 2:
+            if pos_state(S, b, u, y) == 2 or (
+                tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
+            ):
                 S["fr_aux"][b, i] = y
                 S["fr_phase"][b, i] = PH_CONTACT_W
             else:
                 enter(S, tb, b, i, u, y)
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_TARGET_POINT:
+        place_target_point(S, tb, b, a - A_POS)  # FC I14, I6
+        S["stage"][b] = STAGE_RUN
+    elif st == STAGE_DRIFT_TIE:
+        land_target_point(S, tb, b, a - A_POS)
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_VOLLEY:
         i = _top(S, b)

@@ -1,9 +1,11 @@
-"""Shared fixtures: the Crossroads of Hallin record (built once per session)."""
+"""Shared fixtures: the Crossroads of Hallin, Greywater Ford and Standard Game (tabletop)
+records (built once per session)."""
 
 from __future__ import annotations
 
 import pytest
 
+from envs.fantasy_cards.tabletop import standard_record
 from envs.legendary_battles.zones import shipped_record
 from envs.tactical_assault import tables
 
@@ -16,3 +18,8 @@ def crossroads():
 @pytest.fixture(scope="session")
 def greywater():
     return tables.as_tb(shipped_record("Greywater Ford"))
+
+
+@pytest.fixture(scope="session")
+def standard():
+    return tables.as_tb(standard_record())

@@ -116,11 +116,16 @@ def test_ansi_env_renders_the_tabletop():
 
 
 def test_check_state_follows_the_standard_game_result():
-    """A finished game's winner must follow the Standard Game's conditions."""
+    """A finished game's winner must follow the Standard Game's conditions (FC-6.4: 18 points
+    eliminated, no units left, or most units eliminated when time is called), and no game
+    runs past the turn limit (FC-6.6, I15)."""
     rs = get_ruleset(NAME)
+    limit = int(rs.tables_batch[0]["sc_turn_limit"])
+    assert limit == rs.tables.standard_game.turn_limit_per_player
     for g in range(4):
         S = _random_game(rs, seed=5, game=g)
         assert rs.check_state(S, 0) == []
+        assert (S["turns_of"][0] <= limit).all()
         bad = S.copy()
         bad["winner"][0] = 1 - int(S["winner"][0]) if S["winner"][0] >= 0 else 0
         assert rs.check_state(bad, 0) == ["result"]

@@ -17,9 +17,9 @@ played and the unit it goes on, each step of a move, each attack's target, each 
 answer (a Situation or pass) and the end-of-turn discards. A decision with one choice is still
 asked.
 
-Actions: `Discrete(418)`: the Action, Situation or discard of each of the 72 cards, a unit
+Actions: `Discrete(546)`: the Action, Situation or discard of each of the 72 cards, a unit
 slot, a position, a facing, pass and exit (envs/tactical_assault/actions.py). Observation:
-`Dict(observation=Box(float32, N), action_mask=Box(int8, 418))`, layout in
+`Dict(observation=Box(float32, 7009), action_mask=Box(int8, 546))`, layout in
 envs/tactical_assault/observe.py; it holds only what that player may know: the opponent's hand
 shows only its size and neither deck's order shows (FC R34); the other side's chosen units
 stay hidden until deployment.

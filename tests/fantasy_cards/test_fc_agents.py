@@ -4,7 +4,8 @@ in both seats of Fantasy Cards' Standard Game.
 The full measurement (10,000 games per seat) is `benchmarks/legendary_battles_agents.py
 --ruleset fantasy_cards` (benchmarks/results/fantasy_cards_agents_*); here 100 games per seat
 and a bound that luck cannot reach: the Wilson 99.9 % lower bound of the heuristic's win rate
-must stay above 60 % (random against random: seat 0 wins about 44 %, seat 1 about 44 %)."""
+must stay above 60 % (measured 91.4 % in both seats over 10,000 games per seat; random
+against random: seat 0 wins 46 %, seat 1 45 %)."""
 
 from __future__ import annotations
 

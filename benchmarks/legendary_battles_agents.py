@@ -1,11 +1,13 @@
-"""Legendary Battles: the Tactical Assault heuristic against the random agent, win rate per
-seat over whole games of each playable shipped scenario (the ruleset's play_chunk,
-agents/tactical_assault/selfplay.py; seat s of game g is played by agent (s + g) % 2, so half
-the games have the heuristic in each seat).
+"""Legendary Battles (or, with --ruleset fantasy_cards, Fantasy Cards' Standard Game): the
+Tactical Assault heuristic against the random agent, win rate per seat over whole games of
+each playable shipped scenario (the ruleset's play_chunk, agents/tactical_assault/selfplay.py;
+seat s of game g is played by agent (s + g) % 2, so half the games have the heuristic in each
+seat).
 
     PYTHONPATH=. python -m benchmarks.legendary_battles_agents --games 20000 --seed 1
+    PYTHONPATH=. python -m benchmarks.legendary_battles_agents --ruleset fantasy_cards
 
-writes benchmarks/results/legendary_battles_agents_<date>_<commit>.json and .md.
+writes benchmarks/results/<ruleset>_agents_<date>_<commit>.json and .md.
 """
 
 from __future__ import annotations
@@ -22,11 +24,17 @@ from agents.stats import wilson_interval
 from envs.registry import get
 
 CHUNK = 2000  # games per kernel call
-SCENARIOS = ("greywater_ford", "crossroads_of_hallin")
+# what is measured, by ruleset: each scenario option (Fantasy Cards: the Standard Game)
+SCENARIOS = {
+    "legendary_battles": ("greywater_ford", "crossroads_of_hallin"),
+    "fantasy_cards": ("standard_game",),
+}
+TITLES = {"legendary_battles": "Legendary Battles", "fantasy_cards": "Fantasy Cards"}
 
 
-def measure(games: int, seed: int, scenario: str) -> dict:
-    rs = get("legendary_battles", options={"scenario": scenario})
+def measure(games: int, seed: int, scenario: str, ruleset: str = "legendary_battles") -> dict:
+    options = {"scenario": scenario} if ruleset == "legendary_battles" else None
+    rs = get(ruleset, options=options)
     agents = np.array([rs.agent_id("heuristic"), rs.agent_id("random")], dtype=np.int8)
     wins = np.zeros(2, dtype=np.int64)
     draws = np.zeros(2, dtype=np.int64)
@@ -60,9 +68,9 @@ def measure(games: int, seed: int, scenario: str) -> dict:
     return out
 
 
-def markdown(rows: list[dict], machine: dict, git: dict) -> str:
+def markdown(rows: list[dict], machine: dict, git: dict, ruleset: str = "legendary_battles") -> str:
     lines = [
-        "# Legendary Battles: heuristic against random, whole games",
+        f"# {TITLES[ruleset]}: heuristic against random, whole games",
         "",
         "Seat s of game g is played by agent (s + g) % 2, so the heuristic holds each seat in "
         "half the games; win rate = games won by the heuristic in that seat (draws count as "
@@ -96,6 +104,7 @@ def main() -> None:
     from benchmarks.harness import DEFAULT_OUT, git_info, machine_info
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ruleset", choices=tuple(SCENARIOS), default="legendary_battles")
     p.add_argument("--games", type=int, default=20_000, help="games per scenario")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the JSON + md")
@@ -103,18 +112,25 @@ def main() -> None:
     if args.games < 2:
         raise SystemExit(f"--games must be at least 2, got {args.games}")
     rows = []
-    for scenario in SCENARIOS:
+    for scenario in SCENARIOS[args.ruleset]:
         t = time.perf_counter()
-        r = measure(args.games, args.seed, scenario)
+        r = measure(args.games, args.seed, scenario, args.ruleset)
         r["seconds"] = round(time.perf_counter() - t, 1)
         print(json.dumps(r))
         rows.append(r)
     machine, git = machine_info(), git_info()
-    stem = f"legendary_battles_agents_{dt.date.today().isoformat()}_{git['short']}"
+    stem = f"{args.ruleset}_agents_{dt.date.today().isoformat()}_{git['short']}"
     args.out.mkdir(parents=True, exist_ok=True)
-    doc = {"rows": rows, "games": args.games, "seed": args.seed, "machine": machine, "git": git}
+    doc = {
+        "ruleset": args.ruleset,
+        "rows": rows,
+        "games": args.games,
+        "seed": args.seed,
+        "machine": machine,
+        "git": git,
+    }
     (args.out / f"{stem}.json").write_text(json.dumps(doc, indent=2) + "\n")
-    (args.out / f"{stem}.md").write_text(markdown(rows, machine, git))
+    (args.out / f"{stem}.md").write_text(markdown(rows, machine, git, args.ruleset))
     print(f"wrote {args.out / stem}.json and .md")
 
 

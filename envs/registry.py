@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from envs.core.ruleset import DATA_ONLY, IN_PROGRESS, PLAYABLE, Ruleset
+from envs.core.ruleset import IN_PROGRESS, PLAYABLE, Ruleset
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,9 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "fantasy_cards",
             "Tactical Assault: Fantasy Cards",
-            DATA_ONLY,
+            IN_PROGRESS,
             "000_966979c4608810fc.txt",
-            None,
+            "envs.fantasy_cards.fantasy_cards_v0",
         ),
         Entry(
             "legendary_battles",

@@ -21,9 +21,9 @@ and the unit it goes on, each zone of a move, each attack's target, each play wi
 (a Situation or pass), the end-of-turn discards, and the owner's picks between equal Fall Back
 or move-out zones. A decision with one choice is still asked.
 
-Actions: `Discrete(418)`: the Action, Situation or discard of each of the 72 cards, a unit slot,
+Actions: `Discrete(546)`: the Action, Situation or discard of each of the 72 cards, a unit slot,
 a zone, a facing, pass and exit the map (envs/tactical_assault/actions.py). Observation:
-`Dict(observation=Box(float32, 5729), action_mask=Box(int8, 418))`, layout in
+`Dict(observation=Box(float32, 7009), action_mask=Box(int8, 546))`, layout in
 envs/tactical_assault/observe.py; it holds only what that player may know: the opponent's hand
 shows only its size and neither deck's order shows, not even to its owner (FC R34); forces
 chosen by points stay hidden from the other side until deployment (LB R23).

@@ -40,6 +40,32 @@ OVERSIZED_PART = "&"
 CLASS_CHARS = {1: "g", 2: "s", 3: "k"}
 SQUARE_FACING = {"N": "^", "E": ">", "S": "v", "W": "<"}
 HEX_FACING = {"NE": "/", "E": ">", "SE": "\\", "SW": ",", "W": "<", "NW": "`"}
+# the tabletop's compass directions (ScenarioArrays.directions): mark and unit vector (y down)
+DIRECTION_FACING = {**SQUARE_FACING, **HEX_FACING, "S": "v", "N": "^"}
+_DIRECTION_VECTOR = {
+    "N": (0.0, -1.0),
+    "NE": (0.7071, -0.7071),
+    "E": (1.0, 0.0),
+    "SE": (0.7071, 0.7071),
+    "S": (0.0, 1.0),
+    "SW": (-0.7071, 0.7071),
+    "W": (-1.0, 0.0),
+    "NW": (-0.7071, -0.7071),
+}
+
+
+def facing_name(sa: ScenarioArrays, k: int) -> str:
+    """Facing k's name: a side of the zone, or on the tabletop a compass direction."""
+    return (sa.directions or sa.grid.sides)[k]
+
+
+def _facing_mark(sa: ScenarioArrays, k: int) -> str:
+    name = facing_name(sa, k)
+    if sa.directions:
+        return DIRECTION_FACING[name]
+    return (SQUARE_FACING if sa.grid.shape == geo.SQUARE else HEX_FACING)[name]
+
+
 _TYPE_NAMES = list(UNIT_TYPES)
 
 
@@ -54,8 +80,7 @@ def _cell(sa: ScenarioArrays, terrain: Sequence[TerrainType], z: int) -> str:
         u = sa.unit_label[i]
         if sa.unit_zone[i] == z:
             if sa.unit_facing[i] >= 0:
-                name = sa.grid.sides[int(sa.unit_facing[i])]
-                f = (SQUARE_FACING if sa.grid.shape == geo.SQUARE else HEX_FACING)[name]
+                f = _facing_mark(sa, int(sa.unit_facing[i]))
         else:
             f = OVERSIZED_PART
     else:
@@ -246,8 +271,11 @@ def render_png(
         ax.add_patch(_disc(cx, cy, 0.3, col))
         if sa.unit_facing[i] >= 0:
             k = int(sa.unit_facing[i])
-            m = (g.vertex[z, k] + g.vertex[z, (k + 1) % ns]) / 2.0
-            d = m - g.centre[z]
+            if sa.directions:
+                d = 0.5 * np.array(_DIRECTION_VECTOR[sa.directions[k]])
+            else:
+                m = (g.vertex[z, k] + g.vertex[z, (k + 1) % ns]) / 2.0
+                d = m - g.centre[z]
             ax.plot(
                 [cx + 0.3 * d[0] / 0.5, cx + 0.85 * d[0]],
                 [cy + 0.3 * d[1] / 0.5, cy + 0.85 * d[1]],

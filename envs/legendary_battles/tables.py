@@ -288,6 +288,9 @@ class ScenarioArrays:
     distances: np.ndarray
     los_terrain: geo.LosTerrain
     turn_limit: int
+    # facings as compass directions (the Fantasy Cards tabletop's 8, FC R28) rather than the
+    # zone's sides; None on a Legendary Battles map
+    directions: tuple[str, ...] | None = None
 
     def distance_zones(self, name: str) -> int:
         return int(self.distances[DISTANCES.index(name)])

@@ -37,7 +37,12 @@ def _card(k: int) -> str:
 
 def render_text(tables: Tables, sa: ScenarioArrays, S: np.ndarray, me: int, b: int = 0) -> str:
     """Player `me`'s picture of game b: the map with the units, then the game's state."""
-    from envs.legendary_battles.render import render_ascii, state_view, visible_units
+    from envs.legendary_battles.render import (
+        facing_name,
+        render_ascii,
+        state_view,
+        visible_units,
+    )
     from envs.tactical_assault.actions import STAGE_NAMES
     from envs.tactical_assault.state import PLACE_DISCARD, PLACE_HAND
 
@@ -61,7 +66,7 @@ def render_text(tables: Tables, sa: ScenarioArrays, S: np.ndarray, me: int, b: i
         words = [w for bit, w in STATUS_WORDS if int(S["unit_status"][b, u]) & bit]
         where = WHERE_WORDS.get(int(S["unit_where"][b, u]), "")
         if z >= 0:
-            where = f"({g.col[z]},{g.row[z]}) facing {g.sides[facing]}"
+            where = f"({g.col[z]},{g.row[z]}) facing {facing_name(sa, facing)}"
         lines.append(
             f"  side {side} {lbl} {_type_name(t)} {where}"
             + (" [" + ", ".join(words) + "]" if words else "")

@@ -6,6 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.rulesets import register_data_only
+
+
+@pytest.fixture(autouse=True)
+def _data_only_ruleset(monkeypatch) -> None:
+    """Every integration test sees a data-only ruleset in the registry (rulesets.DATA_ONLY):
+    a made-up entry once every real ruleset has an engine."""
+    register_data_only(monkeypatch)
+
 
 @pytest.fixture(scope="session")
 def tiny_ppo(tmp_path_factory) -> Path:

@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from envs import registry
+from tests.integration.rulesets import DATA_ONLY as DATA_ONLY_EXAMPLE
 
 PLAYABLE = registry.names(playable_only=True)
-DATA_ONLY = [n for n in registry.names() if n not in PLAYABLE]
+# the data-only example of the refusal tests: a real one while the registry has one, else a
+# made-up entry the test registers (tests/integration/rulesets.py: register_data_only)
+DATA_ONLY = [DATA_ONLY_EXAMPLE]
 
 
 def _counts(name: str) -> range:

@@ -12,6 +12,7 @@ from _platform import DATA_ONLY, EDGE_CASES, RULESETS, game_rng, illegal, pick
 import envs
 from envs import get_ruleset, make_batch, make_env, registry
 from envs.registry import UnknownRuleset
+from tests.integration.rulesets import register_data_only
 
 ENTRY_POINTS = {
     "make_env": lambda name: make_env(name),
@@ -33,7 +34,8 @@ def test_unknown_ruleset_is_refused(entry, name) -> None:
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS.values(), ids=ENTRY_POINTS.keys())
 @pytest.mark.parametrize("name", DATA_ONLY)
-def test_data_only_ruleset_is_refused(entry, name) -> None:
+def test_data_only_ruleset_is_refused(entry, name, monkeypatch) -> None:
+    register_data_only(monkeypatch)
     with pytest.raises(UnknownRuleset, match=f"ruleset {name!r} is data only") as exc:
         entry(name)
     for playable in registry.names(playable_only=True):

@@ -39,8 +39,9 @@ def test_action_blocks_are_disjoint_and_named():
     assert actions.describe(actions.A_SITUATION + 3) == "situation of card 3"
     assert actions.describe(actions.A_PASS) == "pass"
     # an index outside the layout is named as such (illegal-action errors describe it)
-    assert actions.describe(actions.N_ACTIONS) == "action 418 (outside 0..417)"
-    assert actions.describe(-1) == "action -1 (outside 0..417)"
+    n = actions.N_ACTIONS  # 546 since the tabletop's 256 positions
+    assert actions.describe(n) == f"action {n} (outside 0..{n - 1})"
+    assert actions.describe(-1) == f"action -1 (outside 0..{n - 1})"
 
 
 def test_card_record_holds_the_fantasy_cards_tables():

@@ -146,14 +146,28 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["loot_from"][b] = -1
     S["loot_slot"][b] = -1
     S["refl_count"][b] = 0
-    for k in range(S["fx_row"].shape[1]):  # no lasting ability effect (effects.py)
+    # no paused choice, no lasting ability effect, nothing queued (effects.py): every field as
+    # state.allocate leaves it, so a reset after a finished game equals a fresh one
+    S["eff_unit"][b] = -1
+    S["eff_status"][b] = 0
+    S["eff_next"][b] = 0
+    S["eff_out"][b] = 0
+    for k in range(S["fx_row"].shape[1]):
         S["fx_row"][b, k] = -1
         S["fx_unit"][b, k] = -1
+        S["fx_amount"][b, k] = 0
+        S["fx_until"][b, k] = 0
     S["fx_cause"][b] = -1
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
     S["fx_res"][b] = 0
+    for k in range(S["fx_dead"].shape[1]):
+        S["fx_dead"][b, k] = -1
+        S["fx_dead_by"][b, k] = -1
     S["fx_n_dead"][b] = 0
+    for k in range(S["fx_pick"].shape[1]):
+        S["fx_pick"][b, k] = -1
+    S["fx_n_pick"][b] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

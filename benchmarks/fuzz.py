@@ -47,6 +47,8 @@ def run(ruleset: str, options: dict, players: int | None, games: int, seed: int,
                 broken[name] = broken.get(name, 0) + count
             if first is None and b_first is not None:
                 first = {"seed": seed + k, "game_index": b_first[0], "decision": b_first[1]}
+                if len(b_first) > 2:  # what broke, where the ruleset's fuzz says it
+                    first["what"] = b_first[2]
             decisions += b_decisions
             bar.update(n)
     seconds = time.perf_counter() - t0

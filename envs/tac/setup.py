@@ -119,10 +119,15 @@ def reset_game(S, tb, b, seed, game_index):
             S["defence_state"][b, p, d] = DEF_EMPTY
             S["defence_used"][b, p, d] = False
             S["defence_revealed"][b, p, d] = False
+            S["defence_row"][b, p, d] = 0  # as allocate leaves it: nothing of the last game
     for k in range(MAX_ATTACKS):
         S["attack_card"][b, k] = -1
         S["attack_purple"][b, k] = -1
         S["attack_defence"][b, k] = -1
+        S["attack_kind"][b, k] = 0
+        S["attack_target"][b, k] = 0
+        S["attack_slot"][b, k] = 0
+        S["attack_damage"][b, k] = 0
     S["attack_count"][b] = 0
     S["cursor"][b] = 0
     S["rewards"][b] = 0.0

@@ -90,6 +90,7 @@ def reset_game(S, tb, b, seed, game_index):
         S["unit_status"][b, u] = 0
         S["unit_acted"][b, u] = 0
         S["unit_pass"][b, u] = 0
+        S["unit_pass_dist"][b, u] = 0
         S["unit_entry"][b, u] = -1
         S["unit_cc_target"][b, u] = -1
         S["unit_arrives"][b, u] = tb.sc_unit_arrives[u] if used else 0
@@ -108,13 +109,36 @@ def reset_game(S, tb, b, seed, game_index):
     S["win_unit"][b] = -1
     S["win_enemy"][b] = -1
     S["depth"][b] = 0
+    # every frame and Fall Back field as allocate leaves it: nothing of the last game stays
+    # in a reused slot (the AEC env reuses its one record, BatchEnv its slots)
     for i in range(S["fr_player"].shape[1]):
         S["fr_player"][b, i] = -1
         S["fr_card"][b, i] = -1
         S["fr_play"][b, i] = -1
         S["fr_unit"][b, i] = -1
         S["fr_target"][b, i] = -1
+        S["fr_step"][b, i] = 0
+        S["fr_phase"][b, i] = 0
+        S["fr_shift"][b, i] = 0
+        S["fr_left"][b, i] = 0
+        S["fr_moved"][b, i] = 0
+        S["fr_flags"][b, i] = 0
+        S["fr_contact"][b, i] = 0
+        S["fr_from"][b, i] = 0
+        S["fr_start"][b, i] = 0
+        S["fr_last_ok"][b, i] = 0
+        S["fr_aux"][b, i] = 0
+        S["fr_tp_mask"][b, i] = 0
     S["fb_unit"][b] = -1
+    S["fb_from"][b] = -1
+    S["fb_through"][b] = -1
+    S["fb_k"][b] = 0
+    S["fb_left"][b] = 0
+    S["fb_enter_first"][b] = -1
+    S["fb_origin"][b] = -1
+    S["fb_depth"][b] = 0
+    S["fb_ask"][b] = 0
+    S["fb_last_ok"][b] = -1
     S["settle_zone"][b] = -1
     S["out_unit"][b] = -1
     S["out_zone"][b] = -1

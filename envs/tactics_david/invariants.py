@@ -1,19 +1,24 @@
-"""Invariant check of a Tactics David state (plain Python, for tests and the random-game
-driver; a numba fuzzer over the contract comes with the next part).
+"""Invariant check of a Tactics David state, for tests, the contract's check_state and the
+fuzzer.
 
-:func:`violations` returns a list of sentences, empty when every invariant holds: units stand
-on the battlefield's spaces and the spaces name them back, one unit per space (two only as a
-Unit Team), strengths in range, Dead units out of every Combat Lock, locks in pairs and face to
-face, army costs within the purchase limit, every item card in exactly one place and in its
-type's slot of a unit whose class may use it, Statuses only on Unit Types they afflict and none
-beside Dead on a Dead unit.
+:func:`violations` (plain Python) returns a list of sentences, empty when every invariant
+holds: units stand on the battlefield's spaces and the spaces name them back, one unit per
+space (two only as a Unit Team), strengths in range, Dead units out of every Combat Lock, locks
+in pairs and face to face, army costs within the purchase limit, every item card in exactly
+one place and in its type's slot of a unit whose class may use it, Statuses only on Unit Types
+they afflict and none beside Dead on a Dead unit. :func:`check_codes` checks the same in numba
+and answers with a code (CODE_NAMES), so the fuzzer can check every decision of 100,000 games;
+the sentences of :func:`violations` then say what exactly broke in the first bad state.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from envs.core.jit import njit
+from envs.core.threads import over_games
 from envs.tactics_david import state as st
+from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
 
 
 def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
@@ -110,8 +115,6 @@ def result_errors(S: np.ndarray, tb, b: int = 0) -> list[str]:
     and once the game is over the scores (Purchase Cost of each seat's units in play), the
     winner they give (TD-4.2: the seat with units left; I8: the higher score after the turn
     limit; I13: a draw at the safety cap) and the rewards (+1 / -1, 0 each when drawn)."""
-    from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
-
     out: list[str] = []
     g = S[b]
     stage = int(g["stage"])
@@ -150,38 +153,278 @@ def check_state(S: np.ndarray, tb, b: int = 0) -> list[str]:
     return result_errors(S, tb, b) + violations(S, tb, b)
 
 
-def fuzz(tb, n_games: int, seed: int = 0):
-    """Random games (the random agent of agents/tactics_david, from each game's agent RNG)
-    checked at every decision: ({broken invariant: games}, first failure (game index,
-    decision) or None, decisions played). Plain Python around the one-game kernels, so slow
-    (about a game a second): the check is Python's violations()."""
-    from agents.tactics_david.baselines import AGENT_RANDOM, choose_from_legal
-    from envs.tactics_david import kernels as K
-    from envs.tactics_david.actions import MAX_LEGAL
+# --- the same invariants in numba: a code per game ---------------------------------------------
+
+OK = 0
+BAD_TURN = 1  # the seat to act is not a seat
+BAD_RESULT = 2  # score, winner or rewards do not follow the game (or are set before its end)
+BAD_PLACE = 3  # a unit's slot, place or space is inconsistent, or it stands on a Terrain Piece
+BAD_STRENGTH = 4  # a Strength Rating below the minimum
+BAD_STATUS = 5  # a duration below -1, a Status its Unit Type resists, or Dead beside others
+BAD_ITEM = 6  # an Item in another type's slot or held by a class that may not use it
+BAD_SPACE = 7  # a space names a unit that is not there, or units share a space unteamed
+BAD_LOCK = 8  # a Combat Lock not in pairs, with an ally, not face to face, or of a Dead unit
+BAD_ARMY = 9  # an army's cost is not its units' or is over the purchase limit
+BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactly once
+CODE_NAMES = (
+    "ok",
+    "turn",
+    "result",
+    "place",
+    "strength",
+    "status",
+    "item",
+    "space",
+    "lock",
+    "army",
+    "deck",
+)
+
+
+@njit
+def result_code(S, tb, b):
+    """result_errors() as a code: the seat to act, and once the game is over the scores,
+    the winner they give and the rewards."""
+    stage = S["stage"][b]
+    if stage != STAGE_NONE and not 0 <= S["current"][b] < st.N_PLAYERS:
+        return BAD_TURN
+    dead = tb.status_dead
+    score0 = 0
+    score1 = 0
+    for u in range(st.N_UNIT_IDS):
+        if S["unit_place"][b, u] == st.PLACE_FIELD and S["unit_status"][b, u, dead] == 0:
+            if u < st.MAX_UNITS:
+                score0 += S["unit_cost"][b, u]
+            else:
+                score1 += S["unit_cost"][b, u]
+    if stage != STAGE_GAME_OVER:
+        for p in range(st.N_PLAYERS):
+            if S["score"][b, p] != 0 or S["rewards"][b, p] != 0.0:
+                return BAD_RESULT
+        return BAD_RESULT if S["winner"][b] != -1 else OK
+    if S["score"][b, 0] != score0 or S["score"][b, 1] != score1:
+        return BAD_RESULT
+    winner = -1
+    if score0 == 0 or score1 == 0 or (tb.opt_turn_limit > 0 and S["turn"][b] >= tb.opt_turn_limit):
+        if score0 > score1:
+            winner = 0
+        elif score1 > score0:
+            winner = 1
+    elif S["turn"][b] < st.TURN_CAP:
+        return BAD_RESULT  # over with units on both sides before any limit
+    if S["winner"][b] != winner:
+        return BAD_RESULT
+    for p in range(st.N_PLAYERS):
+        want = 0.0 if winner < 0 else (1.0 if p == winner else -1.0)
+        if S["rewards"][b, p] != want:
+            return BAD_RESULT
+    return OK
+
+
+@njit
+def unit_code(S, tb, b, u, rows, cols, bf):
+    """The invariants of one unit u of game b (violations' loop over units)."""
+    p = u // st.MAX_UNITS
+    k = u % st.MAX_UNITS
+    place = S["unit_place"][b, u]
+    if k >= S["army_size"][b, p]:
+        return BAD_PLACE if place != st.PLACE_NONE else OK
+    if place == st.PLACE_NONE:
+        return BAD_PLACE
+    for side in range(4):
+        if S["unit_strength"][b, u, side] < tb.strength_min:
+            return BAD_STRENGTH
+    dead = tb.status_dead
+    top = S["unit_member"][b, u, 0]
+    allowed = np.int64(1) << dead
+    if top >= 0 and tb.u_special[top] >= 0:  # Relentless keeps Paralyzed and Frozen (TD-23.2)
+        allowed |= np.int64(tb.sp_statuses[tb.u_special[top]])
+    is_dead = S["unit_status"][b, u, dead] != 0
+    for s in range(st.N_STATUSES):
+        d = S["unit_status"][b, u, s]
+        if d < st.STATUS_PERMANENT:
+            return BAD_STATUS
+        if d != 0:
+            if is_dead and not (allowed >> s) & 1:
+                return BAD_STATUS
+            if not tb.st_afflicts[s, S["unit_type"][b, u]]:
+                return BAD_STATUS
+    for slot in range(st.N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i < 0:
+            continue
+        if tb.it_type[i] != slot:
+            return BAD_ITEM
+        if top >= 0 and not is_dead and not tb.it_users[i, tb.u_class[top]]:
+            return BAD_ITEM  # a looter's swapped Item stays on a Dead holder
+    c = S["unit_cell"][b, u]
+    if place == st.PLACE_FIELD:
+        if c < 0 or c >= rows * cols:
+            return BAD_PLACE
+        if tb.bf_height[bf, c] > 0:
+            return BAD_PLACE
+        named = False
+        for slot in range(st.TEAM_SLOTS):
+            if S["cell_unit"][b, c, slot] == u:
+                named = True
+        if not named:
+            return BAD_SPACE
+    elif c != -1:
+        return BAD_PLACE
+    v = S["unit_lock"][b, u]
+    if v >= 0:
+        if (
+            is_dead
+            or S["unit_lock"][b, v] != u
+            or v // st.MAX_UNITS == p
+            or (S["unit_facing"][b, u] + 2) % 4 != S["unit_facing"][b, v]
+        ):
+            return BAD_LOCK
+    return OK
+
+
+@njit
+def check_codes(S, tb, b):
+    """The invariants of violations() and result_errors() as a code (OK when game b is
+    sound; the first broken one in CODE_NAMES order of the checks)."""
+    code = result_code(S, tb, b)
+    if code != OK:
+        return code
+    bf = S["battlefield"][b]
+    rows = np.int64(tb.bf_rows[bf])
+    cols = np.int64(tb.bf_cols[bf])
+    for u in range(st.N_UNIT_IDS):
+        code = unit_code(S, tb, b, u, rows, cols, bf)
+        if code != OK:
+            return code
+    for c in range(st.MAX_CELLS):
+        first = S["cell_unit"][b, c, 0]
+        second = S["cell_unit"][b, c, 1]
+        for slot in range(st.TEAM_SLOTS):
+            u = S["cell_unit"][b, c, slot]
+            if u >= 0 and (S["unit_place"][b, u] != st.PLACE_FIELD or S["unit_cell"][b, u] != c):
+                return BAD_SPACE
+        if second >= 0 and (first < 0 or S["unit_team"][b, first] != second):
+            return BAD_SPACE  # two units share a space only as a Unit Team (TD-18.1)
+    for p in range(st.N_PLAYERS):
+        cost = 0
+        for k in range(S["army_size"][b, p]):
+            cost += S["unit_cost"][b, p * st.MAX_UNITS + k]
+        if cost != S["army_cost"][b, p] or cost > S["purchase_limit"][b]:
+            return BAD_ARMY
+    # items (I10): the deck and the units' slots hold each deck card exactly once
+    seen = np.zeros(tb.n_items, dtype=np.int64)
+    for i in range(S["deck_count"][b]):
+        it = S["deck"][b, i]
+        if it < 0 or it >= tb.n_items:
+            return BAD_DECK
+        seen[it] += 1
+    for u in range(st.N_UNIT_IDS):
+        for slot in range(st.N_ITEM_SLOTS):
+            it = S["unit_item"][b, u, slot]
+            if it >= tb.n_items:
+                return BAD_DECK
+            if it >= 0:
+                seen[it] += 1
+    for it in range(tb.n_items):
+        if seen[it] != 1:
+            return BAD_DECK
+    return OK
+
+
+@njit
+def check_games(first, step, S, tba, codes):
+    """check_codes of games first, first + step, ... into codes[b]."""
+    tb = tba[0]
+    for b in range(first, S.shape[0], step):
+        codes[b] = check_codes(S, tb, np.int64(b))
+
+
+def check_batch(S: np.ndarray, tba: np.ndarray) -> np.ndarray:
+    """check_codes of every game of batch S, on every thread."""
+    codes = np.zeros(S.shape[0], dtype=np.int64)
+    over_games(check_games, S.shape[0], S, tba, codes)
+    return codes
+
+
+def fuzz(tba: np.ndarray, n_games: int, seed: int = 0, batch: int = 256):
+    """Random games 0..n_games-1 of `seed` (the random agent in both seats, from each game's
+    agent RNG) checked after every decision: ({broken invariant: games}, first failure
+    (game index, decision, what broke) or None, decisions played).
+
+    The games run through the contract's batch kernels (reset, act, step) with the numba
+    check_codes after each step, so nothing beyond check_codes is compiled for it; a slot
+    whose game ends takes the next game, and once every game is started the finished slots
+    leave the batch (swapped to its end), so exactly n_games are played."""
+    from agents.tactics_david.baselines import AGENT_RANDOM, act_batch
+    from envs.tactics_david.actions import N_ACTIONS
+    from envs.tactics_david.kernels import autoreset_batch, reset_batch, step_batch
 
     if n_games < 0:
         raise ValueError(f"n_games {n_games} is negative")
-    S = st.allocate(1)
-    buf = np.zeros(MAX_LEGAL, dtype=np.int64)
-    b = np.int64(0)
-    agent = np.int64(AGENT_RANDOM)
     broken: dict[str, int] = {}
     first = None
     decisions = 0
-    for g in range(n_games):
-        n = K.start(S, tb, b, np.int64(seed), np.int64(g), buf)
-        bad_here: set[str] = set()
-        while True:
-            for v in check_state(S, tb, 0):
-                key = v.split(":")[0]
-                if key not in bad_here:
-                    bad_here.add(key)
-                    broken[key] = broken.get(key, 0) + 1
-                if first is None:
-                    first = (g, int(S["decisions"][0]))
-            if n == 0:
-                break
-            a = choose_from_legal(S, tb, b, agent, buf, np.int64(n))
-            n = K.apply(S, tb, b, np.int64(a), buf)
-            decisions += 1
-    return broken, first, decisions
+    if n_games == 0:
+        return broken, first, decisions
+    B = min(batch, n_games)
+    S = st.allocate(B)
+    masks = np.zeros((B, N_ACTIONS), dtype=np.int8)
+    actions = np.zeros(B, dtype=np.int64)
+    rewards = np.zeros((B, st.N_PLAYERS), dtype=np.float32)
+    terminated = np.zeros(B, dtype=np.bool_)
+    final_score = np.zeros((B, st.N_PLAYERS), dtype=np.int16)
+    final_length = np.zeros(B, dtype=np.int32)
+    seat_agents = np.full(st.N_PLAYERS, AGENT_RANDOM, dtype=np.int8)
+    reset_batch(S, tba, seed, np.arange(B, dtype=np.int64), masks)
+    seen = np.zeros(B, dtype=np.int64)  # bits of the codes already counted in each slot's game
+    next_index = B
+    live = B
+
+    def count(slots: np.ndarray) -> None:
+        """Check the games of `slots` (a prefix is checked in place, others as a copy)."""
+        nonlocal first
+        prefix = slots.size == 0 or slots[-1] == slots.size - 1
+        codes = check_batch(S[: slots.size] if prefix else S[slots], tba)
+        for i in np.flatnonzero(codes):
+            b, code = int(slots[i]), int(codes[i])
+            if not seen[b] >> code & 1:
+                seen[b] |= 1 << code
+                broken[CODE_NAMES[code]] = broken.get(CODE_NAMES[code], 0) + 1
+            if first is None:
+                what = check_state(S, tba.view(np.recarray)[0], b) or [CODE_NAMES[code]]
+                first = (int(S["game_index"][b]), int(S["decisions"][b]), what[0])
+
+    count(np.arange(B))
+    while True:
+        view = slice(0, live)
+        finished = np.flatnonzero(S["stage"][view] == STAGE_GAME_OVER)
+        decisions += int(S["decisions"][finished].sum())
+        seen[finished] = 0
+        k = min(finished.size, n_games - next_index)  # the first k finished slots play on
+        if k > 0:
+            again = np.zeros(live, dtype=np.bool_)
+            again[finished[:k]] = True
+            next_index = autoreset_batch(S[view], tba, seed, again, next_index, masks[view])
+            count(finished[:k])  # a new game's first state
+        for b in finished[k:][::-1]:  # the others leave: the last live slot takes their place
+            live -= 1
+            if b != live:
+                S[[b, live]] = S[[live, b]]
+                masks[[b, live]] = masks[[live, b]]
+                seen[[b, live]] = seen[[live, b]]
+        if live == 0:
+            return broken, first, decisions
+        view = slice(0, live)
+        act_batch(S[view], tba, masks[view], seat_agents, actions[view])
+        step_batch(
+            S[view],
+            tba,
+            actions[view],
+            masks[view],
+            rewards[view],
+            terminated[view],
+            final_score[view],
+            final_length[view],
+        )
+        count(np.arange(live))

@@ -13,7 +13,7 @@ import hashlib
 import numba
 import numpy as np
 import pytest
-from _platform import CASES, game_rng, pick
+from _platform import CASES, EDGE_CASES, game_rng, pick
 
 from envs import get_ruleset, make_batch, make_env
 
@@ -151,3 +151,22 @@ def test_the_same_seed_reproduces_bit_for_bit(name: str, num_players: int) -> No
     assert not np.array_equal(
         other, make_batch(name, 32, num_players, seed=SEED).reset().observation
     )
+
+
+@pytest.mark.parametrize(("name", "num_players"), EDGE_CASES)
+def test_a_reset_after_a_finished_game_equals_a_fresh_reset(name: str, num_players: int) -> None:
+    """Nothing of a finished game survives the reset: the AEC env reuses its one record and
+    BatchEnv its slots, so a stale field (a paused choice, a scratch list) can make a game
+    depend on the game played before it in the same slot. Every field of the record, not
+    only what the rules read today, must be as a fresh reset leaves it."""
+    used = make_env(name, num_players=num_players).unwrapped
+    fresh = make_env(name, num_players=num_players).unwrapped
+    for g in range(3):
+        used.reset(seed=SEED, options={"game_index": g})
+        fresh.reset(seed=SEED, options={"game_index": g})
+        a, b = used.state_arrays, fresh.state_arrays
+        kept = [f for f in a.dtype.names if not np.array_equal(a[f], b[f])]
+        assert kept == [], f"{name}: game {g}'s reset kept {kept} from the game before"
+        rng = game_rng(SEED, g)
+        while not used.terminations[used.agent_selection]:
+            used.step(pick(used.observe(used.agent_selection)["action_mask"], rng))

@@ -107,25 +107,3 @@ def test_check_state_catches_wrong_scores_and_results():
     bad = S.copy()
     bad["stage"][0] = 4  # a game going on may not hold a result
     assert any("before the game is over" in v for v in rs.check_state(bad, 0))
-
-
-def test_a_reset_after_a_finished_game_equals_a_fresh_reset():
-    """Nothing of a finished game survives the reset (the AEC env reuses its one record,
-    BatchEnv its slots): a paused choice or an ability's picks once did, and batch and AEC
-    games then differed."""
-    import numpy as np
-
-    from envs import make_env
-
-    used = make_env("tactics_david").unwrapped
-    fresh = make_env("tactics_david").unwrapped
-    rng = np.random.default_rng(5)
-    for g in range(4):
-        used.reset(seed=9, options={"game_index": g})
-        fresh.reset(seed=9, options={"game_index": g})
-        a, b = used.state_arrays, fresh.state_arrays
-        kept = [f for f in a.dtype.names if not np.array_equal(a[f], b[f])]
-        assert kept == [], f"game {g}'s reset kept {kept} from the game before"
-        while not used.terminations[used.agent_selection]:
-            legal = np.flatnonzero(used.observe(used.agent_selection)["action_mask"])
-            used.step(int(rng.choice(legal)))

@@ -264,6 +264,21 @@ def report_table(units: UnitInfo, fit: LogitFit, imp: ImpliedVP, used: np.ndarra
     return "\n".join(lines)
 
 
+MAX_LABELS = 30  # units named on the plot: beyond this many the labels would cover the points
+
+
+def _labelled(units: UnitInfo, imp: ImpliedVP) -> np.ndarray:
+    """The units the plot names: all of them when few; else the flagged ones ("worth more /
+    less than listed") that differ most from their listed cost, so a
+    designer reads the outliers (the table in balance.md has every unit)."""
+    ok = np.flatnonzero(~np.isnan(imp.value))
+    if ok.size <= MAX_LABELS:
+        return ok
+    flagged = np.array([u for u in ok if imp.verdict[u].startswith("worth")], dtype=np.int64)
+    gap = np.abs(imp.value[flagged] - units.listed_vp[flagged])
+    return flagged[np.argsort(-gap, kind="stable")[:MAX_LABELS]]
+
+
 def write_plot(
     path: Path, units: UnitInfo, imp: ImpliedVP, title: str, cost_label: str = "victory points"
 ) -> None:
@@ -286,7 +301,7 @@ def write_plot(
     if ok.any():
         yerr = np.vstack([imp.value - imp.lo, imp.hi - imp.value])[:, ok]
         ax.errorbar(x[ok], imp.value[ok], yerr=yerr, fmt="o", capsize=3, label="implied, 95% CI")
-        for u in np.flatnonzero(ok):
+        for u in _labelled(units, imp):
             ax.annotate(
                 units.names[u],
                 (x[u], imp.value[u]),

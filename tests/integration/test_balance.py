@@ -144,6 +144,24 @@ def test_implied_vp_flags_a_unit_that_wins_like_a_bigger_one():
     assert int(np.argmax((imp.value - LISTED) / se)) == 5
 
 
+def test_a_plot_of_many_units_names_only_the_outliers_most_off_first():
+    """202 labels cover the points (Tactics David): past MAX_LABELS units the plot names the
+    flagged ones, the largest gap between implied and listed cost first."""
+    n = balance.MAX_LABELS + 10
+    listed = np.arange(n, dtype=float) + 5
+    value = listed.copy()
+    value[[3, 17, 33]] += [4.0, -9.0, 2.0]  # three mispriced units, 17 the most
+    units = balance.UnitInfo([f"u{i}" for i in range(n)], np.zeros(n, int), ["all"], listed)
+    verdict = ["consistent"] * n
+    for u in (3, 17, 33):
+        verdict[u] = "worth more than listed" if value[u] > listed[u] else "worth less than listed"
+    imp = balance.ImpliedVP(1.0, 0.1, value, value - 0.5, value + 0.5, verdict)
+    assert balance._labelled(units, imp).tolist() == [17, 3, 33]
+    few = balance.UnitInfo(units.names[:5], np.zeros(5, int), ["all"], listed[:5])
+    imp5 = balance.ImpliedVP(1.0, 0.1, value[:5], value[:5] - 0.5, value[:5] + 0.5, verdict[:5])
+    assert balance._labelled(few, imp5).tolist() == [0, 1, 2, 3, 4]
+
+
 def test_implied_vp_is_not_given_when_listed_vp_do_not_predict_winning():
     fit = simulate_fit(5, -LISTED)  # higher listed VP loses more often
     imp = balance.implied_vp(fit, LISTED, CATS)

@@ -8,11 +8,12 @@ configs/fantasy_cards/ (cards, unit types). In progress: the clauses still "to i
 those docs are left out (`tacsim rulesets` counts them).
 
 Agents: `player_0` and `player_1`, the scenario's sides in order (Greywater Ford: the
-Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders).
+Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders; Siege
+of the Ridge Fort: the Ridge Garrison, the Wyrm Legion).
 
 Option (`options={...}`; envs/legendary_battles/ruleset.py): `scenario`, one of the rule
-folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin;
-siege_of_the_ridge_fort is refused (oversized units are not playable yet). A scenario of your
+folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin,
+siege_of_the_ridge_fort (oversized units: a dragon and a siege tower, LB R28). A scenario of your
 own: a copy of configs/legendary_battles with it in scenarios/, passed as `config_dir`.
 
 Decisions. Every choice is one AEC step by the player the rules ask: each unit type of a

@@ -189,3 +189,16 @@ def test_siege_of_the_ridge_fort_plays_whole_games_through_the_env():
                 if len(cov) > 1:
                     assert all(S["unit_pos"][b, u] == p for u in cov), (b, p, cov)
     assert finals[0].tobytes() == finals[1].tobytes()
+
+
+def test_the_picture_draws_every_zone_where_the_unit_now_stands(built):
+    """The map (render.state_view) shows an oversized unit's other zones around its centre
+    zone as it is now, not where the scenario placed it."""
+    from envs.legendary_battles.render import state_view
+
+    sa, tb = built
+    S = started(tb)
+    put(S, DRAGON, 4, 3)
+    view = state_view(sa, S, 0)
+    i = view.unit_label.index("d")
+    assert set(np.flatnonzero(view.unit_zones[i]).tolist()) == {z(4, 2), z(4, 3), z(4, 4)}

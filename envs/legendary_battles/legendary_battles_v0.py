@@ -4,15 +4,16 @@ scenario's map of zones, on the Tactical Assault core (envs/tactical_assault/).
 A PettingZoo AEC environment (`env()`, `raw_env()`) and a batched API (`BatchEnv`) over the
 same numba kernels (envs/tactical_assault/kernels.py). Rules: docs/rules/legendary_battles.md
 and docs/rules/fantasy_cards.md; data: configs/legendary_battles/ (maps, scenarios) and
-configs/fantasy_cards/ (cards, unit types). In progress: the clauses still "to implement" in
-those docs are left out (`tacsim rulesets` counts them).
+configs/fantasy_cards/ (cards, unit types). Playable: every clause of those docs is run or
+settled by a reading.
 
 Agents: `player_0` and `player_1`, the scenario's sides in order (Greywater Ford: the
-Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders).
+Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders; Siege
+of the Ridge Fort: the Ridge Garrison, the Wyrm Legion).
 
 Option (`options={...}`; envs/legendary_battles/ruleset.py): `scenario`, one of the rule
-folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin;
-siege_of_the_ridge_fort is refused (oversized units are not playable yet). A scenario of your
+folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin,
+siege_of_the_ridge_fort (oversized units: a dragon and a siege tower, LB R28). A scenario of your
 own: a copy of configs/legendary_battles with it in scenarios/, passed as `config_dir`.
 
 Decisions. Every choice is one AEC step by the player the rules ask: each unit type of a

@@ -407,10 +407,19 @@ def state_view(sa: ScenarioArrays, S: np.ndarray, me: int, b: int = 0, status_su
             )
         rows.append((side, t, zone, facing, label))
     nz = sa.grid.n_zones
+    g = sa.grid
+    # the scenario's fixed units (the tabletop's view has no footprints: FC R28)
+    fixed = [u for s in sa.scenario.sides for u in getattr(s.force, "units", ())]
     zones = np.zeros((len(rows), nz), dtype=bool)
-    for i, r in enumerate(rows):
+    for i, (r, (u, *_)) in enumerate(zip(rows, visible_units(sa, S, me, b), strict=True)):
         if r[2] >= 0:
             zones[i, r[2]] = True
+            # an oversized unit's other zones, where its centre zone now is (LB R28)
+            for d in getattr(fixed[u], "footprint", ()) if u < len(fixed) else ():
+                c2, r2 = geo.step(g.shape, int(g.col[r[2]]), int(g.row[r[2]]), d)
+                y = g.zone(c2, r2)
+                if y >= 0:
+                    zones[i, y] = True
     return dataclasses.replace(
         sa,
         unit_side=np.array([r[0] for r in rows], dtype=np.int8),

@@ -11,7 +11,7 @@ A scenario of your own: put its file (docs/rules/legendary_battles.md, "Scenario
 the `scenarios/` folder of a copy of configs/legendary_battles and pass that folder as
 `config_dir` (`--config-dir` on the command line): its scenarios become the option's choices
 (validated by the loader, whose errors name the file, the entry and the field). A scenario
-the core cannot play yet (Siege of the Ridge Fort: an oversized unit) is refused with a
+the core cannot play yet (an oversized unit placed by its player, LB R28) is refused with a
 ValueError that names it and the missing feature.
 """
 
@@ -25,14 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import IN_PROGRESS, Ruleset, resolve_options
+from envs.core.ruleset import PLAYABLE, Ruleset, resolve_options
 from envs.legendary_battles.tables import DEFAULT_DIR, Tables, load_tables
 
 NAME = "legendary_battles"
 ENV_NAME = "legendary_battles_v0"
 TITLE = "Tactical Assault: Legendary Battles"
 SEED_FILE = "001_a874da24d9d869b9.txt"
-STATUS = IN_PROGRESS
+STATUS = PLAYABLE
 
 
 def option_name(scenario_name: str) -> str:

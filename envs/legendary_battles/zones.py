@@ -6,8 +6,8 @@ The zone map becomes the ``g_*`` arrays: positions are zones, distances are coun
 terrain is geometry.LosTerrain, LOS Arcs and Fall Back routes are tabulated from the geometry
 of geometry.py. The scenario's forces and rules become the ``sc_*`` and ``vc_*`` fields.
 
-Not yet playable here (the next part of issue 7; a ValueError names the scenario and the
-feature): oversized units (footprints). Forces chosen by points are chosen by the players
+Oversized units (footprints) are the ``sc_fp_*`` fields (LB R28); an oversized unit placed
+by its player is not playable yet (a ValueError names the scenario and the unit). Forces chosen by points are chosen by the players
 before deployment (flow.py); ``units_exit`` lets units leave the map (turn.py, LB R22). An INFILTRATOR starts off the battlefield (the loader
 refuses a zone for it) and enters with the Infiltration Situation (FC I9).
 """
@@ -147,14 +147,27 @@ def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -
             allowed = s.force.allowed_types or list(type_index)
             for t in allowed:
                 r["sc_allowed"][i, type_index[t]] = 1
-    if np.any(sa.unit_zones.sum(axis=1) > 1) or any(
-        u.footprint for s in sc.sides for u in s.force.units
-    ):
-        raise unsupported("an oversized unit (footprint)")
     nu = len(sa.unit_label)
     if nu > MAX_UNITS:
         raise ValueError(f"scenario {name!r}: {nu} units exceed the capacity {MAX_UNITS}")
-    types = [u.type for s in sc.sides for u in s.force.units]
+    units = [u for s in sc.sides for u in s.force.units]
+    types = [u.type for u in units]
+    for i, u in enumerate(units):
+        # LB "Oversized (multi-zone) units": the footprint's directions as side steps
+        if not u.footprint:
+            continue
+        if u.zone is None:
+            raise unsupported(f"an oversized unit deployed by its player ({u.label!r})")
+        if len(u.footprint) > tat.MAX_FP:
+            raise ValueError(
+                f"scenario {name!r}: unit {u.label!r} covers {len(u.footprint)} zones beyond "
+                f"its centre, more than the capacity {tat.MAX_FP}"
+            )
+        r["sc_fp_n"][i] = len(u.footprint)
+        for f, d in enumerate(u.footprint):
+            steps = [d] if d in sa.grid.sides else [d[0], d[1]]  # a square's corner: N+E
+            for j, side in enumerate(steps):
+                r["sc_fp_step"][i, f, j] = sa.grid.side_index(side)
     r["sc_n_units"] = nu
     r["sc_unit_side"][:nu] = sa.unit_side
     r["sc_unit_type"][:nu] = [type_index[t] for t in types]

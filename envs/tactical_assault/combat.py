@@ -15,7 +15,9 @@ from envs.fantasy_cards.tables import ELIMINATED, FALL_BACK, OUT_OF_ACTION, SHAK
 from envs.tactical_assault.cards import flip
 from envs.tactical_assault.geometry import LOS_IN_COVER, LOS_OBSTRUCTED, in_arc, line_of_sight
 from envs.tactical_assault.plays import (
+    covers,
     crossing_cost,
+    fits,
     in_close_combat,
     new_occ,
     occupancy,
@@ -154,9 +156,9 @@ def move_out_options(S, tb, b, v, z, out):
         y = np.int64(tb.g_neighbour[z, k])
         if y < 0 or tb.g_standable[y] == 0:
             continue
-        free = True
+        free = fits(S, tb, b, v, y)  # an oversized unit's other zones too (LB R28)
         for w in range(MAX_UNITS):
-            if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+            if w != v and covers(S, tb, b, w, y):
                 free = False
                 break
         if not free:
@@ -316,10 +318,12 @@ def _side_to(tb, z, y):
 @njit
 def _blocked(S, tb, b, v, y):
     """0: v may end in y; 1: pass only (a friendly unit there); 2: stop before it (enemy)."""
+    if tb.sc_fp_n[v] > 0 and not fits(S, tb, b, v, y):
+        return 2  # LB R28: a footprint stops short of whatever its other zones would meet
     side = S["unit_side"][b, v]
     out = 0
     for w in range(MAX_UNITS):
-        if S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y and w != v:
+        if w != v and covers(S, tb, b, w, y):
             if S["unit_side"][b, w] != side or S["unit_type"][b, w] == tb.type_obstacle:
                 return 2  # an enemy, or an Obstacle (Impassable): stop before it
             out = 1

@@ -27,6 +27,7 @@ from envs.tactical_assault.actions import (
     STAGE_WINDOW,
 )
 from envs.tactical_assault.cards import replenish, shuffle_deck
+from envs.tactical_assault.plays import covers
 from envs.tactical_assault.state import (
     MAX_UNITS,
     N_PLAYERS,
@@ -227,7 +228,7 @@ def place_ok(S, tb, b, p, z, spaced):
         if S["unit_where"][b, v] != WHERE_ON:
             continue
         y = S["unit_pos"][b, v]
-        if y == z:
+        if covers(S, tb, b, v, z):
             return False
         if S["unit_side"][b, v] != p and (tb.g_contact[z, y] or tb.g_dist[z, y] < reach):
             return False
@@ -456,7 +457,7 @@ def holds(S, tb, b, p):
             continue
         mine = False
         for u in range(MAX_UNITS):
-            if S["unit_where"][b, u] == WHERE_ON and S["unit_pos"][b, u] == z:
+            if covers(S, tb, b, u, z):  # any zone of an oversized unit (LB "Zone contents")
                 if S["unit_side"][b, u] == p:
                     mine = True
                 else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.fantasy_cards.tables import (
     EFFECT_AERIAL_ATTACK,
     EFFECT_BACK_IN_ACTION,
@@ -39,7 +39,7 @@ from envs.fantasy_cards.tables import (
     TIMING_ANY_TIME,
     TRIGGERS,
 )
-from envs.tactical_assault.geometry import LOS_EXISTS, in_arc, line_of_sight
+from envs.tactical_assault.geometry import LOS_EXISTS, LOS_OBSTRUCTED, in_arc, line_of_sight
 from envs.tactical_assault.state import (
     MAX_DIRS,
     MAX_POS,
@@ -50,6 +50,7 @@ from envs.tactical_assault.state import (
     WHERE_OFF,
     WHERE_ON,
 )
+from envs.tactical_assault.tables import MAX_FP
 
 TRIG_NONE = TRIGGERS.index("none")
 TRIG_ENEMY_MOVES = TRIGGERS.index("enemy_unit_moves")
@@ -68,6 +69,63 @@ COND_NONE, COND_ON, COND_OFF, COND_IN_CC, COND_NOT_IN_CC, COND_SHAKEN, COND_OOA 
 @njit
 def on_field(S, b, u):
     return S["unit_where"][b, u] == WHERE_ON
+
+
+@njit
+def fp_zone(tb, u, p, f):
+    """The zone of part f of oversized unit slot u when its centre zone is p (-1 off the map;
+    LB "Oversized (multi-zone) units", tables sc_fp_step)."""
+    y = np.int64(tb.g_neighbour[p, tb.sc_fp_step[u, f, 0]])
+    k2 = np.int64(tb.sc_fp_step[u, f, 1])
+    if y >= 0 and k2 >= 0:
+        y = np.int64(tb.g_neighbour[y, k2])
+    return y
+
+
+@njit
+def covers(S, tb, b, v, y):
+    """Unit v is on the battlefield and covers position y: its own (centre) position, or a
+    zone of an oversized unit's footprint (LB "Zone contents": every zone holding part of an
+    oversized unit holds a full unit)."""
+    if S["unit_where"][b, v] != WHERE_ON:
+        return False
+    p = np.int64(S["unit_pos"][b, v])
+    if p == y:
+        return True
+    for f in range(tb.sc_fp_n[v]):
+        if fp_zone(tb, v, p, f) == y:
+            return True
+    return False
+
+
+@njit
+def fits(S, tb, b, u, p):
+    """Oversized unit u may have its centre zone at p as far as its other zones go (LB R28):
+    each is on the map, standable and covered by no other unit. True for a one-zone unit."""
+    for f in range(tb.sc_fp_n[u]):
+        y = fp_zone(tb, u, p, f)
+        if y < 0 or tb.g_standable[y] == 0:
+            return False
+        for w in range(MAX_UNITS):
+            if w != u and covers(S, tb, b, w, y):
+                return False
+    return True
+
+
+@njit
+def part_holder(S, tb, b, u, y):
+    """The enemy oversized unit of which y is a part zone (not its centre), or -1 (LB R28: a
+    unit moving into such a zone shares the oversized unit's centre zone)."""
+    side = S["unit_side"][b, u]
+    for w in range(MAX_UNITS):
+        if (
+            tb.sc_fp_n[w] > 0
+            and S["unit_side"][b, w] != side
+            and S["unit_pos"][b, w] != y
+            and covers(S, tb, b, w, y)
+        ):
+            return w
+    return -1
 
 
 @njit
@@ -152,7 +210,11 @@ def occupancy(S, tb, b, occ):
     occ[:] = 0
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
-            occ[S["unit_pos"][b, v]] = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
+            o = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
+            p = np.int64(S["unit_pos"][b, v])
+            occ[p] = o
+            for f in range(tb.sc_fp_n[v]):  # LB "LOS through units": every zone it covers
+                occ[fp_zone(tb, v, p, f)] = o
 
 
 @njit
@@ -182,11 +244,53 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
-    bits = line_of_sight(tb, occ, a, c)
+    if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:
+        bits = _los_oversized(tb, occ, u, v, a, c)
+    else:
+        bits = line_of_sight(tb, occ, a, c)
     if bits == 0:
         return 0
     if d > reach:
         bits |= 8
+    return bits
+
+
+@njit_inline
+def _los_oversized(tb, occ, u, v, a, c):
+    """LOS from u at a to v at c when either covers several zones (LB "LOS to oversized
+    units"): no part of either blocks the line to v's centre zone; failing that, LOS to
+    another zone of v (the rest of v blocking) makes v Obscured (= Obstructed, LB R11).
+    occ is restored before returning."""
+    nu = np.int64(tb.sc_fp_n[u])
+    nv = np.int64(tb.sc_fp_n[v])
+    zu = np.full(MAX_FP, -1, dtype=np.int64)
+    zv = np.full(MAX_FP, -1, dtype=np.int64)
+    ou = np.zeros(MAX_FP, dtype=np.uint8)
+    ov = np.zeros(MAX_FP, dtype=np.uint8)
+    for f in range(nu):
+        zu[f] = fp_zone(tb, u, a, f)
+        ou[f] = occ[zu[f]]
+        occ[zu[f]] = 0
+    for f in range(nv):
+        zv[f] = fp_zone(tb, v, c, f)
+        ov[f] = occ[zv[f]]
+        occ[zv[f]] = 0
+    bits = line_of_sight(tb, occ, a, c)
+    if bits == 0 and nv > 0:
+        oc = occ[c]
+        occ[c] = 1
+        for f in range(nv):
+            for g in range(nv):
+                occ[zv[g]] = 1 if g != f else 0
+            got = line_of_sight(tb, occ, a, zv[f])
+            if got != 0:
+                bits = got | LOS_OBSTRUCTED
+                break
+        occ[c] = oc
+    for f in range(nv):
+        occ[zv[f]] = ov[f]
+    for f in range(nu):
+        occ[zu[f]] = ou[f]
     return bits
 
 
@@ -324,10 +428,12 @@ def can_step(S, tb, b, u, pos, k, left, contact):
     cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > left or tb.g_standable[y] == 0:
         return -1
+    if tb.sc_fp_n[u] > 0 and (not fits(S, tb, b, u, y) or part_holder(S, tb, b, u, y) >= 0):
+        return -1  # LB R28: its other zones free; another oversized unit only at its centre
     side = S["unit_side"][b, u]
     occupied = False
     for v in range(MAX_UNITS):
-        if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+        if v != u and covers(S, tb, b, v, y):
             if S["unit_type"][b, v] == tb.type_obstacle:
                 return -1  # FC "Obstacles": Impassable, for friends too
             if S["unit_side"][b, v] != side:
@@ -347,12 +453,13 @@ def can_step(S, tb, b, u, pos, k, left, contact):
 
 
 @njit
-def pos_state(S, b, u, y):
-    """0 empty, 1 holds a friendly unit (other than u), 2 holds an enemy unit."""
+def pos_state(S, tb, b, u, y):
+    """0 empty, 1 holds a friendly unit (other than u), 2 holds an enemy unit (any zone an
+    oversized unit covers counts: LB "Zone contents")."""
     side = S["unit_side"][b, u]
     out = 0
     for v in range(MAX_UNITS):
-        if S["unit_where"][b, v] == WHERE_ON and S["unit_pos"][b, v] == y and v != u:
+        if v != u and covers(S, tb, b, v, y):
             if S["unit_side"][b, v] != side:
                 return 2
             out = 1
@@ -364,7 +471,7 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
     """Some legal end of the move is reachable from `pos` with `left` movement: an empty
     position, or an enemy's when contact is allowed (R17: a unit may pass friendly zones but not
     end in one). best[P] is scratch."""
-    st = pos_state(S, b, u, pos)
+    st = pos_state(S, tb, b, u, pos)
     if st == 0 or st == 2:
         return True
     n = np.int64(tb.g_n_pos)
@@ -376,7 +483,7 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
         changed = False
         for z in range(n):
             lz = np.int64(best[z])
-            if lz <= 0 or pos_state(S, b, u, z) != 1:
+            if lz <= 0 or pos_state(S, tb, b, u, z) != 1:
                 continue  # only friendly positions are passed through
             for k in range(tb.g_n_dirs):
                 c = can_step(S, tb, b, u, z, k, lz, contact)
@@ -386,7 +493,7 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
                 if lz - c > best[y]:
                     best[y] = lz - c
                     changed = True
-                    if pos_state(S, b, u, y) != 1:
+                    if pos_state(S, tb, b, u, y) != 1:
                         return True
     return False
 
@@ -425,7 +532,7 @@ def away_options(S, tb, b, u, origin, start, k, left, out):
         for side in range(tb.g_n_dirs):
             if tb.g_neighbour[pos, side] == y:
                 c = can_step(S, tb, b, u, pos, side, left, False)
-                if c >= 0 and pos_state(S, b, u, y) == 0:
+                if c >= 0 and pos_state(S, tb, b, u, y) == 0:
                     out[n] = y
                     n += 1
     return n

@@ -88,11 +88,13 @@ from envs.tactical_assault.plays import (
     aerial_target_ok,
     can_step,
     contacts_enemy,
+    covers,
     crossing_cost,
     in_close_combat,
     melee_target_ok,
     new_occ,
     occupancy,
+    part_holder,
     ranged_target_ok,
 )
 from envs.tactical_assault.state import (
@@ -240,6 +242,9 @@ def enter(S, tb, b, i, u, y):
             S["fr_last_ok"][b, i] = y
         S["fr_phase"][b, i] = PH_MOVE_W
         return
+    h = part_holder(S, tb, b, u, y)
+    if h >= 0:
+        y = np.int64(S["unit_pos"][b, h])  # LB R28: it shares the oversized unit's centre zone
     target = -1
     n_enemy = 0
     for w in range(MAX_UNITS):
@@ -258,7 +263,7 @@ def enter(S, tb, b, i, u, y):
     else:
         alone = True
         for w in range(MAX_UNITS):
-            if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == y:
+            if w != u and covers(S, tb, b, w, y):
                 alone = False
         if alone:
             S["fr_last_ok"][b, i] = y
@@ -398,6 +403,9 @@ def run_frame(S, tb, b):
         return -1
     if ph == PH_CONTACT_W:
         y = np.int64(S["fr_aux"][b, i])
+        h = part_holder(S, tb, b, u, y)
+        if h >= 0:
+            y = np.int64(S["unit_pos"][b, h])  # contact with an oversized unit (LB R28)
         for w in range(MAX_UNITS):
             if S["unit_where"][b, w] == WHERE_ON and tb.g_contact[y, S["unit_pos"][b, w]]:
                 if S["unit_side"][b, w] != p and tb.type_protection[S["unit_type"][b, w]] != 0:

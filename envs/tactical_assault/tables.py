@@ -24,6 +24,7 @@ N_MELEE_CONDITIONS = len(fct.MELEE_CONDITIONS)
 FB_LEN = 12  # steps of a stored Fall Back route (a Short Distance is at most a few zones)
 N_RESULTS = len(fct.RESULT_NAMES)  # Table 6 Combat Results
 N_DRIFT = 2  # Random Drift distances tabulated: Very Short and Short (FC I6)
+MAX_FP = 6  # zones of an oversized unit beyond its centre zone (LB "Oversized units", I2)
 
 # vc_at_limit: who wins when the turn limit is reached (LB I3; FC R10)
 AT_LIMIT_MOST_UNITS = 0
@@ -118,6 +119,11 @@ TA_TABLE_FIELDS = [
     ("sc_unit_pos", np.int16, (MAX_UNITS,)),  # [U] starting position, -1 deployed by choice
     ("sc_unit_facing", np.int8, (MAX_UNITS,)),  # [U] starting facing
     ("sc_unit_arrives", np.int16, (MAX_UNITS,)),  # [U] own turn it enters (reinforcement), 0
+    # LB "Oversized (multi-zone) units": the zones unit u covers beyond its centre zone; part f
+    # is reached from the centre across side sc_fp_step[u, f, 0], then sc_fp_step[u, f, 1]
+    # (-1: none; a square's corner is two sides)
+    ("sc_fp_n", np.int8, (MAX_UNITS,)),  # [U] parts beyond the centre, 0 a one-zone unit
+    ("sc_fp_step", np.int8, (MAX_UNITS, MAX_FP, 2)),  # [U, F, 2] side indices
     ("sc_deploy", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] deployment area of each seat
     ("sc_arrive_zone", np.uint8, (N_PLAYERS, MAX_POS)),  # [2, P] where reinforcements enter
     ("sc_first_turn", np.int8, ()),  # seat taking the first turn, -1 FC rule
@@ -214,6 +220,7 @@ def card_record(t: fct.Tables) -> np.ndarray:
         r[name] = -1
     r["sc_unit_type"] = -1
     r["sc_unit_pos"] = -1
+    r["sc_fp_step"] = -1
     for name in (
         "sc_first_turn",
         "sc_deploy_first",

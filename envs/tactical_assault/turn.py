@@ -397,7 +397,7 @@ def legal_actions(S, tb, b, out):
         for t in range(m):
             out[n] = A_POS + tb.g_neighbour[pos, scratch[t]]
             n += 1
-        if pos_state(S, b, u, pos) == 0:
+        if pos_state(S, tb, b, u, pos) == 0:
             out[n] = A_PASS
             n += 1
             if tb.vc_exit_side == p and tb.vc_exit[pos] and left >= 1:
@@ -533,7 +533,7 @@ def apply_action(S, tb, b, a):
         else:
             y = a - A_POS
             u = np.int64(S["fr_unit"][b, i])
-            if pos_state(S, b, u, y) == 2 or (
+            if pos_state(S, tb, b, u, y) == 2 or (
                 tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
             ):
                 S["fr_aux"][b, i] = y

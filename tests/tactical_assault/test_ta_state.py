@@ -84,12 +84,23 @@ def test_crossroads_forces_and_rules(crossroads):
     assert crossroads.vc_at_limit == tables.AT_LIMIT_HOLD_ZONES
 
 
-def test_unsupported_scenarios_say_what_is_missing():
+def test_unsupported_scenarios_say_what_is_missing(tmp_path):
+    """An oversized unit placed by its player is not playable yet (LB R28); the shipped
+    oversized units (Siege of the Ridge Fort) are placed by the scenario and play."""
+    from ta_helpers import compile_doc, scenario_doc
+
     from envs.legendary_battles.zones import scenario_record
 
     sa = load_lb().scenarios["Siege of the Ridge Fort"]
-    with pytest.raises(ValueError, match="Siege of the Ridge Fort.*oversized"):
-        scenario_record(sa)
+    rec = scenario_record(sa)
+    assert sorted(rec["sc_fp_n"][0][rec["sc_fp_n"][0] > 0].tolist()) == [1, 2]
+    doc = scenario_doc(
+        [". . .", ". . .", ". . ."],
+        units0=[{"type": "MONSTROUS", "label": "d", "footprint": ["E"]}],
+        units1=[{"type": "INFANTRY", "label": "i", "zone": [0, 2], "facing": "N"}],
+    )
+    with pytest.raises(ValueError, match="Test Map.*oversized unit deployed by its player.*'d'"):
+        scenario_record(compile_doc(doc, tmp_path))
 
 
 def test_greywater_record_holds_forces_by_points_and_the_exit(greywater):

@@ -4,8 +4,8 @@ tabletop (reading R28), on the Tactical Assault core (envs/tactical_assault/).
 A PettingZoo AEC environment (`env()`, `raw_env()`) and a batched API (`BatchEnv`) over the
 same numba kernels (envs/tactical_assault/kernels.py, shared with Legendary Battles). Rules:
 docs/rules/fantasy_cards.md; data: configs/fantasy_cards/ (cards, unit types, the Standard
-Game, the battlefield). Playable: every clause of that doc is run or settled by a reading;
-campaigns (PART VII) are linked games run by envs/fantasy_cards/campaign.py.
+Game, the battlefield). In progress: the clauses still "to implement" in that doc are left out
+(`tacsim rulesets` counts them).
 
 Agents: `player_0` and `player_1`. No options. A battlefield of your own: a copy of
 configs/fantasy_cards with your battlefield.yaml, passed as `config_dir`

@@ -44,6 +44,7 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
     STATUS_PERMANENT,
 )
+from envs.tactics_david.units import unit_class
 
 N_STAGE_SLOTS = 24  # stage numbers (actions.STAGE_*) are below this
 N_PLACES = 4  # state.PLACE_NONE .. PLACE_REMOVED
@@ -107,7 +108,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
         j += N_UNIT_TYPES
         _one_hot(out, j, np.int64(S["unit_attack_type"][b, u]), N_UNIT_TYPES)
         j += N_UNIT_TYPES
-        _one_hot(out, j, np.int64(tb.u_class[top]), N_CLASSES)
+        _one_hot(out, j, unit_class(S, tb, b, u), N_CLASSES)  # a stack's by R4
         j += N_CLASSES
         out[j] = tb.u_mode[top]
         out[j + 1] = tb.u_move[top] / SCALE_RATING

@@ -8,10 +8,11 @@ Encodings of this chapter (actions.py):
     STAGE_DEPLOY_UNIT  A_UNIT + k    the deploying player's reserve unit k is placed next
     STAGE_DEPLOY_CELL  A_CELL + c    ... on free space c of the player's Deployment area
 
-Armies: in this part each army is a random legal army under the purchase limit (free building,
-TD-6.2): units are bought one at a time, each uniformly among the units still affordable,
-until none is (or MAX_UNITS are bought; I12). Stacks, Strict army types, bought Items and army
-building as player decisions come with the next part.
+Armies: each army is a random legal army under the purchase limit and the army type of the
+`army` option (free, or a Strict type: army.py, TD-6): pieces are bought one at a time, each
+uniformly among the pieces the army may still take, until none fits (or MAX_UNITS are bought;
+I12). With the `stacks` option one purchase in army.STACK_SHARE is drawn among the legal
+Stacked Units (TD-17, I25). Bought Items and army building as player decisions are not done.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from envs.tactics_david.actions import (
     STAGE_DEPLOY_UNIT,
     STAGE_FIRST,
 )
+from envs.tactics_david.army import ARMY_FAMILY, ARMY_FREE, ARMY_THEMED, STACK_SHARE
 from envs.tactics_david.grid import may_stop
 from envs.tactics_david.state import (
     MAX_MEMBERS,
@@ -40,7 +42,7 @@ from envs.tactics_david.state import (
     PLACE_NONE,
     PLACE_RESERVE,
 )
-from envs.tactics_david.units import begin_turn, put
+from envs.tactics_david.units import begin_turn, put, unit_class
 
 STREAM_RULES = 0
 STREAM_AGENT = 1
@@ -64,23 +66,117 @@ def add_unit(S, tb, b: int, p: int, profile: int) -> int:
     return u
 
 
+@njit
+def add_stack(S, tb, b: int, p: int, o: int) -> int:
+    """Seat p buys piece o of the tables record (a unit or a Stacked Unit, army.py) into its
+    next army slot; its id. A stack's Strength Ratings add side by side, its cost is the sum
+    plus 6 or 12 (TD-17.3), its types come from the top member (TD-17.4, R25)."""
+    u = add_unit(S, tb, b, p, np.int64(tb.of_member[o, 0]))
+    S["army_bought"][b, p, tb.of_member[o, 0]] += 1
+    n = np.int64(tb.of_n[o])
+    for m in range(1, n):
+        prof = np.int64(tb.of_member[o, m])
+        S["unit_member"][b, u, m] = prof
+        for s in range(4):
+            S["unit_strength"][b, u, s] += tb.u_strength[prof, s]
+        S["army_bought"][b, p, prof] += 1
+    S["unit_n_members"][b, u] = n
+    S["army_cost"][b, p] += tb.of_cost[o] - S["unit_cost"][b, u]
+    S["unit_cost"][b, u] = tb.of_cost[o]
+    return u
+
+
+@njit
+def _in_piece(tb, o: int, prof: int) -> bool:
+    for m in range(tb.of_n[o]):
+        if tb.of_member[o, m] == prof:
+            return True
+    return False
+
+
+@njit
+def _may_buy(S, tb, b: int, p: int, o: int, left: int, fam: int, light: int, med: int, heavy: int):
+    """Whether seat p may buy piece o now (army.py's rules, checked as the army grows: each
+    purchase keeps the army legal, so the finished army is, TD-6.1-6.8)."""
+    if tb.of_cost[o] > left:
+        return False
+    mode = np.int64(tb.opt_army)
+    if mode == ARMY_FREE:
+        return True
+    cls = tb.of_class[o]
+    if cls == 1 and light < tb.strict_lights * (med + 1):  # TD-6.4
+        return False
+    if cls == 2 and med < tb.strict_mediums * (heavy + 1):
+        return False
+    for m in range(tb.of_n[o]):
+        prof = np.int64(tb.of_member[o, m])
+        same = 0
+        for k in range(tb.of_n[o]):
+            if tb.of_member[o, k] == prof:
+                same += 1
+        if S["army_bought"][b, p, prof] + same > tb.strict_max_copies:  # TD-6.5
+            return False
+        f = np.int64(tb.u_family[prof])
+        root = np.int64(tb.fam_root[f])
+        if S["army_bought"][b, p, root] == 0 and not _in_piece(tb, o, root):  # TD-6.3
+            return False
+        if mode == ARMY_FAMILY and f != fam:  # TD-6.8
+            return False
+        par = np.int64(tb.u_parent[prof])
+        if mode == ARMY_THEMED and par >= 0:  # TD-6.7
+            if S["army_bought"][b, p, par] == 0 and not _in_piece(tb, o, par):
+                return False
+    return True
+
+
 @njit_inline
 def random_army(S, tb, b: int, p: int) -> None:
-    """A random legal army for seat p under the purchase limit (module docstring; TD-6.1)."""
-    n = np.int64(tb.n_profiles)
+    """A random legal army for seat p under the purchase limit and the army type (module
+    docstring; TD-6, TD-17, I12, I25)."""
+    for i in range(S["army_bought"].shape[2]):
+        S["army_bought"][b, p, i] = 0
+    n_single = np.int64(tb.n_profiles)
+    n_all = np.int64(tb.n_offers) if tb.opt_stacks != 0 else n_single
+    fam = np.int64(-1)
+    if tb.opt_army == ARMY_FAMILY:
+        fam = randint(S["rng"], b, np.int64(tb.n_families))
     while S["army_size"][b, p] < MAX_UNITS:
         left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+        light = 0
+        med = 0
+        heavy = 0
+        for k in range(S["army_size"][b, p]):
+            u = p * MAX_UNITS + k
+            cls = unit_class(S, tb, b, u)
+            if cls == 0:
+                light += 1
+            elif cls == 1:
+                med += 1
+            else:
+                heavy += 1
+        # a stack one purchase in STACK_SHARE (when stacks are drawn and one fits), else a unit
+        lo = np.int64(0)
+        hi = n_single
+        if n_all > n_single and randint(S["rng"], b, STACK_SHARE) == 0:
+            lo = n_single
+            hi = n_all
         count = 0
-        for i in range(n):
-            if tb.u_cost[i] <= left:
+        for o in range(lo, hi):
+            if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
                 count += 1
+        if count == 0 and hi > n_single:  # no stack fits: a single unit then
+            lo = np.int64(0)
+            hi = n_single
+            for o in range(lo, hi):
+                if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
+                    count += 1
         if count == 0:
             return
         pick = randint(S["rng"], b, count)
-        for i in range(n):
-            if tb.u_cost[i] <= left:
+        for o in range(lo, hi):
+            if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
                 if pick == 0:
-                    add_unit(S, tb, b, p, i)
+                    add_stack(S, tb, b, p, o)
                     break
                 pick -= 1
 

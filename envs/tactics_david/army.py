@@ -33,6 +33,7 @@ from envs.tactics_david.tables import Tables
 
 ARMY_TYPES = ("free", "mixed", "themed", "family")
 ARMY_FREE, ARMY_MIXED, ARMY_THEMED, ARMY_FAMILY = range(4)
+ARMY_BUILDING = ("random", "players")  # the `army_building` option: drawn, or decisions
 STACK_CHOICES = ("none", "random")  # the `stacks` option: random armies hold no stacks, or some
 # one purchase in STACK_SHARE is a Stacked Unit when stacks are drawn (I25)
 STACK_SHARE = 4

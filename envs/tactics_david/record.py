@@ -327,6 +327,7 @@ TD_TABLE_FIELDS = [
     ("opt_turn_limit", np.int16, ()),  # 0 = Deathmatch; else Turns, scored by cost (I8)
     ("opt_army", np.int8, ()),  # army.ARMY_*: free building or a Strict type (TD-6.2)
     ("opt_stacks", np.int8, ()),  # 1 = random armies buy Stacked Units too (TD-17, I25)
+    ("opt_buy", np.int8, ()),  # 1 = the players build their armies (STAGE_BUY), 0 = random
     # --- army building (TD-6, TD-17; army.py): every piece an army slot may hold ---
     ("n_offers", np.int16, ()),  # pieces listed: n_profiles singles, then the stacks
     ("of_member", np.int16, (MAX_OFFERS, 3)),  # [O, 3] units.yaml rows, top first, -1
@@ -388,6 +389,7 @@ def build_record(
     turn_limit: int = 0,
     army: int = 0,
     stacks: int = 0,
+    buy: int = 0,
 ) -> np.record:
     """The tables record of `t` with these options (a np.record: `tb` of the kernels).
 
@@ -528,6 +530,9 @@ def build_record(
         raise ValueError(f"stacks {stacks} must be 0 or 1")
     r["opt_army"] = army
     r["opt_stacks"] = stacks
+    if buy not in (0, 1):
+        raise ValueError(f"buy {buy} must be 0 or 1")
+    r["opt_buy"] = buy
     _army_columns(t, r)
     return rec.view(np.recarray)[0]
 

@@ -12,6 +12,7 @@ fingerprint (records and replays name them):
 | `battlefield` | random, bramble_creek_crossing, deaths_highway | `opt_battlefield`: each game's battlefield drawn from the game's RNG, or always this one |
 | `turn_limit`  | 30, unlimited           | `opt_turn_limit`: a Deathmatch cut after 30 Turns (15 each) and won on the Purchase Cost left in play (I14, I8), or the seed's open-ended Deathmatch (TD-4.2, with I13's safety cap) |
 | `army`        | free, mixed, themed, family | `opt_army`: the random armies follow free building or that Strict Army Type (TD-6, army.py) |
+| `army_building` | random, players       | `opt_buy`: each army is drawn at random (I12), or the players build their own, piece by piece, as decisions (STAGE_BUY, R71) |
 | `stacks`      | none, random            | `opt_stacks`: random armies hold single units only, or buy Stacked Units too (one purchase in four, TD-17, I25) |
 """
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
-from envs.tactics_david.army import ARMY_TYPES, STACK_CHOICES
+from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, STACK_CHOICES
 from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
 from envs.tactics_david.tables import Tables, load_tables
 
@@ -55,6 +56,7 @@ def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
         "turn_limit": TURN_LIMITS,
         "army": ARMY_TYPES,
         "stacks": STACK_CHOICES,
+        "army_building": ARMY_BUILDING,
     }
 
 
@@ -80,6 +82,7 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
         turn_limit=limit,
         army=ARMY_TYPES.index(options["army"]),
         stacks=STACK_CHOICES.index(options["stacks"]),
+        buy=ARMY_BUILDING.index(options["army_building"]),
     )
     return tba
 

@@ -160,11 +160,11 @@ def test_the_observation_and_the_text_show_a_stack():
     u = int(add_stack(S, tb, B0, I(0), I(_offer(tb, ["Spearman", "Soldier", "Warrior"]))))
     text = render_text(S, TABLES, 0)
     assert "Spearman + Soldier + Warrior (37)" in text and "F/L/R/B 10/5/6/4" in text
-    from envs.tactics_david.observe import UNIT_SIZE, observe
+    from envs.tactics_david.observe import BUY_SIZE, UNIT_SIZE, observe
 
     obs = np.zeros(observation_size(), dtype=np.float32)
     observe(S, tb, B0, I(0), obs)
-    i = observation_size() - 2 * st.MAX_UNITS * UNIT_SIZE + u * UNIT_SIZE + N_PLACES
+    i = observation_size() - BUY_SIZE - 2 * st.MAX_UNITS * UNIT_SIZE + u * UNIT_SIZE + N_PLACES
     members = np.round(obs[i : i + 3] * 256 - 1).astype(int).tolist()
     assert members == [UNIT["Spearman"], UNIT["Soldier"], UNIT["Warrior"]]
     assert obs[i + 3] == 1.0  # 3 of 3 members
@@ -193,3 +193,93 @@ def test_resampled_reserve_keeps_the_army_legal(army_type):
         observe(R, tb, B0, I(0), b)
         assert (a == b).all()
     assert changed > 0
+
+
+def _buy(S, tb, a):
+    from envs.tactics_david import kernels as K
+    from envs.tactics_david.actions import MAX_LEGAL
+
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    legal = [int(x) for x in out[: K.legal(S, tb, B0, out)]]
+    assert a in legal, (a, legal[:8])
+    n = K.apply(S, tb, B0, I(a), out)
+    return [int(x) for x in out[:n]]
+
+
+def test_players_build_their_armies_piece_by_piece():
+    """TD-6 / TD-17 as decisions (army_building=players, R71): seat 0 then seat 1 buy pieces
+    (a top unit, then a stack's lower members); the seed's stack costs 37; A_END ends each
+    army; the roll-off follows. Under Mixed only pieces the Strict rules allow are offered."""
+    from envs.tactics_david.actions import A_END, A_PIECE, STAGE_BUY, STAGE_BUY_STACK, STAGE_FIRST
+
+    tb = build_record(TABLES, buy=1)
+    S, legal = _start(5, 0, tb)
+    assert S["stage"][0] == STAGE_BUY and S["current"][0] == 0 and S["army_size"][0].sum() == 0
+    assert A_END not in legal  # an army holds at least one unit
+    assert A_PIECE + UNIT["Paladin"] in legal  # free building: a Heavy unit alone
+    legal = _buy(S, tb, A_PIECE + UNIT["Spearman"])
+    assert S["stage"][0] == STAGE_BUY_STACK and A_END in legal
+    assert A_PIECE + UNIT["Paladin"] not in legal  # never a Heavy in a stack (TD-17.1)
+    _buy(S, tb, A_PIECE + UNIT["Soldier"])
+    legal = _buy(S, tb, A_PIECE + UNIT["Warrior"])  # the third member buys the piece
+    u = 0
+    assert tuple(S["unit_strength"][0, u]) == (10, 5, 6, 4) and S["unit_cost"][0, u] == 37
+    assert S["stage"][0] == STAGE_BUY and A_END in legal
+    assert all(tb.u_cost[a - A_PIECE] <= 100 - 37 for a in legal if a != A_END)
+    _buy(S, tb, A_PIECE + UNIT["Archer"])
+    _buy(S, tb, A_END)  # the Archer alone
+    _buy(S, tb, A_END)  # seat 0's army is done
+    assert S["current"][0] == 1 and S["stage"][0] == STAGE_BUY
+    _buy(S, tb, A_PIECE + UNIT["Knight"])
+    _buy(S, tb, A_END)
+    _buy(S, tb, A_END)
+    assert S["stage"][0] == STAGE_FIRST
+    assert A.state_army(S, 0, 0) == [
+        (UNIT["Spearman"], UNIT["Soldier"], UNIT["Warrior"]),
+        (UNIT["Archer"],),
+    ]
+    assert A.state_army(S, 0, 1) == [(UNIT["Knight"],)]
+    assert S["army_cost"][0, 0] == 37 + 9 and S["army_bought"][0, 0, UNIT["Soldier"]] == 1
+    # Mixed: the first piece must hold its Root; a Medium waits for 3 Light Units
+    tb = build_record(TABLES, buy=1, army=A.ARMY_MIXED)
+    S, legal = _start(5, 0, tb)
+    assert A_PIECE + UNIT["Soldier"] in legal and A_PIECE + UNIT["Bone Knight"] not in legal
+    assert A_PIECE + UNIT["Knight"] not in legal  # its Root Soldier is not in the army yet
+    legal = _buy(S, tb, A_PIECE + UNIT["Soldier"])  # no stack may follow yet: bought at once
+    assert S["stage"][0] == STAGE_BUY and S["army_size"][0, 0] == 1
+    assert A_PIECE + UNIT["Knight"] in legal
+
+
+@pytest.mark.parametrize("army_type", ["mixed", "family"])
+def test_random_players_build_legal_armies(army_type):
+    """Random decisions through the buying stages always end in legal armies of the type."""
+    from envs.tactics_david.actions import STAGE_BUY, STAGE_BUY_STACK, STAGE_FIRST
+
+    tb = build_record(TABLES, buy=1, army=A.ARMY_TYPES.index(army_type))
+    rng = np.random.default_rng(7)
+    stacks = 0
+    for g in range(3):
+        S, legal = _start(6, g, tb)
+        while S["stage"][0] in (STAGE_BUY, STAGE_BUY_STACK):
+            legal = _buy(S, tb, int(rng.choice(legal)))
+        assert S["stage"][0] == STAGE_FIRST
+        for p in range(2):
+            pieces = A.state_army(S, 0, p)
+            A.check_pieces(TABLES, pieces, A.ARMY_TYPES.index(army_type), 100)
+            stacks += sum(len(x) > 1 for x in pieces)
+    assert stacks > 0
+
+
+def test_the_piece_being_bought_is_hidden_from_the_opponent():
+    from envs.tactics_david.actions import A_PIECE
+    from envs.tactics_david.observe import BUY_SIZE, observe
+
+    tb = build_record(TABLES, buy=1)
+    S, _ = _start(5, 0, tb)
+    _buy(S, tb, A_PIECE + UNIT["Spearman"])
+    mine = np.zeros(observation_size(), dtype=np.float32)
+    theirs = np.zeros(observation_size(), dtype=np.float32)
+    observe(S, tb, B0, I(0), mine)
+    observe(S, tb, B0, I(1), theirs)
+    assert round(float(mine[-BUY_SIZE]) * 256 - 1) == UNIT["Spearman"]
+    assert not theirs[-BUY_SIZE:].any()

@@ -283,3 +283,27 @@ def test_the_piece_being_bought_is_hidden_from_the_opponent():
     observe(S, tb, B0, I(1), theirs)
     assert round(float(mine[-BUY_SIZE]) * 256 - 1) == UNIT["Spearman"]
     assert not theirs[-BUY_SIZE:].any()
+
+
+def test_agents_build_armies_and_finish_games():
+    """With army_building=players (Mixed) the random and heuristic agents build legal armies
+    and play the game out; the heuristic spends its purchase limit until no unit fits."""
+    from agents.tactics_david.baselines import AGENT_HEURISTIC, AGENT_RANDOM, choose_action
+    from envs.tactics_david import kernels as K
+    from envs.tactics_david.actions import MAX_LEGAL, STAGE_GAME_OVER
+
+    tb = ruleset(options={"army_building": "players", "army": "mixed"}).tables_batch[0]
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    buf = np.empty(MAX_LEGAL, dtype=np.int64)
+    S = st.allocate(1)
+    n = K.start(S, tb, B0, I(8), I(0), out)
+    agents = (I(AGENT_HEURISTIC), I(AGENT_RANDOM))
+    while n > 0:
+        a = choose_action(S, tb, B0, agents[int(S["current"][0])], buf)
+        assert a in set(out[:n].tolist())
+        n = K.apply(S, tb, B0, I(a), out)
+    assert S["stage"][0] == STAGE_GAME_OVER
+    for p in range(2):
+        A.check_pieces(TABLES, A.state_army(S, 0, p), A.ARMY_MIXED, 100)
+    left = 100 - int(S["army_cost"][0, 0])
+    assert left < int(TABLES.units.cost.min()) or S["army_size"][0, 0] == st.MAX_UNITS

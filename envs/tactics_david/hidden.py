@@ -11,6 +11,8 @@ actions):
   size (the number of cards in reserve is public). Under a Strict army type the reserve
   changes by random swaps that each keep the army legal (army.check_pieces). The slots, and the
   unit picked to be deployed next, stay where they are; only what they hold changes;
+- the piece the opponent is buying (army_building=players) becomes another top unit it may
+  buy, with no lower member yet (the observation shows only that a piece is being bought);
 - the Item Deck is reordered (its order is hidden from both players, I10; its contents are
   public: every Item not on a unit);
 - the rules and agent RNG words are drawn afresh (future dice are hidden from everyone).
@@ -119,6 +121,25 @@ def _redraw_reserve(S, tb, p: int, rng: np.random.Generator, tables=None) -> Non
                 S["army_bought"][0, p, prof] += 1
 
 
+def _redraw_partial_piece(S, tb, p: int, rng: np.random.Generator) -> None:
+    """Seat p is buying a Stacked Unit (STAGE_BUY_STACK): the piece so far is hidden from
+    the other seat, so it becomes a random top unit p may buy now, without lower members."""
+    from envs.tactics_david import kernels
+    from envs.tactics_david.actions import A_PIECE, MAX_LEGAL, STAGE_BUY, STAGE_BUY_STACK
+
+    if S["stage"][0] != STAGE_BUY_STACK or S["current"][0] != p:
+        return
+    S["stage"][0] = STAGE_BUY
+    S["buy_n"][0] = 0
+    S["buy_member"][0] = -1
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    n = kernels.legal(S, tb, np.int64(0), out)
+    tops = [int(a) - A_PIECE for a in out[:n] if a >= A_PIECE]
+    S["buy_member"][0, 0] = tops[rng.integers(len(tops))]
+    S["buy_n"][0] = 1
+    S["stage"][0] = STAGE_BUY_STACK
+
+
 def resample_hidden(
     S: np.ndarray, me: int, rng: np.random.Generator, tb, tables=None
 ) -> np.ndarray:
@@ -129,6 +150,7 @@ def resample_hidden(
         raise ValueError(f"me must be seat 0 or 1, got {me}")
     S = S.copy()
     _redraw_reserve(S, tb, 1 - me, rng, tables)
+    _redraw_partial_piece(S, tb, 1 - me, rng)
     n = int(S["deck_count"][0])
     S["deck"][0, :n] = rng.permutation(np.sort(S["deck"][0, :n]))
     S["rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)

@@ -307,3 +307,28 @@ def test_agents_build_armies_and_finish_games():
         A.check_pieces(TABLES, A.state_army(S, 0, p), A.ARMY_MIXED, 100)
     left = 100 - int(S["army_cost"][0, 0])
     assert left < int(TABLES.units.cost.min()) or S["army_size"][0, 0] == st.MAX_UNITS
+
+
+def test_resample_hides_the_piece_being_bought():
+    """R54: while seat 0 buys a Stacked Unit, seat 1's resampled state holds another legal
+    piece in progress, and seat 1 observes the same."""
+    from envs.tactics_david.actions import A_PIECE, STAGE_BUY_STACK
+    from envs.tactics_david.hidden import resample_hidden
+    from envs.tactics_david.observe import observe
+
+    tb = build_record(TABLES, buy=1)
+    S, _ = _start(5, 0, tb)
+    _buy(S, tb, A_PIECE + UNIT["Spearman"])
+    _buy(S, tb, A_PIECE + UNIT["Soldier"])
+    rng = np.random.default_rng(1)
+    tops = set()
+    for _ in range(6):
+        R = resample_hidden(S, 1, rng, tb, TABLES)
+        assert R["stage"][0] == STAGE_BUY_STACK and R["buy_n"][0] == 1
+        tops.add(int(R["buy_member"][0, 0]))
+        a = np.zeros(observation_size(), dtype=np.float32)
+        b = np.zeros(observation_size(), dtype=np.float32)
+        observe(S, tb, B0, I(1), a)
+        observe(R, tb, B0, I(1), b)
+        assert (a == b).all()
+    assert len(tops) > 1

@@ -332,3 +332,14 @@ def test_resample_hides_the_piece_being_bought():
         observe(R, tb, B0, I(1), b)
         assert (a == b).all()
     assert len(tops) > 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"stacks": "random", "army": "mixed"}, {"army_building": "players", "army": "themed"}],
+)
+def test_games_with_stacks_and_bought_armies_keep_the_invariants(options):
+    """Whole random games with Stacked Units and Strict or player-built armies break no
+    invariant (a stack's class for its Items is R4's)."""
+    problems, example, decisions = ruleset(options=options).fuzz(2, 3, 5)
+    assert problems == {} and example is None and decisions > 0

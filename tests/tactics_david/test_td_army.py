@@ -343,3 +343,29 @@ def test_games_with_stacks_and_bought_armies_keep_the_invariants(options):
     invariant (a stack's class for its Items is R4's)."""
     problems, example, decisions = ruleset(options=options).fuzz(2, 3, 5)
     assert problems == {} and example is None and decisions > 0
+
+
+def test_a_stack_of_two_lights_plays_as_a_medium():
+    """TD-17.5 / R4: two Archers stacked are Medium Stacked: their Ranged Melee Procedure
+    attacks with the Medium rating 2 (TD-10.5) and they may equip the Mega Potion, which
+    Light units may not (TD-19.3)."""
+    from envs.tactics_david import combat, items
+    from envs.tactics_david.units import put
+    from tests.tactics_david.td_board import E, W, cell, unit
+
+    tb = record()
+    S = position(tb)
+    pair = int(add_stack(S, tb, B0, I(0), I(_offer(tb, ["Archer", "Archer"]))))
+    put(S, B0, I(pair), I(cell(tb, 5, 5)))
+    S["unit_facing"][0, pair] = E
+    single = unit(S, tb, 0, "Archer", 7, 5, E)
+    foe = unit(S, tb, 1, "Soldier", 5, 6, W)
+    foe2 = unit(S, tb, 1, "Soldier", 7, 6, W)
+    front = I(st.SIDE_FRONT)
+    got = combat.sides_and_strengths(S, tb, B0, I(pair), I(foe), front, True)[0]
+    assert got == tb.class_ranged_melee[1] == 2
+    got = combat.sides_and_strengths(S, tb, B0, I(single), I(foe2), front, True)[0]
+    assert got == tb.class_ranged_melee[0] == 1
+    mega = I(TABLES.item_index["Mega Potion"])
+    assert items.may_equip(S, tb, B0, I(pair), mega)
+    assert not items.may_equip(S, tb, B0, I(single), mega)

@@ -1,8 +1,8 @@
 """Tactics David filling the ruleset contract (envs/core/ruleset.py): what the generic tools use.
 
 In progress (envs/registry.py): whole games play through the whole contract, but clauses of
-docs/rules/tactics_david.md are still "to implement" (army building as decisions, stacks,
-teams, abilities, ...; the doc's Engine section).
+docs/rules/tactics_david.md are still "to implement" (Unit Teams, Lucky, Giant's Bread,
+abilities, ...; the doc's Engine section).
 
 Options (`ruleset(options=...)`, `--option KEY=VALUE`), each set its own Ruleset with its own
 fingerprint (records and replays name them):

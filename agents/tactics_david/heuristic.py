@@ -3,6 +3,8 @@ may know (the public battlefield and its own army; R54) and plays the best, ties
 game's agent RNG (S["agent_rng"]).
 
 The rules of thumb, by decision (stages of envs/tactics_david/actions.py):
+- army building (army_building=players): buy the dearest unit that may still be bought until
+  none fits, single units only;
 - take the first Turn; deploy each unit on the space of its Deployment area nearest to the
   enemy's Deployment area;
 - Engage every unit before ending the Turn, the one nearest to an enemy first;
@@ -27,12 +29,15 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_FACE,
+    A_PIECE,
     A_SEAT,
     A_SIDE,
     A_STATUS,
     A_STRIKE,
     A_UNIT,
     STAGE_ACQUIRE,
+    STAGE_BUY,
+    STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
@@ -109,6 +114,10 @@ def _score(S, tb, b, me, stage, a, cols, cells):
     u = np.int64(S["engaged"][b])
     if stage == STAGE_FIRST:
         return SCORE_ACT if a == A_SEAT + me else SCORE_END
+    if stage == STAGE_BUY:  # buy while anything fits, the dearest unit first
+        return SCORE_END if a == A_END else SCORE_ACT + tb.u_cost[a - A_PIECE]
+    if stage == STAGE_BUY_STACK:  # no stacks of its own choosing
+        return SCORE_ACT if a == A_END else SCORE_END
     if stage == STAGE_DEPLOY_CELL:
         return _deploy_value(tb, np.int64(S["battlefield"][b]), me, a - A_CELL, cols, cells)
     if stage == STAGE_ENGAGE:

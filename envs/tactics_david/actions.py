@@ -32,6 +32,10 @@ Every decision is one step of one player; what an action means depends on the st
     A_ABILITY       1      use the Engaged unit's "R: Attack Pro." ability instead of its
                            Attack (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
                            (A_CELL + c, then A_END to stop before the most it may pick)
+    A_PIECE + i     256    units.yaml row i: the top unit of the next piece the player buys
+                           (STAGE_BUY), a lower member of the Stacked Unit being bought
+                           (STAGE_BUY_STACK; in units.yaml order); A_END ends the army
+                           (STAGE_BUY) or buys the piece as it is (STAGE_BUY_STACK)
 
 Items (items.py): STAGE_ITEM asks the Item Phase (and Item Phase 2) of the Engaged unit;
 STAGE_ITEM_TARGET the unit an Item is used on, by its space (A_CELL + c); STAGE_ITEM_STATUS which
@@ -46,7 +50,7 @@ loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
 
 from __future__ import annotations
 
-from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES
+from envs.tactics_david.state import MAX_CELLS, MAX_PROFILE_SLOTS, MAX_UNITS, N_STATUSES
 
 A_CELL = 0
 A_UNIT = A_CELL + MAX_CELLS  # 308
@@ -62,7 +66,8 @@ A_STATUS = A_USE_ITEM + 1  # 346
 A_TRADE = A_STATUS + N_STATUSES  # 366
 A_TYPE = A_TRADE + 3  # 369
 A_ABILITY = A_TYPE + 3  # 372
-N_ACTIONS = A_ABILITY + 1  # 373
+A_PIECE = A_ABILITY + 1  # 373
+N_ACTIONS = A_PIECE + MAX_PROFILE_SLOTS  # 629
 MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
 
 # stages (S["stage"])
@@ -87,6 +92,10 @@ STAGE_WHIP = 16  # where the Whip's ally ends its extra Movement Procedure (TD-2
 # A_STATUS + s discards Status s, A_END keeps it (R34: Fearful's and Petrified's 6); or the
 # targets of an ability used instead of the Attack (A_CELL + c, A_END: no more; TD-22.2)
 STAGE_EFFECT = 17
+# army building by the players (option army_building=players; setup.py, TD-6, TD-17): the
+# next piece's top unit (A_PIECE + i) or A_END (the army is done); then its lower members
+STAGE_BUY = 18
+STAGE_BUY_STACK = 19
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -118,6 +127,8 @@ STAGE_NAMES = (
     "loot",
     "whip move",
     "effect choice",
+    "buy: piece",
+    "buy: stack member",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")
@@ -139,6 +150,8 @@ def describe(a: int, cols: int = 14) -> str:
         return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
     if a < A_CHARGE:
         return f"player {a - A_SEAT} goes first"
+    if a >= A_PIECE:
+        return f"buy unit row {a - A_PIECE}"
     if a == A_ABILITY:
         return "use the ability instead of attacking"
     if a >= A_TYPE:

@@ -116,6 +116,7 @@ from envs.tactics_david.units import (
     kill,
     may_lock,
     run_status_rows,
+    unit_class,
 )
 
 PROC_NONE = 0  # strength's procedure: neither (a plain rating)
@@ -222,7 +223,7 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
         a_side = side
         d_side = side
     if ranged_melee:
-        a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
+        a_str = np.int64(tb.class_ranged_melee[unit_class(S, tb, b, a)])
     else:
         a_str = strength(S, tb, b, a, a_side, PROC_ATTACK)
     return a_str, strength(S, tb, b, d, d_side, PROC_DEFEND)

@@ -5,10 +5,14 @@ apart from S (the same observation and render, and, when `me` decides, the same 
 actions):
 
 - the units the opponent still holds in reserve are another random army part: each reserve
-  slot gets a units.yaml row, uniformly among the rows whose cost still lets the remaining
-  slots be filled with the cheapest unit, so the whole army stays within the purchase limit
-  (TD-6.1) and keeps its size (the number of cards in reserve is public). The slots, and the
+  slot gets a piece (a unit, or with the `stacks` option one time in four a Stacked Unit,
+  army.py), uniformly among those whose cost still lets the remaining slots be filled with
+  the cheapest unit, so the whole army stays within the purchase limit (TD-6.1) and keeps its
+  size (the number of cards in reserve is public). Under a Strict army type the reserve
+  changes by random swaps that each keep the army legal (army.check_pieces). The slots, and the
   unit picked to be deployed next, stay where they are; only what they hold changes;
+- the piece the opponent is buying (army_building=players) becomes another top unit it may
+  buy, with no lower member yet (the observation shows only that a piece is being bought);
 - the Item Deck is reordered (its order is hidden from both players, I10; its contents are
   public: every Item not on a unit);
 - the rules and agent RNG words are drawn afresh (future dice are hidden from everyone).
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.tactics_david.army import ARMY_FREE, STACK_SHARE, check_pieces, state_army
 from envs.tactics_david.state import (
     MAX_MEMBERS,
     MAX_UNITS,
@@ -28,9 +33,43 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
 )
 
+STRICT_STEPS = 300  # swaps tried on a Strict army's reserve
 
-def _redraw_reserve(S: np.ndarray, tb, p: int, rng: np.random.Generator) -> None:
-    """Seat p's reserve units (game 0) redrawn within the purchase limit (module docstring)."""
+
+def _set_piece(S, tb, u: int, o: int) -> None:
+    """Army slot u (game 0) holds piece o of the tables record, as setup.add_stack sets it."""
+    n = int(tb.of_n[o])
+    S["unit_member"][0, u, :] = -1
+    S["unit_member"][0, u, :n] = tb.of_member[o, :n]
+    S["unit_n_members"][0, u] = n
+    S["unit_strength"][0, u, :] = tb.u_strength[tb.of_member[o, :n]].sum(axis=0)
+    S["unit_cost"][0, u] = tb.of_cost[o]
+    top = int(tb.of_member[o, 0])
+    S["unit_type"][0, u] = tb.u_type[top]
+    S["unit_attack_type"][0, u] = tb.u_type[top]  # TD-3.3, as setup.add_unit
+
+
+def _propose(tb, room: int, rng: np.random.Generator) -> int:
+    """A random piece costing at most `room`: a stack one time in STACK_SHARE when stacks are
+    drawn (and one fits), else a unit; -1 when none fits."""
+    n_single = int(tb.n_profiles)
+    cost = np.asarray(tb.of_cost[: int(tb.n_offers)], dtype=np.int64)
+    if tb.opt_stacks and rng.integers(STACK_SHARE) == 0:
+        choices = np.flatnonzero(cost[n_single:] <= room) + n_single
+        if choices.size:
+            return int(choices[rng.integers(choices.size)])
+    choices = np.flatnonzero(cost[:n_single] <= room)
+    return int(choices[rng.integers(choices.size)]) if choices.size else -1
+
+
+def _redraw_reserve(S, tb, p: int, rng: np.random.Generator, tables=None) -> None:
+    """Seat p's reserve units (game 0) redrawn within the purchase limit (module docstring).
+
+    Free building: each slot in turn gets a random piece that leaves room for the cheapest
+    unit in each later slot. A Strict army type (with `tables` given): STRICT_STEPS random
+    swaps of one reserve slot's piece, each kept only when army.check_pieces still passes, so
+    the army stays legal at every step (the Strict rules leave too few legal armies for a
+    direct draw to find one)."""
     g = S[0]
     slots = [
         k
@@ -39,28 +78,39 @@ def _redraw_reserve(S: np.ndarray, tb, p: int, rng: np.random.Generator) -> None
     ]
     if not slots:
         return
-    n = int(tb.n_profiles)
-    cost = np.asarray(tb.u_cost[:n], dtype=np.int64)
-    cheapest = int(cost.min())
-    kept = sum(
-        int(g["unit_cost"][p * MAX_UNITS + k])
-        for k in range(int(g["army_size"][p]))
-        if k not in slots
-    )
-    budget = int(g["purchase_limit"]) - kept
-    for j, k in enumerate(slots):
-        room = budget - cheapest * (len(slots) - j - 1)
-        choices = np.flatnonzero(cost <= room)
-        prof = int(choices[rng.integers(choices.size)])
-        budget -= int(cost[prof])
-        u = p * MAX_UNITS + k
-        S["unit_member"][0, u, :] = -1
-        S["unit_member"][0, u, 0] = prof
-        S["unit_n_members"][0, u] = 1
-        S["unit_strength"][0, u, :] = tb.u_strength[prof, :]
-        S["unit_cost"][0, u] = cost[prof]
-        S["unit_type"][0, u] = tb.u_type[prof]
-        S["unit_attack_type"][0, u] = tb.u_type[prof]  # TD-3.3, as setup.add_unit
+    limit = int(g["purchase_limit"])
+    if tb.opt_army != ARMY_FREE and tables is not None:
+        for _ in range(STRICT_STEPS):
+            u = p * MAX_UNITS + slots[rng.integers(len(slots))]
+            old = int(S["unit_cost"][0, u])
+            room = limit - int(S["army_cost"][0, p]) + old
+            o = _propose(tb, room, rng)
+            if o < 0:
+                continue
+            keep = S["unit_member"][0, u].copy(), int(S["unit_n_members"][0, u])
+            keep_s = S["unit_strength"][0, u].copy()
+            keep_t = int(S["unit_type"][0, u]), int(S["unit_attack_type"][0, u])
+            _set_piece(S, tb, u, o)
+            try:
+                cost = check_pieces(tables, state_army(S, 0, p), int(tb.opt_army), limit)
+                S["army_cost"][0, p] = cost
+            except ValueError:  # refused: the slot keeps its piece
+                S["unit_member"][0, u], S["unit_n_members"][0, u] = keep
+                S["unit_strength"][0, u] = keep_s
+                S["unit_cost"][0, u] = old
+                S["unit_type"][0, u], S["unit_attack_type"][0, u] = keep_t
+    else:
+        cheapest = int(np.asarray(tb.of_cost[: int(tb.n_profiles)]).min())
+        kept = sum(
+            int(g["unit_cost"][p * MAX_UNITS + k])
+            for k in range(int(g["army_size"][p]))
+            if k not in slots
+        )
+        budget = limit - kept
+        for j, k in enumerate(slots):
+            o = _propose(tb, budget - cheapest * (len(slots) - j - 1), rng)
+            _set_piece(S, tb, p * MAX_UNITS + k, o)
+            budget -= int(tb.of_cost[o])
     units = range(p * MAX_UNITS, p * MAX_UNITS + int(g["army_size"][p]))
     S["army_cost"][0, p] = sum(int(S["unit_cost"][0, u]) for u in units)
     S["army_bought"][0, p, :] = 0
@@ -71,13 +121,36 @@ def _redraw_reserve(S: np.ndarray, tb, p: int, rng: np.random.Generator) -> None
                 S["army_bought"][0, p, prof] += 1
 
 
-def resample_hidden(S: np.ndarray, me: int, rng: np.random.Generator, tb) -> np.ndarray:
+def _redraw_partial_piece(S, tb, p: int, rng: np.random.Generator) -> None:
+    """Seat p is buying a Stacked Unit (STAGE_BUY_STACK): the piece so far is hidden from
+    the other seat, so it becomes a random top unit p may buy now, without lower members."""
+    from envs.tactics_david import kernels
+    from envs.tactics_david.actions import A_PIECE, MAX_LEGAL, STAGE_BUY, STAGE_BUY_STACK
+
+    if S["stage"][0] != STAGE_BUY_STACK or S["current"][0] != p:
+        return
+    S["stage"][0] = STAGE_BUY
+    S["buy_n"][0] = 0
+    S["buy_member"][0] = -1
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    n = kernels.legal(S, tb, np.int64(0), out)
+    tops = [int(a) - A_PIECE for a in out[:n] if a >= A_PIECE]
+    S["buy_member"][0, 0] = tops[rng.integers(len(tops))]
+    S["buy_n"][0] = 1
+    S["stage"][0] = STAGE_BUY_STACK
+
+
+def resample_hidden(
+    S: np.ndarray, me: int, rng: np.random.Generator, tb, tables=None
+) -> np.ndarray:
     """Another one-game state that `me` cannot tell apart from S (module docstring); S is a
-    batch of one and is not changed. `tb` is the tables record (record.build_record)."""
+    batch of one and is not changed. `tb` is the tables record (record.build_record); `tables`
+    (tables.load_tables) lets a Strict army's redraw be checked (army.check_pieces)."""
     if me not in range(N_PLAYERS):
         raise ValueError(f"me must be seat 0 or 1, got {me}")
     S = S.copy()
-    _redraw_reserve(S, tb, 1 - me, rng)
+    _redraw_reserve(S, tb, 1 - me, rng, tables)
+    _redraw_partial_piece(S, tb, 1 - me, rng)
     n = int(S["deck_count"][0])
     S["deck"][0, :n] = rng.permutation(np.sort(S["deck"][0, :n]))
     S["rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)

@@ -62,7 +62,7 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
             if tb.it_type[i] != slot:
                 out.append(f"unit {u}: Item {i} in slot {slot}, not its type's")
             dead_holder = status[tb.status_dead] != 0  # a looter's swapped Item stays on it
-            if top >= 0 and not dead_holder and not tb.it_users[i, tb.u_class[top]]:
+            if top >= 0 and not dead_holder and not tb.it_users[i, _class(g, tb, u)]:
                 out.append(f"unit {u}: Item {i} not usable by its class")
         if place == st.PLACE_FIELD:
             c = int(g["unit_cell"][u])
@@ -145,6 +145,15 @@ def result_errors(S: np.ndarray, tb, b: int = 0) -> list[str]:
     if g["rewards"].tolist() != want:
         out.append(f"rewards {g['rewards'].tolist()} but the winner is {winner}")
     return out
+
+
+def _class(g, tb, u: int) -> int:
+    """Unit u's class as units.unit_class gives it (a Stacked Unit's by its points, R4)."""
+    members = [int(m) for m in g["unit_member"][u] if m >= 0]
+    if len(members) == 1:
+        return int(tb.u_class[members[0]])
+    points = sum(int(tb.class_points[tb.u_class[m]]) for m in members)
+    return 1 if points == 2 else 2
 
 
 def check_state(S: np.ndarray, tb, b: int = 0) -> list[str]:

@@ -58,6 +58,7 @@ from envs.tactics_david.units import (
     in_play,
     is_dead,
     may_act,
+    unit_class,
 )
 
 
@@ -108,7 +109,7 @@ def may_equip(S, tb, b: int, u: int, i: int) -> bool:
     """Whether unit u may equip Item i: its class is among the Item's Users, and the Rod of
     Hailfire's Unit Type and Attack Mode (TD-19.3)."""
     top = S["unit_member"][b, u, 0]
-    if not tb.it_users[i, tb.u_class[top]]:
+    if not tb.it_users[i, unit_class(S, tb, b, u)]:
         return False
     if tb.it_user_type[i] >= 0 and tb.u_type[top] != tb.it_user_type[i]:
         return False

@@ -14,6 +14,7 @@ state.py; counts and ratings are scaled to about 0..1):
 | global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order) |
 | per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target |
 | per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team; Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
+| the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
     STATUS_PERMANENT,
 )
+from envs.tactics_david.units import unit_class
 
 N_STAGE_SLOTS = 24  # stage numbers (actions.STAGE_*) are below this
 N_PLACES = 4  # state.PLACE_NONE .. PLACE_REMOVED
@@ -64,11 +66,12 @@ UNIT_PUBLIC = 8  # the reference flags at the end of a unit's block
 UNIT_SIZE = N_PLACES + MAX_MEMBERS + 1 + 4 + 2 * N_UNIT_TYPES + N_CLASSES + 2
 UNIT_SIZE += N_MOVEMENT_TYPES + 3 + MAX_AREAS + N_SPECIALS + 1 + 2 + 4 + 2 * N_STATUSES
 UNIT_SIZE += MAX_ITEMS + 3 + 4 + 1 + 1 + 1 + N_USE_COUNTERS + UNIT_PUBLIC
+BUY_SIZE = MAX_MEMBERS + 1  # the piece being bought: members' rows / 256, members / 3
 
 
 def observation_size() -> int:
     """Length of the float32 vector observe writes (the module docstring's table)."""
-    return GLOBAL_SIZE + MAX_CELLS * CELL_SIZE + N_PLAYERS * MAX_UNITS * UNIT_SIZE
+    return GLOBAL_SIZE + MAX_CELLS * CELL_SIZE + N_PLAYERS * MAX_UNITS * UNIT_SIZE + BUY_SIZE
 
 
 @njit
@@ -107,7 +110,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
         j += N_UNIT_TYPES
         _one_hot(out, j, np.int64(S["unit_attack_type"][b, u]), N_UNIT_TYPES)
         j += N_UNIT_TYPES
-        _one_hot(out, j, np.int64(tb.u_class[top]), N_CLASSES)
+        _one_hot(out, j, unit_class(S, tb, b, u), N_CLASSES)  # a stack's by R4
         j += N_CLASSES
         out[j] = tb.u_mode[top]
         out[j + 1] = tb.u_move[top] / SCALE_RATING
@@ -267,4 +270,10 @@ def observe(S, tb, b, me, out):
         for k in range(MAX_UNITS):
             _unit(S, tb, b, me, np.int64(p * MAX_UNITS + k), cols, out, i)
             i += UNIT_SIZE
+    # --- the piece I am buying (army_building=players; hidden from the opponent, R54)
+    if S["current"][b] == me and S["buy_n"][b] > 0:
+        for m in range(MAX_MEMBERS):
+            out[i + m] = (S["buy_member"][b, m] + 1) / SCALE_PROFILE
+        out[i + MAX_MEMBERS] = S["buy_n"][b] / MAX_MEMBERS
+    i += BUY_SIZE
     return i

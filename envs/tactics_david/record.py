@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.tactics_david import army as A
 from envs.tactics_david import tables as T
 from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES
 
@@ -22,6 +23,8 @@ MAX_BATTLEFIELDS = 4  # battlefields.yaml rows (2)
 N_MOVEMENT_TYPES = 4
 N_CLASSES = 3
 N_UNIT_TYPES = 3
+MAX_OFFERS = 4096  # pieces an army slot may hold: 202 singles and the legal stacks (army.py)
+MAX_FAMILIES = 16  # Root families (11)
 
 MATCH_NORMAL = 0  # tables.MATCHUPS order
 MATCH_REPLACE_D3 = 1
@@ -322,6 +325,22 @@ TD_TABLE_FIELDS = [
     ("opt_battlefield", np.int8, ()),  # battlefield played; -1 = a random one per game
     ("opt_purchase_limit", np.int16, ()),  # each army's limit; 0 = the battlefield's top
     ("opt_turn_limit", np.int16, ()),  # 0 = Deathmatch; else Turns, scored by cost (I8)
+    ("opt_army", np.int8, ()),  # army.ARMY_*: free building or a Strict type (TD-6.2)
+    ("opt_stacks", np.int8, ()),  # 1 = random armies buy Stacked Units too (TD-17, I25)
+    ("opt_buy", np.int8, ()),  # 1 = the players build their armies (STAGE_BUY), 0 = random
+    # --- army building (TD-6, TD-17; army.py): every piece an army slot may hold ---
+    ("n_offers", np.int16, ()),  # pieces listed: n_profiles singles, then the stacks
+    ("of_member", np.int16, (MAX_OFFERS, 3)),  # [O, 3] units.yaml rows, top first, -1
+    ("of_n", np.int8, (MAX_OFFERS,)),  # [O] members: 1 single, 2-3 stacked
+    ("of_cost", np.int16, (MAX_OFFERS,)),  # [O] Purchase Cost (stacks: sum + 6/+12, TD-17.3)
+    ("of_class", np.int8, (MAX_OFFERS,)),  # [O] 0 Light, 1 Medium (Stacked), 2 Heavy (R4)
+    ("u_parent", np.int16, (MAX_PROFILES,)),  # [N] parent on the unit tree, -1 a Root (I5)
+    ("fam_root", np.int16, (MAX_FAMILIES,)),  # [F] each Root family's Root Unit (TD-21.1)
+    ("n_families", np.int8, ()),
+    ("class_points", np.int8, (N_CLASSES,)),  # stacking points per class (TD-17.1)
+    ("strict_max_copies", np.int8, ()),  # TD-6.5
+    ("strict_lights", np.int8, ()),  # Light Units each Medium needs (TD-6.4)
+    ("strict_mediums", np.int8, ()),  # Medium Units each Heavy needs (TD-6.4)
     # --- abilities.yaml (TD-22.2): the effect rows (unit_tables eff_*), read by effects.py ---
     ("ab_active", np.uint8, (MAX_PROFILES,)),  # [N] 1 = implemented (IMPLEMENTED_ABILITIES)
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
@@ -364,7 +383,13 @@ TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
 
 def build_record(
-    t: T.Tables, battlefield: int = 0, purchase_limit: int = 0, turn_limit: int = 0
+    t: T.Tables,
+    battlefield: int = 0,
+    purchase_limit: int = 0,
+    turn_limit: int = 0,
+    army: int = 0,
+    stacks: int = 0,
+    buy: int = 0,
 ) -> np.record:
     """The tables record of `t` with these options (a np.record: `tb` of the kernels).
 
@@ -499,7 +524,47 @@ def build_record(
     r["opt_battlefield"] = battlefield
     r["opt_purchase_limit"] = purchase_limit
     r["opt_turn_limit"] = turn_limit
+    if not 0 <= army < len(A.ARMY_TYPES):
+        raise ValueError(f"army {army} not in 0..{len(A.ARMY_TYPES) - 1} {A.ARMY_TYPES}")
+    if stacks not in (0, 1):
+        raise ValueError(f"stacks {stacks} must be 0 or 1")
+    r["opt_army"] = army
+    r["opt_stacks"] = stacks
+    if buy not in (0, 1):
+        raise ValueError(f"buy {buy} must be 0 or 1")
+    r["opt_buy"] = buy
+    _army_columns(t, r)
     return rec.view(np.recarray)[0]
+
+
+def _army_columns(t: T.Tables, r) -> None:
+    """The pieces an army may buy and the Strict rules' numbers (army.py; TD-6, TD-17)."""
+    pieces = A.offers(t)
+    if len(pieces) > MAX_OFFERS:
+        raise ValueError(f"{len(pieces)} army pieces do not fit the capacity {MAX_OFFERS}")
+    if len(t.family_names) > MAX_FAMILIES:
+        raise ValueError(f"{len(t.family_names)} families do not fit the capacity {MAX_FAMILIES}")
+    r["n_offers"] = len(pieces)
+    r["of_member"][:] = -1
+    for k, piece in enumerate(pieces):
+        r["of_member"][k, : len(piece)] = piece
+        r["of_n"][k] = len(piece)
+        r["of_cost"][k] = A.piece_cost(t, piece)
+        r["of_class"][k] = A.piece_class(t, piece)
+    u = t.units
+    r["u_parent"][:] = -1
+    for i, name in enumerate(u.unit_names):
+        parent = int(t.tree_parent[t.tree_index[name]])
+        if parent >= 0:
+            r["u_parent"][i] = u.unit_index[t.tree_names[parent]]
+    r["n_families"] = len(t.family_names)
+    r["fam_root"][:] = -1
+    for f, node in enumerate(t.family_root):
+        r["fam_root"][f] = u.unit_index[t.tree_names[int(node)]]
+    r["class_points"] = t.class_stacking_points
+    r["strict_max_copies"] = t.rules.strict_max_copies
+    r["strict_lights"] = t.rules.strict_lights_per_medium
+    r["strict_mediums"] = t.rules.strict_mediums_per_heavy
 
 
 def _status_rows(t: T.Tables, r) -> None:

@@ -234,8 +234,8 @@ if __name__ == "__main__":
 
 def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None = None):
     """Game b as player `me` may see it, as a PNG: the battlefield picture (draw_battlefield)
-    with every unit on it (a disc in its seat's colour, an arrow for its facing, its name and
-    Statuses below; a cross when Dead): the PNG's bytes, or written to `path` (returned).
+    with every unit on it (a disc in its seat's colour, an arrow for its facing, its name, "+n"
+    for a Stacked Unit's n lower members, and Statuses below; a cross when Dead): the PNG's bytes, or written to `path` (returned).
     Units in reserve are not on the battlefield, so nothing hidden is drawn (R54)."""
     import io
 
@@ -261,6 +261,8 @@ def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None
             ax.plot([x - 0.3, x + 0.3], [y - 0.3, y + 0.3], color="black", lw=1.5)
             ax.plot([x - 0.3, x + 0.3], [y + 0.3, y - 0.3], color="black", lw=1.5)
         label = tables.units.unit_names[int(g["unit_member"][u, 0])][:8]
+        if g["unit_n_members"][u] > 1:  # a Stacked Unit: its top member and how many more
+            label += f"+{int(g['unit_n_members'][u]) - 1}"
         held = [
             tables.status_names[s][:3]
             for s in range(N_STATUSES)

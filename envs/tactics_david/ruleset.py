@@ -1,8 +1,8 @@
 """Tactics David filling the ruleset contract (envs/core/ruleset.py): what the generic tools use.
 
 In progress (envs/registry.py): whole games play through the whole contract, but clauses of
-docs/rules/tactics_david.md are still "to implement" (army building as decisions, stacks,
-teams, abilities, ...; the doc's Engine section).
+docs/rules/tactics_david.md are still "to implement" (Unit Teams, Lucky, Giant's Bread,
+abilities, ...; the doc's Engine section).
 
 Options (`ruleset(options=...)`, `--option KEY=VALUE`), each set its own Ruleset with its own
 fingerprint (records and replays name them):
@@ -11,6 +11,9 @@ fingerprint (records and replays name them):
 |---------------|-------------------------|-----------------------------------|
 | `battlefield` | random, bramble_creek_crossing, deaths_highway | `opt_battlefield`: each game's battlefield drawn from the game's RNG, or always this one |
 | `turn_limit`  | 30, unlimited           | `opt_turn_limit`: a Deathmatch cut after 30 Turns (15 each) and won on the Purchase Cost left in play (I14, I8), or the seed's open-ended Deathmatch (TD-4.2, with I13's safety cap) |
+| `army`        | free, mixed, themed, family | `opt_army`: the random armies follow free building or that Strict Army Type (TD-6, army.py) |
+| `army_building` | random, players       | `opt_buy`: each army is drawn at random (I12), or the players build their own, piece by piece, as decisions (STAGE_BUY, R71) |
+| `stacks`      | none, random            | `opt_stacks`: random armies hold single units only, or buy Stacked Units too (one purchase in four, TD-17, I25) |
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 
 from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
+from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, STACK_CHOICES
 from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
 from envs.tactics_david.tables import Tables, load_tables
 
@@ -51,6 +55,9 @@ def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
     return {
         "battlefield": (RANDOM_BATTLEFIELD, *(option_key(n) for n in tables.battlefield_names)),
         "turn_limit": TURN_LIMITS,
+        "army": ARMY_TYPES,
+        "stacks": STACK_CHOICES,
+        "army_building": ARMY_BUILDING,
     }
 
 
@@ -70,7 +77,14 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
     # types it as the plain record array
     tba = np.zeros(1, dtype=TD_TABLES_DTYPE).view(np.recarray)
     limit = 0 if options["turn_limit"] == UNLIMITED else int(options["turn_limit"])
-    tba[0] = build_record(tables, battlefield=bf, turn_limit=limit)
+    tba[0] = build_record(
+        tables,
+        battlefield=bf,
+        turn_limit=limit,
+        army=ARMY_TYPES.index(options["army"]),
+        stacks=STACK_CHOICES.index(options["stacks"]),
+        buy=ARMY_BUILDING.index(options["army_building"]),
+    )
     return tba
 
 
@@ -106,10 +120,10 @@ def _legal_mask(tba: np.ndarray, S: np.ndarray, b: int, out: np.ndarray) -> None
     fill_mask(S, tba[0], np.int64(b), out, np.empty(MAX_LEGAL, dtype=np.int64))
 
 
-def _resample_hidden(tba: np.ndarray, S, me, rng):
+def _resample_hidden(tba: np.ndarray, tables: Tables, S, me, rng):
     from envs.tactics_david.hidden import resample_hidden
 
-    return resample_hidden(S, me, rng, _record(tba))
+    return resample_hidden(S, me, rng, _record(tba), tables)
 
 
 def _render_text(tables: Tables, S: np.ndarray, me: int, b: int = 0) -> str:
@@ -198,7 +212,7 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         record=record,
         check_state=partial(_check_state, tba),
         fuzz=partial(_fuzz, tba),
-        resample_hidden=partial(_resample_hidden, tba),
+        resample_hidden=partial(_resample_hidden, tba, tables),
         render_text=partial(_render_text, tables),
         render_image=partial(_render_image, tables),
         config_dir=config_dir,

@@ -7,11 +7,18 @@ Encodings of this chapter (actions.py):
     STAGE_FIRST        A_SEAT + p    the roll-off winner (I7) lets seat p take the first Turn
     STAGE_DEPLOY_UNIT  A_UNIT + k    the deploying player's reserve unit k is placed next
     STAGE_DEPLOY_CELL  A_CELL + c    ... on free space c of the player's Deployment area
+    STAGE_BUY          A_PIECE + i   (army_building=players) the next piece's top unit, row i
+                       A_END         the army is done (seat 0, then seat 1, then the roll-off)
+    STAGE_BUY_STACK    A_PIECE + i   the piece's next lower member (a Stacked Unit, TD-17)
+                       A_END         buy the piece as it is
 
-Armies: in this part each army is a random legal army under the purchase limit (free building,
-TD-6.2): units are bought one at a time, each uniformly among the units still affordable,
-until none is (or MAX_UNITS are bought; I12). Stacks, Strict army types, bought Items and army
-building as player decisions come with the next part.
+Armies: each army is a random legal army under the purchase limit and the army type of the
+`army` option (free, or a Strict type: army.py, TD-6): pieces are bought one at a time, each
+uniformly among the pieces the army may still take, until none fits (or MAX_UNITS are bought;
+I12). With the `stacks` option one purchase in army.STACK_SHARE is drawn among the legal
+Stacked Units (TD-17, I25). With the option `army_building=players` the players build their
+armies instead, piece by piece, as decisions (STAGE_BUY, R71): only pieces the army type still
+allows are offered. Bought Items are not done.
 """
 
 from __future__ import annotations
@@ -22,15 +29,21 @@ from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint, roll_d6, seed_stream, shuffle_prefix
 from envs.tactics_david.actions import (
     A_CELL,
+    A_END,
+    A_PIECE,
     A_SEAT,
     A_UNIT,
+    STAGE_BUY,
+    STAGE_BUY_STACK,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
     STAGE_FIRST,
 )
+from envs.tactics_david.army import ARMY_FAMILY, ARMY_FREE, ARMY_THEMED, STACK_SHARE
 from envs.tactics_david.grid import may_stop
 from envs.tactics_david.state import (
     MAX_MEMBERS,
+    MAX_PROFILE_SLOTS,
     MAX_UNITS,
     N_ITEM_SLOTS,
     N_PLAYERS,
@@ -40,7 +53,7 @@ from envs.tactics_david.state import (
     PLACE_NONE,
     PLACE_RESERVE,
 )
-from envs.tactics_david.units import begin_turn, put
+from envs.tactics_david.units import begin_turn, put, unit_class
 
 STREAM_RULES = 0
 STREAM_AGENT = 1
@@ -64,23 +77,124 @@ def add_unit(S, tb, b: int, p: int, profile: int) -> int:
     return u
 
 
+@njit
+def add_stack(S, tb, b: int, p: int, o: int) -> int:
+    """Seat p buys piece o of the tables record (a unit or a Stacked Unit, army.py) into its
+    next army slot; its id. A stack's Strength Ratings add side by side, its cost is the sum
+    plus 6 or 12 (TD-17.3), its types come from the top member (TD-17.4, R25)."""
+    u = add_unit(S, tb, b, p, np.int64(tb.of_member[o, 0]))
+    S["army_bought"][b, p, tb.of_member[o, 0]] += 1
+    n = np.int64(tb.of_n[o])
+    for m in range(1, n):
+        prof = np.int64(tb.of_member[o, m])
+        S["unit_member"][b, u, m] = prof
+        for s in range(4):
+            S["unit_strength"][b, u, s] += tb.u_strength[prof, s]
+        S["army_bought"][b, p, prof] += 1
+    S["unit_n_members"][b, u] = n
+    S["army_cost"][b, p] += tb.of_cost[o] - S["unit_cost"][b, u]
+    S["unit_cost"][b, u] = tb.of_cost[o]
+    return u
+
+
+@njit
+def _in_piece(tb, o: int, prof: int) -> bool:
+    for m in range(tb.of_n[o]):
+        if tb.of_member[o, m] == prof:
+            return True
+    return False
+
+
+@njit
+def _may_buy(S, tb, b: int, p: int, o: int, left: int, fam: int, light: int, med: int, heavy: int):
+    """Whether seat p may buy piece o now (army.py's rules, checked as the army grows: each
+    purchase keeps the army legal, so the finished army is, TD-6.1-6.8)."""
+    if tb.of_cost[o] > left:
+        return False
+    mode = np.int64(tb.opt_army)
+    if mode == ARMY_FREE:
+        return True
+    cls = tb.of_class[o]
+    if cls == 1 and light < tb.strict_lights * (med + 1):  # TD-6.4
+        return False
+    if cls == 2 and med < tb.strict_mediums * (heavy + 1):
+        return False
+    for m in range(tb.of_n[o]):
+        prof = np.int64(tb.of_member[o, m])
+        same = 0
+        for k in range(tb.of_n[o]):
+            if tb.of_member[o, k] == prof:
+                same += 1
+        if S["army_bought"][b, p, prof] + same > tb.strict_max_copies:  # TD-6.5
+            return False
+        f = np.int64(tb.u_family[prof])
+        root = np.int64(tb.fam_root[f])
+        if S["army_bought"][b, p, root] == 0 and not _in_piece(tb, o, root):  # TD-6.3
+            return False
+        if mode == ARMY_FAMILY and fam >= 0 and f != fam:  # TD-6.8
+            return False
+        par = np.int64(tb.u_parent[prof])
+        if mode == ARMY_THEMED and par >= 0:  # TD-6.7
+            if S["army_bought"][b, p, par] == 0 and not _in_piece(tb, o, par):
+                return False
+    return True
+
+
+@njit
+def class_counts(S, tb, b: int, p: int):
+    """Seat p's units by class (Light, Medium or Medium Stacked, Heavy or Heavy Stacked; R4),
+    the counts the Strict rules read (TD-6.4)."""
+    light = 0
+    med = 0
+    heavy = 0
+    for k in range(S["army_size"][b, p]):
+        cls = unit_class(S, tb, b, p * MAX_UNITS + k)
+        if cls == 0:
+            light += 1
+        elif cls == 1:
+            med += 1
+        else:
+            heavy += 1
+    return light, med, heavy
+
+
 @njit_inline
 def random_army(S, tb, b: int, p: int) -> None:
-    """A random legal army for seat p under the purchase limit (module docstring; TD-6.1)."""
-    n = np.int64(tb.n_profiles)
+    """A random legal army for seat p under the purchase limit and the army type (module
+    docstring; TD-6, TD-17, I12, I25)."""
+    for i in range(S["army_bought"].shape[2]):
+        S["army_bought"][b, p, i] = 0
+    n_single = np.int64(tb.n_profiles)
+    n_all = np.int64(tb.n_offers) if tb.opt_stacks != 0 else n_single
+    fam = np.int64(-1)
+    if tb.opt_army == ARMY_FAMILY:
+        fam = randint(S["rng"], b, np.int64(tb.n_families))
     while S["army_size"][b, p] < MAX_UNITS:
         left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+        light, med, heavy = class_counts(S, tb, b, p)
+        # a stack one purchase in STACK_SHARE (when stacks are drawn and one fits), else a unit
+        lo = np.int64(0)
+        hi = n_single
+        if n_all > n_single and randint(S["rng"], b, STACK_SHARE) == 0:
+            lo = n_single
+            hi = n_all
         count = 0
-        for i in range(n):
-            if tb.u_cost[i] <= left:
+        for o in range(lo, hi):
+            if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
                 count += 1
+        if count == 0 and hi > n_single:  # no stack fits: a single unit then
+            lo = np.int64(0)
+            hi = n_single
+            for o in range(lo, hi):
+                if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
+                    count += 1
         if count == 0:
             return
         pick = randint(S["rng"], b, count)
-        for i in range(n):
-            if tb.u_cost[i] <= left:
+        for o in range(lo, hi):
+            if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
                 if pick == 0:
-                    add_unit(S, tb, b, p, i)
+                    add_stack(S, tb, b, p, o)
                     break
                 pick -= 1
 
@@ -177,8 +291,15 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["battlefield"][b] = bf
     limit = np.int64(tb.opt_purchase_limit)
     S["purchase_limit"][b] = limit if limit > 0 else tb.bf_limit[bf]
+    S["buy_n"][b] = 0
+    for m in range(MAX_MEMBERS):
+        S["buy_member"][b, m] = -1
     for p in range(N_PLAYERS):
-        random_army(S, tb, b, p)
+        if tb.opt_buy == 0:
+            random_army(S, tb, b, p)
+        else:
+            for i in range(S["army_bought"].shape[2]):
+                S["army_bought"][b, p, i] = 0
     # the Item Deck: one card of each item, shuffled (I10)
     for i in range(S["deck"].shape[1]):
         S["deck"][b, i] = -1
@@ -186,7 +307,16 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["deck"][b, i] = i
     S["deck_count"][b] = tb.n_items
     shuffle_prefix(S["rng"], b, S["deck"][b], np.int64(tb.n_items))
-    # who goes first: a D6 each, ties reroll, the higher roll chooses (I7)
+    if tb.opt_buy != 0:  # the players build their armies first, seat 0 then seat 1 (R71)
+        S["current"][b] = 0
+        S["stage"][b] = STAGE_BUY
+        return
+    roll_off(S, b)
+
+
+@njit
+def roll_off(S, b: int) -> None:
+    """Who goes first: a D6 each, ties reroll, the higher roll chooses (I7): STAGE_FIRST."""
     while True:
         r0 = roll_d6(S["rng"], b)
         r1 = roll_d6(S["rng"], b)
@@ -195,6 +325,87 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["roll_winner"][b] = 0 if r0 > r1 else 1
     S["current"][b] = S["roll_winner"][b]
     S["stage"][b] = STAGE_FIRST
+
+
+@njit_inline
+def _legal_buy(S, tb, b: int, p: int, out) -> int:
+    """STAGE_BUY: the top units of the pieces seat p may still buy (setup._may_buy) and A_END
+    once it holds a unit (or can buy none); STAGE_BUY_STACK: the next lower members of the
+    stacks that begin with the piece so far, and A_END when that piece may be bought as it
+    is (TD-6, TD-17; lower members come in units.yaml order, R71)."""
+    light, med, heavy = class_counts(S, tb, b, p)
+    left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+    fam = np.int64(-1)
+    if S["army_size"][b, p] > 0:  # Family: the family of the army's first unit
+        fam = np.int64(tb.u_family[S["unit_member"][b, p * MAX_UNITS, 0]])
+    seen = np.zeros(MAX_PROFILE_SLOTS, dtype=np.uint8)
+    k = np.int64(S["buy_n"][b])
+    end_ok = S["stage"][b] == STAGE_BUY and (S["army_size"][b, p] > 0)
+    if k == 0 and S["army_size"][b, p] >= MAX_UNITS:
+        out[0] = A_END
+        return 1
+    for o in range(tb.n_offers):
+        if tb.of_n[o] < k:
+            continue
+        same = True
+        for m in range(k):
+            if tb.of_member[o, m] != S["buy_member"][b, m]:
+                same = False
+                break
+        if not same:
+            continue
+        nxt = -1 if tb.of_n[o] == k else np.int64(tb.of_member[o, k])
+        if (nxt < 0 and end_ok) or (nxt >= 0 and seen[nxt] != 0):
+            continue
+        if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
+            if nxt < 0:
+                end_ok = True
+            else:
+                seen[nxt] = 1
+    n = 0
+    for i in range(tb.n_profiles):
+        if seen[i] != 0:
+            out[n] = A_PIECE + i
+            n += 1
+    if end_ok or n == 0:
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit_inline
+def _apply_buy(S, tb, b: int, p: int, a: int) -> None:
+    """A decision of STAGE_BUY / STAGE_BUY_STACK (_legal_buy): a piece's top unit, its next
+    lower member, the piece bought (A_END in STAGE_BUY_STACK, or its third member) or the
+    army done (A_END in STAGE_BUY: seat 1 builds next, then the roll-off)."""
+    k = np.int64(S["buy_n"][b])
+    if S["stage"][b] == STAGE_BUY and a == A_END:
+        if p == 0:
+            S["current"][b] = 1
+        else:
+            roll_off(S, b)
+        return
+    if a != A_END:
+        S["buy_member"][b, k] = a - A_PIECE
+        k += 1
+        S["buy_n"][b] = k
+        S["stage"][b] = STAGE_BUY_STACK
+        if k < MAX_MEMBERS:
+            return
+    for o in range(tb.n_offers):  # the piece bought: its row of the offers
+        if tb.of_n[o] != k:
+            continue
+        same = True
+        for m in range(k):
+            if tb.of_member[o, m] != S["buy_member"][b, m]:
+                same = False
+        if same:
+            add_stack(S, tb, b, p, o)
+            break
+    for m in range(MAX_MEMBERS):
+        S["buy_member"][b, m] = -1
+    S["buy_n"][b] = 0
+    S["stage"][b] = STAGE_BUY
 
 
 @njit_inline
@@ -215,6 +426,8 @@ def legal_setup(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_FIRST, STAGE_DEPLOY_UNIT and STAGE_DEPLOY_CELL."""
     stage = S["stage"][b]
     p = np.int64(S["current"][b])
+    if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
+        return _legal_buy(S, tb, b, p, out)
     if stage == STAGE_FIRST:
         out[0] = A_SEAT
         out[1] = A_SEAT + 1
@@ -242,6 +455,9 @@ def apply_setup(S, tb, b: int, a: int) -> None:
     """Apply a setup decision; after the last unit is deployed the first Turn begins."""
     stage = S["stage"][b]
     p = np.int64(S["current"][b])
+    if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
+        _apply_buy(S, tb, b, p, a)
+        return
     if stage == STAGE_FIRST:
         first = a - A_SEAT
         S["first_player"][b] = first

@@ -195,6 +195,9 @@ STATE_FIELDS = [
     ("fx_n_dead", np.int8, ()),  # int8 entries queued
     ("fx_pick", np.int8, (MAX_PICKS,)),  # int8[2] units the player picked for an ability
     ("fx_n_pick", np.int8, ()),  # int8 picks so far (STAGE_EFFECT, eff_next RESUME_ABILITY)
+    # --- army building by the players (STAGE_BUY, setup.py; TD-6, TD-17) ---
+    ("buy_member", np.int16, (MAX_MEMBERS,)),  # int16[3] the piece being bought, top first, -1
+    ("buy_n", np.int8, ()),  # int8 its members so far (0: none being bought)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -251,6 +254,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "fx_dead",
     "fx_dead_by",
     "fx_pick",
+    "buy_member",
     "first_player",
     "roll_winner",
     "winner",

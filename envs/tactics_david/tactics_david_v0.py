@@ -18,10 +18,10 @@ Turn), its Item Phase, Movement Phase (Movement, Charging, Facing, Escape Proced
 Phase (strike side, ranged target, Magical side), Item Phase 2, Item Acquisition and the
 "may discard" choices. A decision whose only legal action is "end" is not asked.
 
-Actions: `Discrete(373)`: Grid Spaces 0-307 (row * columns + column), army slots, facings,
+Actions: `Discrete(629)`: Grid Spaces 0-307 (row * columns + column), army slots, facings,
 strike and ranged sides, first player, charge, escape, end, use item, Statuses, trade slots,
-Unit Types (envs/tactics_david/actions.py). Observation: `Dict(observation=Box(float32, N),
-action_mask=Box(int8, 373))`, layout in envs/tactics_david/observe.py; it holds only what that
+Unit Types, the units bought with army_building=players (envs/tactics_david/actions.py). Observation: `Dict(observation=Box(float32, N),
+action_mask=Box(int8, 629))`, layout in envs/tactics_david/observe.py; it holds only what that
 player may know (R54): the opponent's units in reserve and the Item Deck's order stay hidden.
 
 Rewards, at the end of the game only: the winner +1, the loser -1, 0 each for a draw. `infos`

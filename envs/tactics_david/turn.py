@@ -32,6 +32,8 @@ from envs.tactics_david.actions import (
     GO_ITEM_PHASE_1,
     GO_ITEM_PHASE_2,
     GO_NONE,
+    STAGE_BUY,
+    STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DEPLOY_CELL,
@@ -197,6 +199,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return 0
     if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
         return setup.legal_setup(S, tb, b, out)
+    if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
+        return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
         return legal_engage(S, tb, b, out)
     if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
@@ -225,6 +229,8 @@ def step(S, tb, b: int, a: int, out) -> int:
         stage = S["stage"][b]  # the decision asked, applied (one call site per phase)
         go = np.int64(GO_NONE)
         if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
+            setup.apply_setup(S, tb, b, a)
+        elif stage == STAGE_BUY or stage == STAGE_BUY_STACK:
             setup.apply_setup(S, tb, b, a)
         elif stage == STAGE_ENGAGE:
             go = apply_engage(S, tb, b, a)

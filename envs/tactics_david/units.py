@@ -78,6 +78,19 @@ def may_act(S, tb, b: int, u: int) -> bool:
     return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
 
 
+@njit
+def unit_class(S, tb, b: int, u: int) -> int:
+    """Unit u's class: 0 Light, 1 Medium, 2 Heavy; a Stacked Unit is Medium Stacked (2
+    stacking points) or Heavy Stacked (3), read as Medium and Heavy (TD-17.5, R4)."""
+    n = np.int64(S["unit_n_members"][b, u])
+    if n <= 1:
+        return np.int64(tb.u_class[S["unit_member"][b, u, 0]])
+    points = 0
+    for m in range(n):
+        points += tb.class_points[tb.u_class[S["unit_member"][b, u, m]]]
+    return np.int64(1) if points == 2 else np.int64(2)
+
+
 @njit_inline  # one caller
 def put(S, b: int, u: int, cell: int) -> None:
     """Stand unit u on an empty space (a Unit Team's second slot comes with TD-18)."""

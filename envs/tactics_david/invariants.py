@@ -19,6 +19,7 @@ from envs.core.jit import njit
 from envs.core.threads import over_games
 from envs.tactics_david import state as st
 from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
+from envs.tactics_david.units import unit_class
 
 
 def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
@@ -264,7 +265,7 @@ def unit_code(S, tb, b, u, rows, cols, bf):
             continue
         if tb.it_type[i] != slot:
             return BAD_ITEM
-        if top >= 0 and not is_dead and not tb.it_users[i, tb.u_class[top]]:
+        if top >= 0 and not is_dead and not tb.it_users[i, unit_class(S, tb, b, u)]:
             return BAD_ITEM  # a looter's swapped Item stays on a Dead holder
     c = S["unit_cell"][b, u]
     if place == st.PLACE_FIELD:

@@ -19,6 +19,7 @@ from envs.core.jit import njit
 from envs.core.threads import over_games
 from envs.tactics_david import state as st
 from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
+from envs.tactics_david.record import SCORE_KILLS
 from envs.tactics_david.units import unit_class
 
 
@@ -113,27 +114,35 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
 
 def result_errors(S: np.ndarray, tb, b: int = 0) -> list[str]:
     """The fields every ruleset's state carries, checked against the game: the seat to act,
-    and once the game is over the scores (Purchase Cost of each seat's units in play), the
-    winner they give (TD-4.2: the seat with units left; I8: the higher score after the turn
-    limit; I13: a draw at the safety cap) and the rewards (+1 / -1, 0 each when drawn)."""
+    and once the game is over the scores (Purchase Cost of each seat's units in play, or with
+    turn_score=kills the enemy units it killed, I30), the winner they give (TD-4.2: the seat
+    with units left; I8: the higher score after the turn limit; I13: a draw at the safety cap)
+    and the rewards (+1 / -1, 0 each when drawn)."""
     out: list[str] = []
     g = S[b]
     stage = int(g["stage"])
     if stage != STAGE_NONE and not 0 <= int(g["current"]) < st.N_PLAYERS:
         out.append(f"seat to act {int(g['current'])} out of range")
     dead = int(tb.status_dead)
-    score = [0] * st.N_PLAYERS
+    left = [0] * st.N_PLAYERS  # Purchase Cost in play
+    kills = [0] * st.N_PLAYERS
     for u in range(st.N_UNIT_IDS):
+        p, k = divmod(u, st.MAX_UNITS)
+        if k >= g["army_size"][p]:
+            continue
         if g["unit_place"][u] == st.PLACE_FIELD and g["unit_status"][u, dead] == 0:
-            score[u // st.MAX_UNITS] += int(g["unit_cost"][u])
+            left[p] += int(g["unit_cost"][u])
+        elif g["unit_place"][u] != st.PLACE_RESERVE:
+            kills[1 - p] += 1
+    score = kills if tb.opt_turn_score == SCORE_KILLS else left
     if stage != STAGE_GAME_OVER:
         if g["score"].any() or g["winner"] != -1 or g["rewards"].any():
             out.append("score, winner or rewards set before the game is over")
         return out
     if [int(x) for x in g["score"]] != score:
-        out.append(f"scores {g['score'].tolist()} but units in play cost {score}")
-    if score[0] == 0 or score[1] == 0:
-        winner = -1 if score[0] == score[1] else (0 if score[0] > 0 else 1)
+        out.append(f"scores {g['score'].tolist()} but the game gives {score}")
+    if left[0] == 0 or left[1] == 0:
+        winner = -1 if left[0] == left[1] else (0 if left[0] > 0 else 1)
     elif tb.opt_turn_limit > 0 and g["turn"] >= tb.opt_turn_limit:
         winner = -1 if score[0] == score[1] else (0 if score[0] > score[1] else 1)
     else:
@@ -199,14 +208,25 @@ def result_code(S, tb, b):
     if stage != STAGE_NONE and not 0 <= S["current"][b] < st.N_PLAYERS:
         return BAD_TURN
     dead = tb.status_dead
-    score0 = 0
-    score1 = 0
+    left0 = 0  # Purchase Cost in play
+    left1 = 0
+    kills0 = 0
+    kills1 = 0
     for u in range(st.N_UNIT_IDS):
+        if u % st.MAX_UNITS >= S["army_size"][b, u // st.MAX_UNITS]:
+            continue
         if S["unit_place"][b, u] == st.PLACE_FIELD and S["unit_status"][b, u, dead] == 0:
             if u < st.MAX_UNITS:
-                score0 += S["unit_cost"][b, u]
+                left0 += S["unit_cost"][b, u]
             else:
-                score1 += S["unit_cost"][b, u]
+                left1 += S["unit_cost"][b, u]
+        elif S["unit_place"][b, u] != st.PLACE_RESERVE:
+            if u < st.MAX_UNITS:
+                kills1 += 1
+            else:
+                kills0 += 1
+    score0 = kills0 if tb.opt_turn_score == SCORE_KILLS else left0
+    score1 = kills1 if tb.opt_turn_score == SCORE_KILLS else left1
     if stage != STAGE_GAME_OVER:
         for p in range(st.N_PLAYERS):
             if S["score"][b, p] != 0 or S["rewards"][b, p] != 0.0:
@@ -215,7 +235,12 @@ def result_code(S, tb, b):
     if S["score"][b, 0] != score0 or S["score"][b, 1] != score1:
         return BAD_RESULT
     winner = -1
-    if score0 == 0 or score1 == 0 or (tb.opt_turn_limit > 0 and S["turn"][b] >= tb.opt_turn_limit):
+    if left0 == 0 or left1 == 0:
+        if left0 > left1:
+            winner = 0
+        elif left1 > left0:
+            winner = 1
+    elif tb.opt_turn_limit > 0 and S["turn"][b] >= tb.opt_turn_limit:
         if score0 > score1:
             winner = 0
         elif score1 > score0:

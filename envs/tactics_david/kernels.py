@@ -26,7 +26,7 @@ from envs.tactics_david.state import (
     N_PLAYERS,
     N_UNIT_IDS,
 )
-from envs.tactics_david.units import in_play
+from envs.tactics_david.units import seat_scores
 
 # --- one game ----------------------------------------------------------------------------------
 
@@ -47,12 +47,12 @@ def count_army(S, b: int) -> None:
 
 @njit_inline
 def write_score(S, tb, b: int) -> None:
-    """Each seat's final score (state.py "score"): the Purchase Cost of its units in play."""
+    """Each seat's final score (state.py "score"): units.seat_scores, the Purchase Cost of its
+    units in play or, with turn_score=kills, the enemy units it killed."""
+    score = np.zeros(N_PLAYERS, dtype=np.int64)
+    seat_scores(S, tb, b, score)
     for p in range(N_PLAYERS):
-        S["score"][b, p] = 0
-    for u in range(N_UNIT_IDS):
-        if in_play(S, tb, b, u):
-            S["score"][b, u // MAX_UNITS] += S["unit_cost"][b, u]
+        S["score"][b, p] = score[p]
 
 
 @njit

@@ -204,6 +204,11 @@ MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
 
+# what the turn-limited variant scores (TD-4.3: "scored by kills or by the Purchase Cost of the
+# player's Units without the Dead Status"; option turn_score, I30)
+SCORE_COST = 0  # the Purchase Cost of each seat's units in play (I8, the default)
+SCORE_KILLS = 1  # the enemy units each seat has killed
+
 TD_TABLE_FIELDS = [
     # --- units.yaml profiles (TD-3, TD-22) ---
     ("n_profiles", np.int16, ()),  # rows used in the u_* arrays (202)
@@ -328,6 +333,7 @@ TD_TABLE_FIELDS = [
     ("opt_army", np.int8, ()),  # army.ARMY_*: free building or a Strict type (TD-6.2)
     ("opt_stacks", np.int8, ()),  # 1 = random armies buy Stacked Units too (TD-17, I25)
     ("opt_buy", np.int8, ()),  # 1 = the players build their armies (STAGE_BUY), 0 = random
+    ("opt_turn_score", np.int8, ()),  # SCORE_COST / SCORE_KILLS: what a turn limit scores (I30)
     # --- army building (TD-6, TD-17; army.py): every piece an army slot may hold ---
     ("n_offers", np.int16, ()),  # pieces listed: n_profiles singles, then the stacks
     ("of_member", np.int16, (MAX_OFFERS, 3)),  # [O, 3] units.yaml rows, top first, -1
@@ -390,6 +396,7 @@ def build_record(
     army: int = 0,
     stacks: int = 0,
     buy: int = 0,
+    turn_score: int = 0,
 ) -> np.record:
     """The tables record of `t` with these options (a np.record: `tb` of the kernels).
 
@@ -533,6 +540,11 @@ def build_record(
     if buy not in (0, 1):
         raise ValueError(f"buy {buy} must be 0 or 1")
     r["opt_buy"] = buy
+    if turn_score not in (SCORE_COST, SCORE_KILLS):
+        raise ValueError(
+            f"turn_score {turn_score} must be {SCORE_COST} (cost) or {SCORE_KILLS} (kills)"
+        )
+    r["opt_turn_score"] = turn_score
     _army_columns(t, r)
     return rec.view(np.recarray)[0]
 

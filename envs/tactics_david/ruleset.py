@@ -14,6 +14,7 @@ fingerprint (records and replays name them):
 | `army`        | free, mixed, themed, family | `opt_army`: the random armies follow free building or that Strict Army Type (TD-6, army.py) |
 | `army_building` | random, players       | `opt_buy`: each army is drawn at random (I12), or the players build their own, piece by piece, as decisions (STAGE_BUY, R71) |
 | `stacks`      | none, random            | `opt_stacks`: random armies hold single units only, or buy Stacked Units too (one purchase in four, TD-17, I25) |
+| `turn_score`  | cost, kills             | `opt_turn_score`: what wins at the turn limit (TD-4.3): the Purchase Cost left in play (I8), or the enemy units killed (I30; what `tacsim balance` should use, since a cost score hands the game to the dearer army) |
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def option_key(name: str) -> str:
 
 UNLIMITED = "unlimited"
 TURN_LIMITS = ("30", UNLIMITED)  # the default first (I14)
+TURN_SCORES = ("cost", "kills")  # record.SCORE_COST, SCORE_KILLS (I8, I30)
 
 
 def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
@@ -58,6 +60,7 @@ def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
         "army": ARMY_TYPES,
         "stacks": STACK_CHOICES,
         "army_building": ARMY_BUILDING,
+        "turn_score": TURN_SCORES,
     }
 
 
@@ -84,6 +87,7 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
         army=ARMY_TYPES.index(options["army"]),
         stacks=STACK_CHOICES.index(options["stacks"]),
         buy=ARMY_BUILDING.index(options["army_building"]),
+        turn_score=TURN_SCORES.index(options["turn_score"]),
     )
     return tba
 
@@ -172,7 +176,11 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         group_names=tuple(tables.class_names),
         cost_label="purchase points",
         score_field="score",
-        score_label="Purchase Cost of the units left in play",
+        score_label=(
+            "enemy units killed"
+            if options["turn_score"] == "kills"
+            else "Purchase Cost of the units left in play"
+        ),
         force_verb="bought",
         rounds_cap=selfplay.ROUNDS_CAP,
         force_field="army_bought",

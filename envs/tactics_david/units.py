@@ -28,6 +28,7 @@ from envs.tactics_david.record import (
     EFF_FLEE,
     EFF_NO_COMBAT_PHASE,
     EFF_ROTATE,
+    SCORE_KILLS,
     SP_RELENTLESS,
     SP_SWARM,
     TRIG_BEFORE_DISENGAGEMENT,
@@ -45,6 +46,7 @@ from envs.tactics_david.state import (
     N_UNIT_IDS,
     PLACE_FIELD,
     PLACE_REMOVED,
+    PLACE_RESERVE,
     RESUME_AFTER_ATTACK,
     STATUS_PERMANENT,
     TURN_CAP,
@@ -60,6 +62,24 @@ def is_dead(S, tb, b: int, u: int) -> bool:
 def in_play(S, tb, b: int, u: int) -> bool:
     """On the battlefield and without the Dead Status."""
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
+
+
+@njit
+def seat_scores(S, tb, b: int, out) -> None:
+    """Each seat's score in out[0..1] as the turn-limited variant counts it (TD-4.3, option
+    turn_score): the Purchase Cost of its units in play (I8), or the enemy units it has killed
+    (I30: a bought enemy unit that was deployed and is no longer in play, Dead or removed)."""
+    for p in range(N_PLAYERS):
+        out[p] = 0
+    for u in range(N_UNIT_IDS):
+        p = u // MAX_UNITS
+        if u % MAX_UNITS >= S["army_size"][b, p]:
+            continue
+        if tb.opt_turn_score == SCORE_KILLS:
+            if S["unit_place"][b, u] != PLACE_RESERVE and not in_play(S, tb, b, u):
+                out[1 - p] += 1
+        elif in_play(S, tb, b, u):
+            out[p] += S["unit_cost"][b, u]
 
 
 @njit
@@ -461,16 +481,14 @@ def begin_turn(S, tb, b: int, p: int) -> None:
 @njit
 def end_turn(S, tb, b: int) -> None:
     """End Player's Turn (TD-12.4): the other player's Turn begins, unless the turn-limited
-    variant's last Turn was played (I8: the higher Purchase Cost of units in play wins) or the
+    variant's last Turn was played (the higher score wins: seat_scores, I8 / I30) or the
     safety cap is reached (I13: a draw). Statuses act first (end_of_turn_statuses)."""
     end_of_turn_statuses(S, tb, b)
     turn = np.int64(S["turn"][b])
     limit = np.int64(tb.opt_turn_limit)
     if limit > 0 and turn >= limit:
         score = np.zeros(N_PLAYERS, dtype=np.int64)
-        for u in range(N_UNIT_IDS):
-            if in_play(S, tb, b, u):
-                score[u // MAX_UNITS] += S["unit_cost"][b, u]
+        seat_scores(S, tb, b, score)
         if score[0] == score[1]:
             finish(S, b, -1)
         else:

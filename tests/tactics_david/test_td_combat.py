@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.tactics_david import grid
+from envs.tactics_david import state as st
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
@@ -18,7 +19,8 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
 )
 from envs.tactics_david.combat import defence_dice, duel_condition, sides_and_strengths
-from envs.tactics_david.record import build_record
+from envs.tactics_david.invariants import check_state
+from envs.tactics_david.record import SCORE_KILLS, build_record
 from envs.tactics_david.tables import UNIT_TYPES
 from tests.tactics_david.td_board import (
     B0,
@@ -390,3 +392,24 @@ def test_turn_limited_variant_scores_surviving_cost():
     unit(S, tb, 1, "Knight", 0, 0, S_)  # cost 8
     act(S, tb, A_END)
     assert S["stage"][0] == STAGE_GAME_OVER and S["winner"][0] == 1
+
+
+def test_turn_limited_variant_scored_by_kills():
+    """TD-4.3 "scored by kills" (option turn_score=kills, I30): after the last Turn the seat
+    that killed more enemy units wins, whatever the cost left in play; a unit still in the
+    reserve was never killed. The same position scored by cost goes the other way."""
+    for turn_score, winner, score in ((SCORE_KILLS, 1, [0, 1]), (0, 0, [8, 6])):
+        tb = build_record(TABLES, turn_limit=1, turn_score=turn_score)
+        S = position(tb)
+        unit(S, tb, 0, "Knight", 5, 5, E)  # cost 8, alive
+        dead = unit(S, tb, 0, "Soldier", 7, 7, E)  # cost 6, killed
+        S["unit_status"][0, dead, tb.status_dead] = -1
+        unit(S, tb, 1, "Soldier", 0, 0, S_)  # cost 6, alive
+        waiting = unit(S, tb, 1, "Soldier", 2, 2, S_)  # in the reserve: not a kill for seat 0
+        S["cell_unit"][0, S["unit_cell"][0, waiting], 0] = -1
+        S["unit_cell"][0, waiting] = -1
+        S["unit_place"][0, waiting] = st.PLACE_RESERVE
+        act(S, tb, A_END)
+        assert S["stage"][0] == STAGE_GAME_OVER and S["winner"][0] == winner
+        assert S["score"][0].tolist() == score
+        assert check_state(S, tb, 0) == []

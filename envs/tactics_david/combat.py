@@ -41,6 +41,7 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.effects import (
     K_RANGE,
+    K_SPECIAL,
     M_AUTO_WIN,
     M_BASE_D3,
     M_BEST_OF_3,
@@ -58,6 +59,7 @@ from envs.tactics_david.effects import (
     collect_modifiers,
     dead_immune,
     expire,
+    is_combat_row,
     may_use_ability,
     range_rating,
     replaced_attack_row,
@@ -76,10 +78,12 @@ from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
+    H_AFTER_BREATH,
     H_AFTER_DEFEND,
     H_AFTER_DUEL,
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
+    H_COMBAT,
     H_LOCK,
     H_REPLACES,
     MATCH_ADD_D3,
@@ -101,12 +105,15 @@ from envs.tactics_david.state import (
     RES_DUEL,
     RES_KILLED,
     RES_NEGATED,
+    RES_NO_LOCK,
     RES_RANGED,
+    RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     has_flag,
@@ -121,6 +128,7 @@ from envs.tactics_david.units import (
 PROC_NONE = 0  # strength's procedure: neither (a plain rating)
 PROC_ATTACK = 1
 PROC_DEFEND = 2
+PROC_BREATH = 3  # an ability's special attack: its row's amount is the Base Strength (R56)
 MAX_DUELS = 32  # Duel rounds before the last result decides (a safety bound; R10)
 
 
@@ -134,7 +142,9 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
     weapons) or a Defend (PROC_DEFEND: Shield) Procedure and its Duel (TD-25.5). Abilities come
     with the next part."""
     s = np.int64(S["unit_strength"][b, u, side])
-    if proc == PROC_ATTACK:
+    if proc == PROC_BREATH:
+        s = np.int64(tb.r_amount[replaced_attack_row(S, tb, b, u)])
+    if proc == PROC_ATTACK or proc == PROC_BREATH:
         s += item_sum(S, b, u, tb.it_str_attack)
     elif proc == PROC_DEFEND:
         s += item_sum(S, b, u, tb.it_str_defend)
@@ -223,6 +233,8 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
         d_side = side
     if ranged_melee:
         a_str = np.int64(tb.class_ranged_melee[tb.u_class[S["unit_member"][b, a, 0]]])
+    elif S["fx_res"][b] & RES_SPECIAL:
+        a_str = strength(S, tb, b, a, a_side, PROC_BREATH)
     else:
         a_str = strength(S, tb, b, a, a_side, PROC_ATTACK)
     return a_str, strength(S, tb, b, d, d_side, PROC_DEFEND)
@@ -288,7 +300,7 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_att"][b] = a
     S["fx_def"][b] = d
     back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
-    S["fx_res"][b] = (S["fx_res"][b] & RES_RANGED) | back
+    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL)) | back
 
 
 @njit_inline  # one caller
@@ -368,6 +380,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
         if more > 0:
             dfn += roll_d(S["rng"], b, more) + d_mod
             d_top += more + d_mod
+        if S["fx_res"][b] & RES_SPECIAL:
+            break  # a breath: no Duel may follow (R56)
         if not duel_condition(att, dfn, as_, a_top, ds_, d_top):
             break
     if att > dfn:
@@ -410,10 +424,11 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
             S["fx_res"][b] |= RES_ATT_KILLED_ENEMY
             S["unit_kills"][b, a] += 1
             run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
-    elif S["fx_res"][b] & RES_NEGATED == 0:  # a negated attack did not happen: no lock
+    elif S["fx_res"][b] & (RES_NEGATED | RES_NO_LOCK) == 0:  # negated: it did not happen
         _maybe_lock(S, tb, b, a, d)
     if S["fx_res"][b] & RES_NEGATED == 0:
-        run_hook(S, tb, b, H_AFTER_ATTACK, a, d)
+        # a breath's `after` rows follow only the breath (R56)
+        run_hook(S, tb, b, H_AFTER_BREATH if S["fx_res"][b] & RES_SPECIAL else H_AFTER_ATTACK, a, d)
         run_hook(S, tb, b, H_AFTER_DEFEND, d, a)
         if S["fx_res"][b] & RES_DUEL:
             run_hook(S, tb, b, H_AFTER_DUEL, a, d)
@@ -595,14 +610,27 @@ def apply_combat(S, tb, b: int, a: int) -> int:
     if a == A_END:
         return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
-    if a == A_ABILITY:  # the ability replaces the Attack; its targets are picked first
+    if a == A_ABILITY:  # the ability replaces the Attack (R:) or goes with it (D:, R55)
         row = replaced_attack_row(S, tb, b, u)
+        combat_phase = is_combat_row(tb, row)
+        if combat_phase:
+            S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 1
         S["fx_n_pick"][b] = 0
         if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
-            S["stage"][b] = STAGE_EFFECT
+            S["stage"][b] = STAGE_EFFECT  # its targets are picked first
             return GO_NONE
+        if combat_phase:
+            run_hook(S, tb, b, H_COMBAT, u, -1)
+            return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
+        if tb.r_kind[row] == K_SPECIAL:  # a breath: its Attack through its Melee Area (R56)
+            S["fx_res"][b] = RES_SPECIAL
+            cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+            n = strike_area(S, tb, b, u, cells)
+            _attack_area(S, tb, b, u, cells, n, 0, False)
+            S["fx_res"][b] = 0
+            return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
         return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:

@@ -36,7 +36,14 @@ from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END
 from envs.tactics_david.grid import area_cells, line_of_sight, offset_cell, range_distance
 from envs.tactics_david.items import item_sum, unit_area
-from envs.tactics_david.record import H_DEAD, H_ENGAGE_AURA, H_IMMUNE, H_MOD, H_REPLACES
+from envs.tactics_david.record import (
+    H_COMBAT,
+    H_DEAD,
+    H_ENGAGE_AURA,
+    H_IMMUNE,
+    H_MOD,
+    H_REPLACES,
+)
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
@@ -48,12 +55,14 @@ from envs.tactics_david.state import (
     RES_BACK,
     RES_KILLED,
     RES_NEGATED,
+    RES_NO_LOCK,
     RES_RANGED,
     STATUS_PERMANENT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
     UNTIL_THEN_APPLY,
     UNTIL_TURN,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     apply_status,
@@ -179,6 +188,9 @@ MOVE_FIXED = _m("movement_change", "fixed")
 MOVE_DICE = _m("movement_change", "dice")
 K_AUTO_WIN = _k("auto_win")
 AUTO_PLAIN = _m("auto_win", "")
+AUTO_NO_LOCK = _m("auto_win", "no_duel_no_lock")
+K_SPECIAL = _k("special_attack")
+SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
 K_ROTATE = _k("rotate")
@@ -558,8 +570,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
             ):
                 discard_status(S, tb, b, v, s)
     elif kind == K_STRENGTH or kind == K_MOVE or kind == K_AUTO_WIN:
-        if kind != K_AUTO_WIN or mode == AUTO_PLAIN:
-            add_active(S, tb, b, row, v, _amount(S, tb, b, row, src), _until(tb, row))
+        if kind == K_AUTO_WIN and mode == AUTO_NO_LOCK:  # Outsmart: and no Combat Lock forms
+            S["fx_res"][b] |= RES_NO_LOCK
+        add_active(S, tb, b, row, v, _amount(S, tb, b, row, src), _until(tb, row))
     elif kind == K_RANGE:
         add_active(S, tb, b, row, v, roll_d(S["rng"], b, np.int64(tb.r_dice[row])), _until(tb, row))
     elif kind == K_ROTATE:  # clockwise, a roll of its dice times; no longer face to face (R33)
@@ -644,7 +657,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 continue
                             picked[n] = v
                             n += 1
-                    elif h == H_REPLACES and (
+                    elif (h == H_REPLACES or h == H_COMBAT) and (
                         sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
                     ):
                         n = 0  # the player's picks (STAGE_EFFECT), still valid targets
@@ -659,7 +672,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             if v == src or not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
                                 continue
                             if sel == SEL_UNITS_IN_RANGE:
-                                ok = in_range_area(S, tb, b, src, v, False)
+                                ok = in_range_area(S, tb, b, src, v, tb.r_los[row] != 0)
                             else:
                                 ok = in_attack_area(S, tb, b, src, row, v)
                             if ok:
@@ -667,7 +680,8 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 n += 1
                     else:
                         n = 0  # a chosen target outside an ability's replaced Attack: not yet
-                    if h != H_REPLACES and (tb.r_optional[row] or tb.r_group[row] != 0):
+                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
+                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
                         continue  # a player's choice: not interpreted yet (the row waits)
                     for j in range(n):
                         v = picked[j]
@@ -740,21 +754,35 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
 @njit
 def replaced_attack_row(S, tb, b: int, u: int) -> int:
     """The first "R: Attack Pro." row of unit u's acting abilities (its top member's first),
-    -1 none: the ability it may use instead of its Attack (A_ABILITY)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
-        if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[H_REPLACES, prof] > 0:
-            return np.int64(tb.hk_rows[tb.hk_start[H_REPLACES, prof]])
+    else the first "D: Combat Pha." row, -1 none: the ability it may use in its Combat Phase
+    (A_ABILITY), instead of its Attack (R: H_REPLACES) or besides it (D: H_COMBAT, R55)."""
+    for h in (H_REPLACES, H_COMBAT):
+        for m in range(S["unit_n_members"][b, u]):
+            prof = np.int64(S["unit_member"][b, u, m])
+            if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[h, prof] > 0:
+                return np.int64(tb.hk_rows[tb.hk_start[h, prof]])
     return -1
+
+
+@njit
+def is_combat_row(tb, row: int) -> bool:
+    """Whether ability row `row` (of replaced_attack_row) is a "D: Combat Pha." row, used
+    besides the Attack, not an "R: Attack Pro." one (no ability has both, R55)."""
+    return tb.hk_count[H_REPLACES, tb.r_ability[row]] == 0
 
 
 @njit
 def may_use_ability(S, tb, b: int, u: int) -> bool:
     """Unit u may use its "R: Attack Pro." ability in its Combat Phase: it has one and is not
-    Locked in Combat (it must attack its opponent, TD-16.3); an ability that targets needs a
-    unit to pick (R47)."""
+    Locked in Combat (it must attack its opponent, TD-16.3); a "D: Combat Pha." ability once
+    per Engagement, Locked or not (R55); an ability that targets needs a unit to pick (R47)."""
     row = replaced_attack_row(S, tb, b, u)
-    if row < 0 or S["unit_lock"][b, u] >= 0:
+    if row < 0:
+        return False
+    if is_combat_row(tb, row):
+        if S["unit_uses"][b, u, USE_COMBAT_ABILITY]:
+            return False
+    elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
     if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:

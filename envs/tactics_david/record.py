@@ -166,6 +166,23 @@ IMPLEMENTED_ABILITIES = (
     "Soul Reap",
     "Oblivious",
     "Cute and Cuddly",
+    # "D: Combat Pha." abilities used besides the Attack (R55)
+    "Manipulation",
+    "Mind's Eye",
+    "Fit of Laughter",
+    "Island Spring",
+    "Dispel",
+    "Venom Web",
+    "Acid Web",
+    "Web",
+    # the melee breaths: a special attack, then its Statuses (R56)
+    "Frost Breath",
+    "Glacial Breath",
+    "Sandstorm Breath",
+    "Erosion Breath",
+    "Bright Breath",
+    "Radiant Breath",
+    "Outsmart",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -185,7 +202,9 @@ H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
 H_IMMUNE = 11  # status immunities (`always`)
 H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
 H_LOCK = 13  # before a Combat Lock forms between this unit and an enemy (Feast, RA9)
-N_HOOKS = 14
+H_COMBAT = 14  # "D: Combat Pha.": used once in its Combat Phase besides its Attack (R55)
+H_AFTER_BREATH = 15  # after each defender's Attack of a special attack (the breaths, R56)
+N_HOOKS = 16
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -651,8 +670,12 @@ def _ability_rows(t: T.Tables, r) -> None:
 
     hooks: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(N_HOOKS)]
     mod_kinds = {"strength_change", "strength_multiply", "dice_change", "auto_win"}
+    special = ut.EFFECT_KINDS.index("special_attack")
     for a in range(n):
         lo, hi = int(u.effect_offset[a]), int(u.effect_offset[a + 1])
+        # a breath (special_attack instead of the Attack): its `after` rows follow that attack
+        # only, not the unit's ordinary Attacks (R56)
+        breath = any(int(u.eff_kind[e]) == special for e in range(lo, hi))
         for e in range(lo, hi):
             trig = ut.TRIGGERS[int(u.eff_trigger[e])]
             kind = ut.EFFECT_KINDS[int(u.eff_kind[e])]
@@ -728,9 +751,11 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_BEFORE_ESCAPE][a].append(e)
                 if has & {"Movement", "Charge"}:
                     hooks[H_ENGAGE][a].append(e)
+            elif trig == "during" and has == {"Combat Phase"}:
+                hooks[H_COMBAT][a].append(e)
             elif trig in ("after", "during"):
                 if "Attack" in has:
-                    hooks[H_AFTER_ATTACK][a].append(e)
+                    hooks[H_AFTER_BREATH if breath else H_AFTER_ATTACK][a].append(e)
                 if "Defend" in has:
                     hooks[H_AFTER_DEFEND][a].append(e)
                 if "Duel" in has:

@@ -223,6 +223,10 @@ RES_BACK = 8  # made against the defender's Back Strength Rating
 RES_NEGATED = 16  # an ability negated the attack (it did not happen)
 RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedure
 RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
+RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength, no Duel, R56)
+RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
+# unit_uses counters
+USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
 
 # eng_procedure
 PROC_NONE = 0

@@ -51,11 +51,14 @@ from envs.tactics_david.effects import (
     NO_SOURCE,
     disengaged,
     expire,
+    is_combat_row,
     legal_ability_targets,
     pick_ability_target,
+    replaced_attack_row,
     run_hook,
 )
 from envs.tactics_david.record import (
+    H_COMBAT,
     H_DEAD,
     H_END_TURN,
     H_ENGAGE,
@@ -71,6 +74,7 @@ from envs.tactics_david.state import (
     RESUME_AFTER_ATTACK,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     OUT_DEAD,
@@ -126,6 +130,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
+    S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -173,6 +178,10 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
+        if is_combat_row(tb, replaced_attack_row(S, tb, b, u)):  # "D: Combat Pha." (R55)
+            run_hook(S, tb, b, H_COMBAT, u, -1)
+            S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
+            return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])

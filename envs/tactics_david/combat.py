@@ -64,6 +64,7 @@ from envs.tactics_david.effects import (
     range_rating,
     replaced_attack_row,
     run_hook,
+    status_choice,
 )
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
@@ -110,6 +111,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_STATUS,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
@@ -616,10 +618,16 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if combat_phase:
             S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 1
         S["fx_n_pick"][b] = 0
+        S["fx_st_pick"][b] = 0
         if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
             S["stage"][b] = STAGE_EFFECT  # its targets are picked first
+            return GO_NONE
+        if status_choice(tb, row):  # the Statuses its unit discards are chosen first (R57)
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_STATUS
+            S["stage"][b] = STAGE_EFFECT
             return GO_NONE
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)

@@ -33,7 +33,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.actions import A_CELL, A_END
+from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
 from envs.tactics_david.grid import area_cells, line_of_sight, offset_cell, range_distance
 from envs.tactics_david.items import item_sum, unit_area
 from envs.tactics_david.record import (
@@ -172,6 +172,8 @@ GAIN_APPLICABLE = _m("gain_status", "applicable_one")
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
+DISCARD_ONE = _m("discard_status", "choose_one")
+DISCARD_ANY = _m("discard_status", "choose_any")
 K_STRENGTH = _k("strength_change")
 STR_FIXED = _m("strength_change", "fixed")
 STR_DICE = _m("strength_change", "dice")
@@ -560,8 +562,13 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
         add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
+    elif kind == K_DISCARD and (mode == DISCARD_ONE or mode == DISCARD_ANY):
+        chosen = np.int64(S["fx_st_pick"][b]) & ~np.int64(tb.r_except[row])  # the player's (R57)
+        for s in range(N_STATUSES):
+            if S["unit_status"][b, v, s] != 0 and (chosen >> s) & 1:
+                discard_status(S, tb, b, v, s)
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
-        keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_statuses[row])
+        keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_except[row])
         for s in range(N_STATUSES):
             if S["unit_status"][b, v, s] == 0:
                 continue
@@ -785,12 +792,79 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
     elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
+    if sel == SEL_SELF:  # its own conditions (Picking up the Pieces: a Dead unit next to it)
+        return conditions_hold(S, tb, b, row, u, u, -1, -1, -1)
     if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:
         return True
     for v in range(N_UNIT_IDS):
-        if target_ok(S, tb, b, u, row, v):
+        if pick_ok(S, tb, b, u, row, v):
             return True
     return False
+
+
+@njit
+def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
+    """Unit v may be picked for unit u's ability whose first Combat Phase row is `row`: a
+    valid target (target_ok) that some row of the ability accepts by its conditions (Repair:
+    not Locked in Combat; EEK!: either row), so no pick is wasted on a unit it cannot act on."""
+    if not target_ok(S, tb, b, u, row, v):
+        return False
+    h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
+    prof = np.int64(tb.r_ability[row])
+    start = np.int64(tb.hk_start[h, prof])
+    for i in range(start, start + tb.hk_count[h, prof]):
+        if conditions_hold(S, tb, b, np.int64(tb.hk_rows[i]), u, v, -1, -1, -1):
+            return True
+    return False
+
+
+@njit
+def status_choice(tb, row: int) -> bool:
+    """Whether the row discards Statuses the player chooses (choose_one, choose_any; R57)."""
+    return tb.r_kind[row] == K_DISCARD and (
+        tb.r_mode[row] == DISCARD_ONE or tb.r_mode[row] == DISCARD_ANY
+    )
+
+
+@njit
+def legal_status_choice(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_STATUS: the Statuses the unit concerned (the picked target, or
+    the ability's own unit) has that the row lets the player choose and that are not chosen
+    yet (A_STATUS + s); A_END where the player may stop: a "may" row at once, `choose_any`
+    after one, or when nothing is left to choose (R57)."""
+    u = np.int64(S["engaged"][b])
+    row = replaced_attack_row(S, tb, b, u)
+    sel = tb.r_sel[row]
+    v = (
+        np.int64(S["fx_pick"][b, 0])
+        if sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
+        else u
+    )
+    chosen = np.int64(S["fx_st_pick"][b])
+    n = 0
+    for s in range(N_STATUSES):
+        if (
+            S["unit_status"][b, v, s] != 0
+            and not (np.int64(tb.r_except[row]) >> s) & 1
+            and not (chosen >> s) & 1
+        ):
+            out[n] = A_STATUS + s
+            n += 1
+    if n == 0 or tb.r_optional[row] or (tb.r_mode[row] == DISCARD_ANY and chosen != 0):
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit
+def choose_status(S, tb, b: int, a: int) -> bool:
+    """Apply a RESUME_STATUS choice; True when the choice is complete (A_END, or the one
+    Status of `choose_one`) and the ability acts."""
+    if a == A_END:
+        return True
+    S["fx_st_pick"][b] |= np.int32(1) << np.int32(a - A_STATUS)
+    row = replaced_attack_row(S, tb, b, np.int64(S["engaged"][b]))
+    return tb.r_mode[row] == DISCARD_ONE
 
 
 @njit
@@ -803,7 +877,7 @@ def legal_ability_targets(S, tb, b: int, out) -> int:
     n = 0
     k = np.int64(S["fx_n_pick"][b])
     for v in range(N_UNIT_IDS):
-        if not target_ok(S, tb, b, u, row, v):
+        if not pick_ok(S, tb, b, u, row, v):
             continue
         dup = False
         for j in range(k):

@@ -175,6 +175,10 @@ IMPLEMENTED_ABILITIES = (
     "Venom Web",
     "Acid Web",
     "Web",
+    "Picking up the Pieces",
+    "Repair",
+    "Bandages",
+    "Rectify",
     # the melee breaths: a special attack, then its Statuses (R56)
     "Frost Breath",
     "Glacial Breath",
@@ -371,6 +375,7 @@ TD_TABLE_FIELDS = [
     ("r_kind", np.int8, (MAX_AB_ROWS,)),  # [R] EFFECT_KINDS index
     ("r_mode", np.int8, (MAX_AB_ROWS,)),  # [R] index into the kind's own modes (0 = first)
     ("r_statuses", np.int32, (MAX_AB_ROWS,)),  # [R] bit s
+    ("r_except", np.int32, (MAX_AB_ROWS,)),  # [R] bit s: except_statuses (never chosen/discarded)
     ("r_amount", np.int8, (MAX_AB_ROWS,)),  # [R] amount
     ("r_dice", np.int8, (MAX_AB_ROWS,)),  # [R] die sides, 0 none
     ("r_sides", np.int8, (MAX_AB_ROWS,)),  # [R] bit side: F/L/R/B the strength change hits
@@ -702,6 +707,7 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_kind"][e] = u.eff_kind[e]
             r["r_mode"][e] = ut.EFFECT_MODES[kind].index(mode_name)
             r["r_statuses"][e] = statuses(int(u.eff_statuses[e]))
+            r["r_except"][e] = statuses(int(u.eff_except_statuses[e]))
             r["r_amount"][e] = u.eff_amount[e]
             r["r_dice"][e] = dice[ut.DICE[int(u.eff_dice[e])]]
             r["r_sides"][e] = side_bits[ut.SIDES[int(u.eff_sides[e])]]

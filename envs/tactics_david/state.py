@@ -195,6 +195,8 @@ STATE_FIELDS = [
     ("fx_n_dead", np.int8, ()),  # int8 entries queued
     ("fx_pick", np.int8, (MAX_PICKS,)),  # int8[2] units the player picked for an ability
     ("fx_n_pick", np.int8, ()),  # int8 picks so far (STAGE_EFFECT, eff_next RESUME_ABILITY)
+    # part seven (appended: the fields above keep their offsets)
+    ("fx_st_pick", np.int32, ()),  # int32 bits of the Statuses the player chose (RESUME_STATUS)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -209,6 +211,9 @@ RESUME_AFTER_ATTACK = -1
 # eff_next: the player picks the targets of the Engaged unit's "R: Attack Pro." ability
 # (A_CELL + c, A_END once one is picked); the ability then replaces its Attack (effects.py)
 RESUME_ABILITY = -2
+# eff_next: then the Statuses its row lets the player choose (discard one / any: A_STATUS + s,
+# A_END to stop), before the ability acts (R57)
+RESUME_STATUS = -3
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress

@@ -25,6 +25,7 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_ESCAPE,
+    A_STATUS,
     A_STRIKE,
     STAGE_COMBAT,
     STAGE_EFFECT,
@@ -1792,6 +1793,112 @@ def t_outsmart():
     both_ways(seen)
 
 
+# --- Statuses the player chooses to discard (STAGE_EFFECT, RESUME_STATUS; R57) ---------------
+
+
+def _statuses_of(S, u: int) -> set[str]:
+    return {name for name, k in ST.items() if S["unit_status"][0, u, k] != 0}
+
+
+def t_picking_up_the_pieces():
+    """Only next to a Dead unit; the player may discard one of this unit's Statuses (or
+    none); the Combat Phase goes on."""
+    tb = record()
+    for dead_near, pick in ((True, "Blinded"), (True, None), (False, None)):
+        S = position(tb, seed=2)
+        u = holder(S, tb, 0, "Picking up the Pieces", 5, 2, E)
+        d = unit(S, tb, 1, NEUTRAL, 4, 2 if dead_near else 0, E)
+        unit(S, tb, 1, NEUTRAL, 5, 3, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_status"][0, d, ST["Dead"]] = STATUS_PERMANENT
+        got = _combat(S, tb, u)
+        assert (A_ABILITY in got) == dead_near
+        if not dead_near:
+            continue
+        for name in ("Blinded", "Pumped"):
+            S["unit_status"][0, u, ST[name]] = STATUS_PERMANENT
+        got = act(S, tb, A_ABILITY)
+        assert sorted(got) == sorted([A_STATUS + ST["Blinded"], A_STATUS + ST["Pumped"], A_END])
+        after = act(S, tb, A_END if pick is None else A_STATUS + ST[pick])
+        want = {"Blinded", "Pumped"} - ({pick} if pick else set())
+        assert _statuses_of(S, u) == want
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+
+
+def t_repair():
+    """A unit in direct contact not Locked in Combat (friend or foe) may discard one Status
+    of the player's choice, never Dead."""
+    tb = record()
+    S = position(tb, seed=2)
+    u = holder(S, tb, 0, "Repair", 5, 2, E)
+    t = unit(S, tb, 0, NEUTRAL, 4, 2, E)
+    locked = unit(S, tb, 1, NEUTRAL, 6, 2, E)
+    other = unit(S, tb, 0, NEUTRAL, 6, 3, W)
+    S["unit_lock"][0, locked] = other
+    S["unit_lock"][0, other] = locked
+    far = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    got = act(S, tb, A_ABILITY) if A_ABILITY in _combat(S, tb, u) else []
+    assert A_CELL + cell(tb, 4, 2) in got
+    assert A_CELL + cell(tb, 6, 2) not in got and A_CELL + cell(tb, 5, 4) not in got
+    for name in ("Blinded", "Pumped"):
+        S["unit_status"][0, t, ST[name]] = STATUS_PERMANENT
+    got = act(S, tb, A_CELL + cell(tb, 4, 2))
+    assert sorted(got) == sorted([A_STATUS + ST["Blinded"], A_STATUS + ST["Pumped"], A_END])
+    after = act(S, tb, A_STATUS + ST["Pumped"])
+    assert _statuses_of(S, t) == {"Blinded"} and not S["unit_status"][0, far].any()
+    assert A_ABILITY not in after
+
+
+def t_bandages():
+    """The target in direct contact discards one Status (not Dead, not Petrified): the player
+    must choose one when it has one."""
+    tb = record()
+    S = position(tb, seed=2)
+    u = holder(S, tb, 0, "Bandages", 5, 2, E)
+    t = unit(S, tb, 0, NEUTRAL, 4, 2, E)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    _combat(S, tb, u)
+    for name in ("Blinded", "Petrified"):
+        S["unit_status"][0, t, ST[name]] = STATUS_PERMANENT
+    act(S, tb, A_ABILITY)
+    got = act(S, tb, A_CELL + cell(tb, 4, 2))
+    assert got == [A_STATUS + ST["Blinded"]]  # Petrified may not go; no "may": no A_END
+    act(S, tb, A_STATUS + ST["Blinded"])
+    assert _statuses_of(S, t) == {"Petrified"}
+
+
+def t_rectify():
+    """Instead of its Attack: the target in the Range Area and Line of Sight discards the
+    Statuses the player chooses (at least one, never Dead or Petrified) if 1 D6 >= 3."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:20]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Rectify", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        unit(S, tb, 1, NEUTRAL, 5, 0, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        _combat(S, tb, u)
+        for name in ("Blinded", "Pumped", "Burned", "Petrified"):
+            S["unit_status"][0, t, ST[name]] = STATUS_PERMANENT
+        got = act(S, tb, A_ABILITY)
+        assert A_CELL + cell(tb, 5, 4) in got and A_CELL + cell(tb, 5, 0) not in got
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        want = {A_STATUS + ST[x] for x in ("Blinded", "Pumped", "Burned")}
+        assert set(got) == want  # at least one must be chosen
+        got = act(S, tb, A_STATUS + ST["Blinded"])
+        assert set(got) == want - {A_STATUS + ST["Blinded"]} | {A_END}
+        act(S, tb, A_STATUS + ST["Pumped"])
+        r = peek(S, 6)[0]
+        act(S, tb, A_END)
+        left = {"Burned", "Petrified"} if r >= 3 else {"Blinded", "Pumped", "Burned", "Petrified"}
+        assert _statuses_of(S, t) == left, (r, _statuses_of(S, t))
+        assert S["current"][0] == 1  # it replaced the Attack: the Turn passed
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -1907,6 +2014,10 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Bright Breath": t_bright_breath,
     "Radiant Breath": t_radiant_breath,
     "Outsmart": t_outsmart,
+    "Picking up the Pieces": t_picking_up_the_pieces,
+    "Repair": t_repair,
+    "Bandages": t_bandages,
+    "Rectify": t_rectify,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

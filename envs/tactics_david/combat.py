@@ -62,6 +62,7 @@ from envs.tactics_david.effects import (
     is_combat_row,
     may_use_ability,
     range_rating,
+    ranged_hit_bonus,
     replaced_attack_row,
     run_hook,
     status_choice,
@@ -79,6 +80,7 @@ from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
+    H_AFTER_AURA,
     H_AFTER_BREATH,
     H_AFTER_DEFEND,
     H_AFTER_DUEL,
@@ -86,6 +88,7 @@ from envs.tactics_david.record import (
     H_BEFORE_DEFEND,
     H_COMBAT,
     H_LOCK,
+    H_RANGED_HIT,
     H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
@@ -435,6 +438,8 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         if S["fx_res"][b] & RES_DUEL:
             run_hook(S, tb, b, H_AFTER_DUEL, a, d)
             run_hook(S, tb, b, H_AFTER_DUEL, d, a)
+        if S["fx_res"][b] & RES_ATT_KILLED_ENEMY:  # every unit's auras on this kill (R59)
+            run_hook(S, tb, b, H_AFTER_AURA, -1, d)
     expire(S, b, UNTIL_PROCEDURE, -1)
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
@@ -592,9 +597,17 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
+    dice = np.int64(0)
     for _ in range(tb.ranged_hit_dice):
-        hit += roll_d(S["rng"], b, 6) + mod
+        x = roll_d(S["rng"], b, 6)
+        dice += x
+        hit += x + mod
+    hit += ranged_hit_bonus(S, tb, b, u, mod)  # Perfect Shot's D3 (R58)
     hit = max(hit, np.int64(tb.ranged_hit_min))
+    # its abilities on the procedure's own dice (Headshot: the targeted unit, hit or miss, R58)
+    S["fx_proc_roll"][b] = min(dice, 127)
+    run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
+    S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)

@@ -34,7 +34,13 @@ from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
-from envs.tactics_david.grid import area_cells, line_of_sight, offset_cell, range_distance
+from envs.tactics_david.grid import (
+    REL_TO_SIDE,
+    area_cells,
+    line_of_sight,
+    offset_cell,
+    range_distance,
+)
 from envs.tactics_david.items import item_sum, unit_area
 from envs.tactics_david.record import (
     H_COMBAT,
@@ -42,6 +48,7 @@ from envs.tactics_david.record import (
     H_ENGAGE_AURA,
     H_IMMUNE,
     H_MOD,
+    H_RANGED_HIT,
     H_REPLACES,
 )
 from envs.tactics_david.state import (
@@ -136,6 +143,7 @@ C_T_CORE_LOWER = _c("target_core_lower")
 C_T_CORE_NOT_LOWER = _c("target_core_not_lower")
 C_ADJ_DEAD = _c("adjacent_dead_unit")
 C_LOCKED_WITH_SELF = _c("locked_with_self")
+C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 # selectors
 SEL_SELF = _s("self")
@@ -157,6 +165,7 @@ TEAM_ENEMY = ut.TEAMS.index("enemy")
 ROLL_NONE = ut.ROLLS.index("none")
 ROLL_1D6 = ut.ROLLS.index("1D6")
 ROLL_2D6 = ut.ROLLS.index("2D6")
+ROLL_PROC = ut.ROLLS.index("procedure_roll")
 CMP_NONE = ut.COMPARES.index("none")
 CMP_GE = ut.COMPARES.index("ge")
 CMP_LE = ut.COMPARES.index("le")
@@ -350,9 +359,25 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = unit_area(S, tb, b, src) == tb.u_area[S["unit_member"][b, src, 0]]
         elif c == C_LOCKED_WITH_SELF:
             ok = S["unit_lock"][b, tgt] == src
+        elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
+            ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
         if not ok:
             return False
     return True
+
+
+@njit_inline  # one caller
+def _backed(S, tb, b: int, u: int, side: int) -> bool:
+    """A unit stands in direct contact with unit u on the edge opposite its `side` (F/L/R/B)."""
+    rel = 0
+    for k in range(4):
+        if REL_TO_SIDE[k] == side:
+            rel = k
+    edge = (np.int64(S["unit_facing"][b, u]) + rel) % 4  # the edge attacked, as a direction
+    c = offset_cell(
+        tb, np.int64(S["battlefield"][b]), np.int64(S["unit_cell"][b, u]), (edge + 2) % 4, 1, 0
+    )
+    return c >= 0 and S["cell_unit"][b, c, 0] >= 0
 
 
 @njit
@@ -363,6 +388,8 @@ def _roll(S, tb, b: int, row: int, src: int) -> int:
         return roll_d(S["rng"], b, 6)
     if r == ROLL_2D6:
         return roll_d(S["rng"], b, 6) + roll_d(S["rng"], b, 6)
+    if r == ROLL_PROC:  # the procedure's own dice, unmodified (Headshot, R58)
+        return np.int64(S["fx_proc_roll"][b])
     return np.int64(0)
 
 
@@ -372,8 +399,8 @@ def _roll_ok(S, tb, b: int, row: int, src: int, r: int) -> bool:
     cmp = np.int64(tb.r_compare[row])
     if cmp == CMP_NONE:
         return True
-    if tb.r_roll[row] > ROLL_2D6:
-        return False  # a procedure's own roll, a Ranged Hit: not interpreted yet
+    if tb.r_roll[row] > ROLL_PROC:
+        return False  # a Ranged Hit made by the ability: not interpreted yet
     t = np.int64(tb.r_thr[row])
     if cmp == CMP_GE:
         return r >= t
@@ -977,11 +1004,14 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                         ok = False
                     if not ok:
                         continue
-                    # the phases: the role's own procedure, and the Duel
-                    own = P_ESCAPE if escape else (P_ATTACK if role == 0 else P_DEFEND)
+                    # the phases: the procedure of the unit the row names (the ability's own
+                    # unit's for `opposing_unit`: Overwhelm's Attack), and the Duel
+                    named = 1 - role if sel == SEL_OPPOSING else role
+                    own = P_ESCAPE if escape else (P_ATTACK if named == 0 else P_DEFEND)
                     ad = procs & (P_ATTACK | P_DEFEND)
                     main = procs == 0 or procs & own != 0
                     duel = procs == 0 or (procs & P_DUEL != 0 and (ad == 0 or procs & own != 0))
+                    duel = duel or (main and tb.r_duration[row] == DUR_PROC_DUEL)
                     if not main and not duel:
                         continue
                     # conditions, from the ability holder's point of view (src)
@@ -1027,6 +1057,23 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                             mods[role, ph, M_BEST_OF_3] = 1
                         elif kind == K_DICE and mode == DICE_BASE_D3:
                             mods[role, ph, M_BASE_D3] = 1
+
+
+@njit
+def ranged_hit_bonus(S, tb, b: int, u: int, mod: int) -> int:
+    """The dice unit u's abilities add to its Ranged Hit Procedure (Perfect Shot's D3, R58),
+    rolled, each result changed by `mod` as the procedure's own dice are (Necklace)."""
+    total = np.int64(0)
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not ability_on(S, tb, b, u, prof):
+            continue
+        start = np.int64(tb.hk_start[H_RANGED_HIT, prof])
+        for i in range(start, start + tb.hk_count[H_RANGED_HIT, prof]):
+            row = np.int64(tb.hk_rows[i])
+            if tb.r_kind[row] == K_DICE and tb.r_mode[row] == DICE_ADD:
+                total += roll_d(S["rng"], b, np.int64(tb.r_dice[row])) + mod
+    return total
 
 
 @njit

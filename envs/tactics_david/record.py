@@ -187,6 +187,11 @@ IMPLEMENTED_ABILITIES = (
     "Bright Breath",
     "Radiant Breath",
     "Outsmart",
+    # the Ranged Hit Procedure's own dice (R58)
+    "Perfect Shot",
+    "Headshot",
+    "Vampiric Aura",
+    "Overwhelm",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -208,7 +213,9 @@ H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STA
 H_LOCK = 13  # before a Combat Lock forms between this unit and an enemy (Feast, RA9)
 H_COMBAT = 14  # "D: Combat Pha.": used once in its Combat Phase besides its Attack (R55)
 H_AFTER_BREATH = 15  # after each defender's Attack of a special attack (the breaths, R56)
-N_HOOKS = 16
+H_RANGED_HIT = 16  # during this unit's Ranged Hit Procedure (Perfect Shot, Headshot; R58)
+H_AFTER_AURA = 17  # after any unit's Attack that killed an enemy: other units' auras (R59)
+N_HOOKS = 18
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -759,6 +766,15 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_ENGAGE][a].append(e)
             elif trig == "during" and has == {"Combat Phase"}:
                 hooks[H_COMBAT][a].append(e)
+            elif (
+                trig == "after"
+                and has == {"Attack"}
+                and "killed_enemy" in conds
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("units_within")
+            ):
+                hooks[H_AFTER_AURA][a].append(e)  # Vampiric Aura: its allies' kills too
+            elif trig == "during" and has == {"Ranged Hit"}:
+                hooks[H_RANGED_HIT][a].append(e)
             elif trig in ("after", "during"):
                 if "Attack" in has:
                     hooks[H_AFTER_BREATH if breath else H_AFTER_ATTACK][a].append(e)

@@ -197,6 +197,7 @@ STATE_FIELDS = [
     ("fx_n_pick", np.int8, ()),  # int8 picks so far (STAGE_EFFECT, eff_next RESUME_ABILITY)
     # part seven (appended: the fields above keep their offsets)
     ("fx_st_pick", np.int32, ()),  # int32 bits of the Statuses the player chose (RESUME_STATUS)
+    ("fx_proc_roll", np.int8, ()),  # int8 the Ranged Hit's dice, unmodified (procedure_roll)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

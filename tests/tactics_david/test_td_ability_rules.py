@@ -31,7 +31,13 @@ from envs.tactics_david.actions import (
     STAGE_EFFECT,
     STAGE_MOVE,
 )
-from envs.tactics_david.combat import attack_unit, begin_procedure, contest, sides_and_strengths
+from envs.tactics_david.combat import (
+    _fire,
+    attack_unit,
+    begin_procedure,
+    contest,
+    sides_and_strengths,
+)
 from envs.tactics_david.effects import (
     K_MOVE,
     M_AUTO_WIN,
@@ -58,6 +64,7 @@ from envs.tactics_david.record import (
     H_DEAD,
     H_END_TURN,
     H_LOCK,
+    H_RANGED_HIT,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
@@ -97,7 +104,7 @@ from tests.tactics_david.td_board import (
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "tactics_david.md"
 HOLDER = dict(zip(TABLES.units.ability_names, TABLES.units.unit_names, strict=True))
 ST = TABLES.status_index
-NEUTRAL = "Tinkerer"  # Work Belt (Item capacity): acts in none of these positions
+NEUTRAL = "Tinkerer"
 SEEDS = range(1, 41)
 
 
@@ -1899,6 +1906,116 @@ def t_rectify():
     both_ways(seen)
 
 
+# --- the Ranged Hit Procedure's dice (H_RANGED_HIT; R58) -------------------------------------
+
+
+def _shot(tb, seed: int, ability: str, rise: int):
+    """The holder on (5,0) facing east, a Tinkerer `rise` spaces ahead; the copy of the RNG
+    the check rolls the Ranged Hit's dice from."""
+    S = position(tb, seed=seed)
+    u = holder(S, tb, 0, ability, 5, 0, E)
+    t = unit(S, tb, 1, NEUTRAL, 5, rise, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    return S, u, t
+
+
+def _missed(S, copy) -> bool:
+    """A missed Ranged Hit rolls nothing after its dice: the RNG is where the copy is."""
+    return bool(np.array_equal(S["rng"][0], copy["rng"][0]))
+
+
+def t_perfect_shot():
+    """+1 D3 to the Ranged Hit: at Rise + Run 6 (Range Modifier 0) 2 D6 + 1 D3 >= 6 hits;
+    some shots hit only thanks to the D3."""
+    tb = record()
+    saved = 0
+    for seed in SEEDS:
+        S, u, t = _shot(tb, seed, "Perfect Shot", 6)
+        copy = S.copy()
+        d1, d2, d3 = (int(roll_d(copy["rng"], B0, I(k))) for k in (6, 6, 3))
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 6)), I(0))
+        assert _missed(S, copy) == (d1 + d2 + d3 < 6), (d1, d2, d3)
+        saved += d1 + d2 < 6 <= d1 + d2 + d3
+    assert saved > 0
+    S, u, t = _shot(tb, 1, "Fit of Laughter", 3)  # another Ranged unit (Jester): no D3
+    copy = S.copy()
+    assert fx.ranged_hit_bonus(S, tb, B0, I(u), I(0)) == 0 and _missed(S, copy)
+
+
+def t_headshot():
+    """The Ranged Hit's 2 D6, unmodified, summing 10 or more: the targeted unit acquires the
+    Dead Status (hit or miss, R58); at Rise 9 with Range Modifier +2 a sum of 6 or less misses
+    and the target is untouched."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, u, t = _shot(tb, seed, "Headshot", 9)
+        d1, d2 = peek(S, 6, 6)
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 9)), I(0))
+        if d1 + d2 >= 10:
+            assert has(S, t, "Dead")
+        elif d1 + d2 <= 6:
+            assert not S["unit_status"][0, t].any()
+        seen.add(d1 + d2 >= 10)
+    both_ways(seen)
+    for total, dead in ((9, False), (10, True), (12, True)):
+        S, u, t = _shot(tb, 1, "Headshot", 9)
+        S["fx_proc_roll"][0] = total  # the unmodified sum, as _fire leaves it
+        hook(S, tb, H_RANGED_HIT, u, t)
+        assert has(S, t, "Dead") == dead
+
+
+# --- auras on a kill; the defender backed by a unit (R59) ------------------------------------
+
+
+def t_vampiric_aura():
+    """A unit (this one or an ally within 3) whose Attack gives an enemy the Dead Status
+    acquires Lucky; the others do not, nor does anyone when the attack does not kill, nor an
+    ally 4 spaces away."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        for col in (3, 8):  # the killer 2 / 4 spaces from the holder
+            S = position(tb, seed=seed)
+            h = holder(S, tb, 0, "Vampiric Aura", 5, col - 2 if col == 3 else 4, E)
+            a = unit(S, tb, 0, "Titanium Golem", 5, col, E)
+            d = unit(S, tb, 1, NEUTRAL, 5, col + 1, W)
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            assert fx.distance(S, tb, B0, I(h), I(a)) == (2 if col == 3 else 4)
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+            killed = has(S, d, "Dead")
+            assert has(S, a, "Lucky") == (killed and col == 3), (seed, col, killed)
+            assert not has(S, h, "Lucky")
+            seen.add((killed, col))
+    assert len(seen) == 4
+    for seed in SEEDS[:10]:  # the holder's own kill
+        S = position(tb, seed=seed)
+        h = holder(S, tb, 0, "Vampiric Aura", 5, 5, E)
+        d = unit(S, tb, 1, "Soldier", 5, 6, W)
+        attack_unit(S, tb, B0, I(h), I(d), I(0), False)
+        assert has(S, h, "Lucky") == has(S, d, "Dead")
+
+
+def t_overwhelm():
+    """An enemy this unit attacks with a unit in direct contact beyond the side attacked has
+    its Strength Ratings halved in the Attack and its Duel; not without one, not an ally."""
+    tb = record()
+    for d_facing, back, want in ((W, (5, 7), True), (W, None, False), (N, (5, 7), True),
+                                 (N, (4, 6), False)):  # fmt: skip
+        S, a, d = _pair(tb, 1, HOLDER["Overwhelm"], NEUTRAL, E, d_facing)
+        if back:
+            unit(S, tb, 1, NEUTRAL, *back, E)
+        d_side = 0 if d_facing == W else 1  # face to face: front; facing north: its left
+        m = mods(S, tb, a, d, 0, d_side)
+        assert [int(m[1, ph, M_HALVE]) for ph in range(2)] == [int(want)] * 2, (d_facing, back)
+        assert not m[0, :, M_HALVE].any()
+    S, a, d = _pair(tb, 1, HOLDER["Overwhelm"], NEUTRAL)
+    # an ally it attacks (its area hits friends too, TD-15.2) is not halved
+    ally = unit(S, tb, 0, NEUTRAL, 6, 5, N)
+    unit(S, tb, 1, NEUTRAL, 7, 5, N)
+    assert not mods(S, tb, a, ally, 0, 3)[1, :, M_HALVE].any()
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2018,6 +2135,10 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Repair": t_repair,
     "Bandages": t_bandages,
     "Rectify": t_rectify,
+    "Perfect Shot": t_perfect_shot,
+    "Headshot": t_headshot,
+    "Vampiric Aura": t_vampiric_aura,
+    "Overwhelm": t_overwhelm,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

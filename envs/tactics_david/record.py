@@ -192,6 +192,7 @@ IMPLEMENTED_ABILITIES = (
     "Headshot",
     "Vampiric Aura",
     "Overwhelm",
+    "Ink Shot",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -773,6 +774,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                 and int(u.eff_selector[e]) == ut.SELECTORS.index("units_within")
             ):
                 hooks[H_AFTER_AURA][a].append(e)  # Vampiric Aura: its allies' kills too
+            elif trig == "during" and has == {"Escape"}:
+                hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
             elif trig == "during" and has == {"Ranged Hit"}:
                 hooks[H_RANGED_HIT][a].append(e)
             elif trig in ("after", "during"):

@@ -2016,6 +2016,29 @@ def t_overwhelm():
     assert not mods(S, tb, a, ally, 0, 3)[1, :, M_HALVE].any()
 
 
+def t_ink_shot():
+    """It wins its Escape automatically (even from a Gargantuan), and the enemy units in
+    direct contact with it as it escapes acquire Blinded; an ally in contact and an enemy two
+    spaces away do not."""
+    tb = record()
+    for seed in SEEDS[:10]:
+        S = position(tb, seed=seed, turn=2)
+        a = holder(S, tb, 0, "Ink Shot", 5, 5, E)
+        d = unit(S, tb, 1, "Gargantuan", 5, 6, W)
+        side = unit(S, tb, 1, NEUTRAL, 4, 5, S_)
+        far = unit(S, tb, 1, NEUTRAL, 5, 3, E)
+        ally = unit(S, tb, 0, NEUTRAL, 6, 5, N)
+        S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+        engage(S, tb, a)
+        act(S, tb, A_ESCAPE)
+        assert not has(S, a, "Dead") and S["unit_lock"][0, a] == -1
+        assert has(S, d, "Blinded") and has(S, side, "Blinded")
+        assert not has(S, far, "Blinded") and not has(S, ally, "Blinded")
+    S, a, d = _pair(tb, 1, HOLDER["Ink Shot"], NEUTRAL)  # an Attack: no automatic win
+    assert mods(S, tb, a, d)[0, 0, M_AUTO_WIN] == 0
+    assert mods(S, tb, a, d, escape=True)[0, 0, M_AUTO_WIN] == 1
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2139,6 +2162,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Headshot": t_headshot,
     "Vampiric Aura": t_vampiric_aura,
     "Overwhelm": t_overwhelm,
+    "Ink Shot": t_ink_shot,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -30,8 +30,11 @@ Every decision is one step of one player; what an action means depends on the st
                            (STAGE_LOOT, TD-11.2)
     A_TYPE + t      3      Amulet of Shifting: become Unit Type t (STAGE_ITEM, TD-25.7)
     A_ABILITY       1      use the Engaged unit's "R: Attack Pro." ability instead of its
-                           Attack (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
-                           (A_CELL + c, then A_END to stop before the most it may pick)
+                           Attack, or its "D: Combat Pha." ability besides it, once (R55)
+                           (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
+                           (A_CELL + c, then A_END to stop before the most it may pick),
+                           then the Statuses a row lets the player choose (A_STATUS + s,
+                           A_END to stop; R57)
 
 Items (items.py): STAGE_ITEM asks the Item Phase (and Item Phase 2) of the Engaged unit;
 STAGE_ITEM_TARGET the unit an Item is used on, by its space (A_CELL + c); STAGE_ITEM_STATUS which

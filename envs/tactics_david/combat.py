@@ -56,6 +56,7 @@ from envs.tactics_david.effects import (
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
     active_sum,
+    alerted,
     collect_modifiers,
     dead_immune,
     expire,
@@ -502,7 +503,8 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
 @njit
 def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
-    Locked in Combat (TD-16.2), in the Range Area (TD-15.1), in Line of Sight (TD-15.7)."""
+    Locked in Combat (TD-16.2), in the Range Area (TD-15.1; its shape with no Range Rating
+    limit near an allied Alerted unit, R61), in Line of Sight (TD-15.7)."""
     v = S["cell_unit"][b, c, 0]
     if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
         return False
@@ -511,7 +513,8 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
-    if range_distance(tb, bf, a, facing, c, range_rating(S, tb, b, u)) < 0:
+    rating = np.int64(127) if alerted(S, tb, b, u, v) else range_rating(S, tb, b, u)
+    if range_distance(tb, bf, a, facing, c, rating) < 0:
         return False
     return line_of_sight(tb, bf, a, facing, c)
 

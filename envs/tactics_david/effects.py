@@ -1060,6 +1060,26 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
 
 
 @njit
+def alerted(S, tb, b: int, u: int, v: int) -> bool:
+    """Whether unit u's Ranged Attack may target unit v whatever u's Range Rating (Alerted:
+    v within the radius of an ally of u, not u itself, with the ability; R61)."""
+    p = u // MAX_UNITS
+    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        if h == u or S["unit_place"][b, h] != PLACE_FIELD:
+            continue
+        for m in range(S["unit_n_members"][b, h]):
+            prof = np.int64(S["unit_member"][b, h, m])
+            if (
+                prof >= 0
+                and tb.ab_alert[prof] > 0
+                and ability_on(S, tb, b, h, prof)
+                and distance(S, tb, b, h, v) <= tb.ab_alert[prof]
+            ):
+                return True
+    return False
+
+
+@njit
 def ranged_hit_bonus(S, tb, b: int, u: int, mod: int) -> int:
     """The dice unit u's abilities add to its Ranged Hit Procedure (Perfect Shot's D3, R58),
     rolled, each result changed by `mod` as the procedure's own dice are (Necklace)."""

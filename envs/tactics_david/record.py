@@ -193,6 +193,7 @@ IMPLEMENTED_ABILITIES = (
     "Vampiric Aura",
     "Overwhelm",
     "Ink Shot",
+    "Alerted",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -358,6 +359,8 @@ TD_TABLE_FIELDS = [
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
     ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
     ("ab_perm", np.int32, (MAX_PROFILES,)),  # [N] bit PERM_*: rules its own rows lift
+    ("ab_alert", np.int8, (MAX_PROFILES,)),  # [N] Alerted's radius: enemies this near are
+    # targets of its allies' Ranged Attacks whatever their Range Rating (R61); 0 none
     ("ab_fx_dead_immune", np.uint8, (MAX_PROFILES,)),  # [N] no Dead but from an Attack
     ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
     ("hk_count", np.int8, (N_HOOKS, MAX_PROFILES)),  # [H, N] rows of ability N at hook H
@@ -724,6 +727,9 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
             contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "permission" and mode_name == "ignore_range_rating":
+                r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
+                continue
             if kind == "permission" and mode_name in PERMISSION_BITS and trig != "before":
                 if int(u.eff_selector[e]) == ut.SELECTORS.index("self"):
                     r["ab_perm"][a] |= PERMISSION_BITS[mode_name]

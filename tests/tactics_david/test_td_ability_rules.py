@@ -2039,6 +2039,31 @@ def t_ink_shot():
     assert mods(S, tb, a, d, escape=True)[0, 0, M_AUTO_WIN] == 1
 
 
+def t_alerted():
+    """An enemy within 4 spaces of the Alerted unit may be targeted by its allies' Ranged
+    Attacks beyond their Range Rating (the Range Area's shape and Line of Sight still hold);
+    not farther from it, not by the Alerted unit itself, not with it Dead."""
+    tb = record()
+    far_target = (5, 9)  # Rise 9: beyond the Longbowman's Range Rating 6
+    for at, ally, want in (((4, 8), True, True), ((0, 0), True, False), ((4, 8), False, False)):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Perfect Shot", 5, 0, E)  # a Longbowman
+        t = unit(S, tb, 1, NEUTRAL, *far_target, W)
+        h = holder(S, tb, 0 if ally else 1, "Alerted", *at, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        assert fx.distance(S, tb, B0, I(h), I(t)) <= 4 or at == (0, 0)
+        got = _combat(S, tb, u)
+        assert (A_CELL + cell(tb, *far_target) in got) == want, (at, ally)
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Perfect Shot", 5, 0, E)
+    t = unit(S, tb, 1, NEUTRAL, *far_target, W)
+    h = holder(S, tb, 0, "Alerted", 4, 8, E)
+    S["unit_status"][0, h, ST["Dead"]] = STATUS_PERMANENT  # "(Not with Dead Status)"
+    assert not fx.alerted(S, tb, B0, I(u), I(t))
+    S["unit_status"][0, h, ST["Dead"]] = 0
+    assert fx.alerted(S, tb, B0, I(u), I(t)) and not fx.alerted(S, tb, B0, I(h), I(t))
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2163,6 +2188,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Vampiric Aura": t_vampiric_aura,
     "Overwhelm": t_overwhelm,
     "Ink Shot": t_ink_shot,
+    "Alerted": t_alerted,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -30,8 +30,11 @@ Every decision is one step of one player; what an action means depends on the st
                            (STAGE_LOOT, TD-11.2)
     A_TYPE + t      3      Amulet of Shifting: become Unit Type t (STAGE_ITEM, TD-25.7)
     A_ABILITY       1      use the Engaged unit's "R: Attack Pro." ability instead of its
-                           Attack (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
-                           (A_CELL + c, then A_END to stop before the most it may pick)
+                           Attack, or its "D: Combat Pha." ability besides it, once (R55)
+                           (STAGE_COMBAT, TD-22.2); its targets follow in STAGE_EFFECT
+                           (A_CELL + c, then A_END to stop before the most it may pick),
+                           then the Statuses a row lets the player choose (A_STATUS + s,
+                           A_END to stop; R57)
     A_PIECE + i     256    units.yaml row i: the top unit of the next piece the player buys
                            (STAGE_BUY), a lower member of the Stacked Unit being bought
                            (STAGE_BUY_STACK; in units.yaml order); A_END ends the army

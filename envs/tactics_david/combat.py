@@ -41,6 +41,7 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.effects import (
     K_RANGE,
+    K_SPECIAL,
     M_AUTO_WIN,
     M_BASE_D3,
     M_BEST_OF_3,
@@ -55,13 +56,17 @@ from envs.tactics_david.effects import (
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
     active_sum,
+    alerted,
     collect_modifiers,
     dead_immune,
     expire,
+    is_combat_row,
     may_use_ability,
     range_rating,
+    ranged_hit_bonus,
     replaced_attack_row,
     run_hook,
+    status_choice,
 )
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
@@ -76,11 +81,15 @@ from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
+    H_AFTER_AURA,
+    H_AFTER_BREATH,
     H_AFTER_DEFEND,
     H_AFTER_DUEL,
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
+    H_COMBAT,
     H_LOCK,
+    H_RANGED_HIT,
     H_REPLACES,
     MATCH_ADD_D3,
     MATCH_CANNOT_DIE,
@@ -101,12 +110,16 @@ from envs.tactics_david.state import (
     RES_DUEL,
     RES_KILLED,
     RES_NEGATED,
+    RES_NO_LOCK,
     RES_RANGED,
+    RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_STATUS,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     has_flag,
@@ -122,6 +135,7 @@ from envs.tactics_david.units import (
 PROC_NONE = 0  # strength's procedure: neither (a plain rating)
 PROC_ATTACK = 1
 PROC_DEFEND = 2
+PROC_BREATH = 3  # an ability's special attack: its row's amount is the Base Strength (R56)
 MAX_DUELS = 32  # Duel rounds before the last result decides (a safety bound; R10)
 
 
@@ -135,7 +149,9 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
     weapons) or a Defend (PROC_DEFEND: Shield) Procedure and its Duel (TD-25.5). Abilities come
     with the next part."""
     s = np.int64(S["unit_strength"][b, u, side])
-    if proc == PROC_ATTACK:
+    if proc == PROC_BREATH:
+        s = np.int64(tb.r_amount[replaced_attack_row(S, tb, b, u)])
+    if proc == PROC_ATTACK or proc == PROC_BREATH:
         s += item_sum(S, b, u, tb.it_str_attack)
     elif proc == PROC_DEFEND:
         s += item_sum(S, b, u, tb.it_str_defend)
@@ -224,6 +240,8 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
         d_side = side
     if ranged_melee:
         a_str = np.int64(tb.class_ranged_melee[unit_class(S, tb, b, a)])
+    elif S["fx_res"][b] & RES_SPECIAL:
+        a_str = strength(S, tb, b, a, a_side, PROC_BREATH)
     else:
         a_str = strength(S, tb, b, a, a_side, PROC_ATTACK)
     return a_str, strength(S, tb, b, d, d_side, PROC_DEFEND)
@@ -289,7 +307,7 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_att"][b] = a
     S["fx_def"][b] = d
     back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
-    S["fx_res"][b] = (S["fx_res"][b] & RES_RANGED) | back
+    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL)) | back
 
 
 @njit_inline  # one caller
@@ -369,6 +387,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
         if more > 0:
             dfn += roll_d(S["rng"], b, more) + d_mod
             d_top += more + d_mod
+        if S["fx_res"][b] & RES_SPECIAL:
+            break  # a breath: no Duel may follow (R56)
         if not duel_condition(att, dfn, as_, a_top, ds_, d_top):
             break
     if att > dfn:
@@ -411,14 +431,17 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
             S["fx_res"][b] |= RES_ATT_KILLED_ENEMY
             S["unit_kills"][b, a] += 1
             run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
-    elif S["fx_res"][b] & RES_NEGATED == 0:  # a negated attack did not happen: no lock
+    elif S["fx_res"][b] & (RES_NEGATED | RES_NO_LOCK) == 0:  # negated: it did not happen
         _maybe_lock(S, tb, b, a, d)
     if S["fx_res"][b] & RES_NEGATED == 0:
-        run_hook(S, tb, b, H_AFTER_ATTACK, a, d)
+        # a breath's `after` rows follow only the breath (R56)
+        run_hook(S, tb, b, H_AFTER_BREATH if S["fx_res"][b] & RES_SPECIAL else H_AFTER_ATTACK, a, d)
         run_hook(S, tb, b, H_AFTER_DEFEND, d, a)
         if S["fx_res"][b] & RES_DUEL:
             run_hook(S, tb, b, H_AFTER_DUEL, a, d)
             run_hook(S, tb, b, H_AFTER_DUEL, d, a)
+        if S["fx_res"][b] & RES_ATT_KILLED_ENEMY:  # every unit's auras on this kill (R59)
+            run_hook(S, tb, b, H_AFTER_AURA, -1, d)
     expire(S, b, UNTIL_PROCEDURE, -1)
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
@@ -481,7 +504,8 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
 @njit
 def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
-    Locked in Combat (TD-16.2), in the Range Area (TD-15.1), in Line of Sight (TD-15.7)."""
+    Locked in Combat (TD-16.2), in the Range Area (TD-15.1; its shape with no Range Rating
+    limit near an allied Alerted unit, R61), in Line of Sight (TD-15.7)."""
     v = S["cell_unit"][b, c, 0]
     if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
         return False
@@ -490,7 +514,8 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
-    if range_distance(tb, bf, a, facing, c, range_rating(S, tb, b, u)) < 0:
+    rating = np.int64(127) if alerted(S, tb, b, u, v) else range_rating(S, tb, b, u)
+    if range_distance(tb, bf, a, facing, c, rating) < 0:
         return False
     return line_of_sight(tb, bf, a, facing, c)
 
@@ -576,9 +601,17 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
+    dice = np.int64(0)
     for _ in range(tb.ranged_hit_dice):
-        hit += roll_d(S["rng"], b, 6) + mod
+        x = roll_d(S["rng"], b, 6)
+        dice += x
+        hit += x + mod
+    hit += ranged_hit_bonus(S, tb, b, u, mod)  # Perfect Shot's D3 (R58)
     hit = max(hit, np.int64(tb.ranged_hit_min))
+    # its abilities on the procedure's own dice (Headshot: the targeted unit, hit or miss, R58)
+    S["fx_proc_roll"][b] = min(dice, 127)
+    run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
+    S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
@@ -596,14 +629,33 @@ def apply_combat(S, tb, b: int, a: int) -> int:
     if a == A_END:
         return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
-    if a == A_ABILITY:  # the ability replaces the Attack; its targets are picked first
+    if a == A_ABILITY:  # the ability replaces the Attack (R:) or goes with it (D:, R55)
         row = replaced_attack_row(S, tb, b, u)
+        combat_phase = is_combat_row(tb, row)
+        if combat_phase:
+            S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 1
         S["fx_n_pick"][b] = 0
+        S["fx_st_pick"][b] = 0
         if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
+            S["stage"][b] = STAGE_EFFECT  # its targets are picked first
+            return GO_NONE
+        if status_choice(tb, row):  # the Statuses its unit discards are chosen first (R57)
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_STATUS
             S["stage"][b] = STAGE_EFFECT
             return GO_NONE
+        if combat_phase:
+            run_hook(S, tb, b, H_COMBAT, u, -1)
+            return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
+        if tb.r_kind[row] == K_SPECIAL:  # a breath: its Attack through its Melee Area (R56)
+            S["fx_res"][b] = RES_SPECIAL
+            cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+            n = strike_area(S, tb, b, u, cells)
+            _attack_area(S, tb, b, u, cells, n, 0, False)
+            S["fx_res"][b] = 0
+            return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
         return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:

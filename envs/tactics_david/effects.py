@@ -33,10 +33,24 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.actions import A_CELL, A_END
-from envs.tactics_david.grid import area_cells, line_of_sight, offset_cell, range_distance
+from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
+from envs.tactics_david.grid import (
+    REL_TO_SIDE,
+    area_cells,
+    line_of_sight,
+    offset_cell,
+    range_distance,
+)
 from envs.tactics_david.items import item_sum, unit_area
-from envs.tactics_david.record import H_DEAD, H_ENGAGE_AURA, H_IMMUNE, H_MOD, H_REPLACES
+from envs.tactics_david.record import (
+    H_COMBAT,
+    H_DEAD,
+    H_ENGAGE_AURA,
+    H_IMMUNE,
+    H_MOD,
+    H_RANGED_HIT,
+    H_REPLACES,
+)
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
@@ -48,12 +62,14 @@ from envs.tactics_david.state import (
     RES_BACK,
     RES_KILLED,
     RES_NEGATED,
+    RES_NO_LOCK,
     RES_RANGED,
     STATUS_PERMANENT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
     UNTIL_THEN_APPLY,
     UNTIL_TURN,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     apply_status,
@@ -127,6 +143,7 @@ C_T_CORE_LOWER = _c("target_core_lower")
 C_T_CORE_NOT_LOWER = _c("target_core_not_lower")
 C_ADJ_DEAD = _c("adjacent_dead_unit")
 C_LOCKED_WITH_SELF = _c("locked_with_self")
+C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 # selectors
 SEL_SELF = _s("self")
@@ -148,6 +165,7 @@ TEAM_ENEMY = ut.TEAMS.index("enemy")
 ROLL_NONE = ut.ROLLS.index("none")
 ROLL_1D6 = ut.ROLLS.index("1D6")
 ROLL_2D6 = ut.ROLLS.index("2D6")
+ROLL_PROC = ut.ROLLS.index("procedure_roll")
 CMP_NONE = ut.COMPARES.index("none")
 CMP_GE = ut.COMPARES.index("ge")
 CMP_LE = ut.COMPARES.index("le")
@@ -163,6 +181,8 @@ GAIN_APPLICABLE = _m("gain_status", "applicable_one")
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
+DISCARD_ONE = _m("discard_status", "choose_one")
+DISCARD_ANY = _m("discard_status", "choose_any")
 K_STRENGTH = _k("strength_change")
 STR_FIXED = _m("strength_change", "fixed")
 STR_DICE = _m("strength_change", "dice")
@@ -179,6 +199,9 @@ MOVE_FIXED = _m("movement_change", "fixed")
 MOVE_DICE = _m("movement_change", "dice")
 K_AUTO_WIN = _k("auto_win")
 AUTO_PLAIN = _m("auto_win", "")
+AUTO_NO_LOCK = _m("auto_win", "no_duel_no_lock")
+K_SPECIAL = _k("special_attack")
+SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
 K_ROTATE = _k("rotate")
@@ -336,9 +359,25 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = unit_area(S, tb, b, src) == tb.u_area[S["unit_member"][b, src, 0]]
         elif c == C_LOCKED_WITH_SELF:
             ok = S["unit_lock"][b, tgt] == src
+        elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
+            ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
         if not ok:
             return False
     return True
+
+
+@njit_inline  # one caller
+def _backed(S, tb, b: int, u: int, side: int) -> bool:
+    """A unit stands in direct contact with unit u on the edge opposite its `side` (F/L/R/B)."""
+    rel = 0
+    for k in range(4):
+        if REL_TO_SIDE[k] == side:
+            rel = k
+    edge = (np.int64(S["unit_facing"][b, u]) + rel) % 4  # the edge attacked, as a direction
+    c = offset_cell(
+        tb, np.int64(S["battlefield"][b]), np.int64(S["unit_cell"][b, u]), (edge + 2) % 4, 1, 0
+    )
+    return c >= 0 and S["cell_unit"][b, c, 0] >= 0
 
 
 @njit
@@ -349,6 +388,8 @@ def _roll(S, tb, b: int, row: int, src: int) -> int:
         return roll_d(S["rng"], b, 6)
     if r == ROLL_2D6:
         return roll_d(S["rng"], b, 6) + roll_d(S["rng"], b, 6)
+    if r == ROLL_PROC:  # the procedure's own dice, unmodified (Headshot, R58)
+        return np.int64(S["fx_proc_roll"][b])
     return np.int64(0)
 
 
@@ -358,8 +399,8 @@ def _roll_ok(S, tb, b: int, row: int, src: int, r: int) -> bool:
     cmp = np.int64(tb.r_compare[row])
     if cmp == CMP_NONE:
         return True
-    if tb.r_roll[row] > ROLL_2D6:
-        return False  # a procedure's own roll, a Ranged Hit: not interpreted yet
+    if tb.r_roll[row] > ROLL_PROC:
+        return False  # a Ranged Hit made by the ability: not interpreted yet
     t = np.int64(tb.r_thr[row])
     if cmp == CMP_GE:
         return r >= t
@@ -548,8 +589,13 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
         add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
+    elif kind == K_DISCARD and (mode == DISCARD_ONE or mode == DISCARD_ANY):
+        chosen = np.int64(S["fx_st_pick"][b]) & ~np.int64(tb.r_except[row])  # the player's (R57)
+        for s in range(N_STATUSES):
+            if S["unit_status"][b, v, s] != 0 and (chosen >> s) & 1:
+                discard_status(S, tb, b, v, s)
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
-        keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_statuses[row])
+        keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_except[row])
         for s in range(N_STATUSES):
             if S["unit_status"][b, v, s] == 0:
                 continue
@@ -558,8 +604,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
             ):
                 discard_status(S, tb, b, v, s)
     elif kind == K_STRENGTH or kind == K_MOVE or kind == K_AUTO_WIN:
-        if kind != K_AUTO_WIN or mode == AUTO_PLAIN:
-            add_active(S, tb, b, row, v, _amount(S, tb, b, row, src), _until(tb, row))
+        if kind == K_AUTO_WIN and mode == AUTO_NO_LOCK:  # Outsmart: and no Combat Lock forms
+            S["fx_res"][b] |= RES_NO_LOCK
+        add_active(S, tb, b, row, v, _amount(S, tb, b, row, src), _until(tb, row))
     elif kind == K_RANGE:
         add_active(S, tb, b, row, v, roll_d(S["rng"], b, np.int64(tb.r_dice[row])), _until(tb, row))
     elif kind == K_ROTATE:  # clockwise, a roll of its dice times; no longer face to face (R33)
@@ -644,7 +691,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 continue
                             picked[n] = v
                             n += 1
-                    elif h == H_REPLACES and (
+                    elif (h == H_REPLACES or h == H_COMBAT) and (
                         sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
                     ):
                         n = 0  # the player's picks (STAGE_EFFECT), still valid targets
@@ -659,7 +706,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             if v == src or not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
                                 continue
                             if sel == SEL_UNITS_IN_RANGE:
-                                ok = in_range_area(S, tb, b, src, v, False)
+                                ok = in_range_area(S, tb, b, src, v, tb.r_los[row] != 0)
                             else:
                                 ok = in_attack_area(S, tb, b, src, row, v)
                             if ok:
@@ -667,7 +714,8 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 n += 1
                     else:
                         n = 0  # a chosen target outside an ability's replaced Attack: not yet
-                    if h != H_REPLACES and (tb.r_optional[row] or tb.r_group[row] != 0):
+                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
+                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
                         continue  # a player's choice: not interpreted yet (the row waits)
                     for j in range(n):
                         v = picked[j]
@@ -740,29 +788,110 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
 @njit
 def replaced_attack_row(S, tb, b: int, u: int) -> int:
     """The first "R: Attack Pro." row of unit u's acting abilities (its top member's first),
-    -1 none: the ability it may use instead of its Attack (A_ABILITY)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
-        if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[H_REPLACES, prof] > 0:
-            return np.int64(tb.hk_rows[tb.hk_start[H_REPLACES, prof]])
+    else the first "D: Combat Pha." row, -1 none: the ability it may use in its Combat Phase
+    (A_ABILITY), instead of its Attack (R: H_REPLACES) or besides it (D: H_COMBAT, R55)."""
+    for h in (H_REPLACES, H_COMBAT):
+        for m in range(S["unit_n_members"][b, u]):
+            prof = np.int64(S["unit_member"][b, u, m])
+            if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[h, prof] > 0:
+                return np.int64(tb.hk_rows[tb.hk_start[h, prof]])
     return -1
+
+
+@njit
+def is_combat_row(tb, row: int) -> bool:
+    """Whether ability row `row` (of replaced_attack_row) is a "D: Combat Pha." row, used
+    besides the Attack, not an "R: Attack Pro." one (no ability has both, R55)."""
+    return tb.hk_count[H_REPLACES, tb.r_ability[row]] == 0
 
 
 @njit
 def may_use_ability(S, tb, b: int, u: int) -> bool:
     """Unit u may use its "R: Attack Pro." ability in its Combat Phase: it has one and is not
-    Locked in Combat (it must attack its opponent, TD-16.3); an ability that targets needs a
-    unit to pick (R47)."""
+    Locked in Combat (it must attack its opponent, TD-16.3); a "D: Combat Pha." ability once
+    per Engagement, Locked or not (R55); an ability that targets needs a unit to pick (R47)."""
     row = replaced_attack_row(S, tb, b, u)
-    if row < 0 or S["unit_lock"][b, u] >= 0:
+    if row < 0:
+        return False
+    if is_combat_row(tb, row):
+        if S["unit_uses"][b, u, USE_COMBAT_ABILITY]:
+            return False
+    elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
+    if sel == SEL_SELF:  # its own conditions (Picking up the Pieces: a Dead unit next to it)
+        return conditions_hold(S, tb, b, row, u, u, -1, -1, -1)
     if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:
         return True
     for v in range(N_UNIT_IDS):
-        if target_ok(S, tb, b, u, row, v):
+        if pick_ok(S, tb, b, u, row, v):
             return True
     return False
+
+
+@njit
+def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
+    """Unit v may be picked for unit u's ability whose first Combat Phase row is `row`: a
+    valid target (target_ok) that some row of the ability accepts by its conditions (Repair:
+    not Locked in Combat; EEK!: either row), so no pick is wasted on a unit it cannot act on."""
+    if not target_ok(S, tb, b, u, row, v):
+        return False
+    h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
+    prof = np.int64(tb.r_ability[row])
+    start = np.int64(tb.hk_start[h, prof])
+    for i in range(start, start + tb.hk_count[h, prof]):
+        if conditions_hold(S, tb, b, np.int64(tb.hk_rows[i]), u, v, -1, -1, -1):
+            return True
+    return False
+
+
+@njit
+def status_choice(tb, row: int) -> bool:
+    """Whether the row discards Statuses the player chooses (choose_one, choose_any; R57)."""
+    return tb.r_kind[row] == K_DISCARD and (
+        tb.r_mode[row] == DISCARD_ONE or tb.r_mode[row] == DISCARD_ANY
+    )
+
+
+@njit
+def legal_status_choice(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_STATUS: the Statuses the unit concerned (the picked target, or
+    the ability's own unit) has that the row lets the player choose and that are not chosen
+    yet (A_STATUS + s); A_END where the player may stop: a "may" row at once, `choose_any`
+    after one, or when nothing is left to choose (R57)."""
+    u = np.int64(S["engaged"][b])
+    row = replaced_attack_row(S, tb, b, u)
+    sel = tb.r_sel[row]
+    v = (
+        np.int64(S["fx_pick"][b, 0])
+        if sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
+        else u
+    )
+    chosen = np.int64(S["fx_st_pick"][b])
+    n = 0
+    for s in range(N_STATUSES):
+        if (
+            S["unit_status"][b, v, s] != 0
+            and not (np.int64(tb.r_except[row]) >> s) & 1
+            and not (chosen >> s) & 1
+        ):
+            out[n] = A_STATUS + s
+            n += 1
+    if n == 0 or tb.r_optional[row] or (tb.r_mode[row] == DISCARD_ANY and chosen != 0):
+        out[n] = A_END
+        n += 1
+    return n
+
+
+@njit
+def choose_status(S, tb, b: int, a: int) -> bool:
+    """Apply a RESUME_STATUS choice; True when the choice is complete (A_END, or the one
+    Status of `choose_one`) and the ability acts."""
+    if a == A_END:
+        return True
+    S["fx_st_pick"][b] |= np.int32(1) << np.int32(a - A_STATUS)
+    row = replaced_attack_row(S, tb, b, np.int64(S["engaged"][b]))
+    return tb.r_mode[row] == DISCARD_ONE
 
 
 @njit
@@ -775,7 +904,7 @@ def legal_ability_targets(S, tb, b: int, out) -> int:
     n = 0
     k = np.int64(S["fx_n_pick"][b])
     for v in range(N_UNIT_IDS):
-        if not target_ok(S, tb, b, u, row, v):
+        if not pick_ok(S, tb, b, u, row, v):
             continue
         dup = False
         for j in range(k):
@@ -875,11 +1004,14 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                         ok = False
                     if not ok:
                         continue
-                    # the phases: the role's own procedure, and the Duel
-                    own = P_ESCAPE if escape else (P_ATTACK if role == 0 else P_DEFEND)
+                    # the phases: the procedure of the unit the row names (the ability's own
+                    # unit's for `opposing_unit`: Overwhelm's Attack), and the Duel
+                    named = 1 - role if sel == SEL_OPPOSING else role
+                    own = P_ESCAPE if escape else (P_ATTACK if named == 0 else P_DEFEND)
                     ad = procs & (P_ATTACK | P_DEFEND)
                     main = procs == 0 or procs & own != 0
                     duel = procs == 0 or (procs & P_DUEL != 0 and (ad == 0 or procs & own != 0))
+                    duel = duel or (main and tb.r_duration[row] == DUR_PROC_DUEL)
                     if not main and not duel:
                         continue
                     # conditions, from the ability holder's point of view (src)
@@ -925,6 +1057,43 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                             mods[role, ph, M_BEST_OF_3] = 1
                         elif kind == K_DICE and mode == DICE_BASE_D3:
                             mods[role, ph, M_BASE_D3] = 1
+
+
+@njit
+def alerted(S, tb, b: int, u: int, v: int) -> bool:
+    """Whether unit u's Ranged Attack may target unit v whatever u's Range Rating (Alerted:
+    v within the radius of an ally of u, not u itself, with the ability; R61)."""
+    p = u // MAX_UNITS
+    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        if h == u or S["unit_place"][b, h] != PLACE_FIELD:
+            continue
+        for m in range(S["unit_n_members"][b, h]):
+            prof = np.int64(S["unit_member"][b, h, m])
+            if (
+                prof >= 0
+                and tb.ab_alert[prof] > 0
+                and ability_on(S, tb, b, h, prof)
+                and distance(S, tb, b, h, v) <= tb.ab_alert[prof]
+            ):
+                return True
+    return False
+
+
+@njit
+def ranged_hit_bonus(S, tb, b: int, u: int, mod: int) -> int:
+    """The dice unit u's abilities add to its Ranged Hit Procedure (Perfect Shot's D3, R58),
+    rolled, each result changed by `mod` as the procedure's own dice are (Necklace)."""
+    total = np.int64(0)
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not ability_on(S, tb, b, u, prof):
+            continue
+        start = np.int64(tb.hk_start[H_RANGED_HIT, prof])
+        for i in range(start, start + tb.hk_count[H_RANGED_HIT, prof]):
+            row = np.int64(tb.hk_rows[i])
+            if tb.r_kind[row] == K_DICE and tb.r_mode[row] == DICE_ADD:
+                total += roll_d(S["rng"], b, np.int64(tb.r_dice[row])) + mod
+    return total
 
 
 @njit

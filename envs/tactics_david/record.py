@@ -169,6 +169,34 @@ IMPLEMENTED_ABILITIES = (
     "Soul Reap",
     "Oblivious",
     "Cute and Cuddly",
+    # "D: Combat Pha." abilities used besides the Attack (R55)
+    "Manipulation",
+    "Mind's Eye",
+    "Fit of Laughter",
+    "Island Spring",
+    "Dispel",
+    "Venom Web",
+    "Acid Web",
+    "Web",
+    "Picking up the Pieces",
+    "Repair",
+    "Bandages",
+    "Rectify",
+    # the melee breaths: a special attack, then its Statuses (R56)
+    "Frost Breath",
+    "Glacial Breath",
+    "Sandstorm Breath",
+    "Erosion Breath",
+    "Bright Breath",
+    "Radiant Breath",
+    "Outsmart",
+    # the Ranged Hit Procedure's own dice (R58)
+    "Perfect Shot",
+    "Headshot",
+    "Vampiric Aura",
+    "Overwhelm",
+    "Ink Shot",
+    "Alerted",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -188,7 +216,11 @@ H_MOD = 10  # modifiers of Attack/Defend/Duel/Escape: `during` and `always` rows
 H_IMMUNE = 11  # status immunities (`always`)
 H_REPLACES = 12  # "R: Attack Pro.": the ability used instead of the Attack (STAGE_COMBAT)
 H_LOCK = 13  # before a Combat Lock forms between this unit and an enemy (Feast, RA9)
-N_HOOKS = 14
+H_COMBAT = 14  # "D: Combat Pha.": used once in its Combat Phase besides its Attack (R55)
+H_AFTER_BREATH = 15  # after each defender's Attack of a special attack (the breaths, R56)
+H_RANGED_HIT = 16  # during this unit's Ranged Hit Procedure (Perfect Shot, Headshot; R58)
+H_AFTER_AURA = 17  # after any unit's Attack that killed an enemy: other units' auras (R59)
+N_HOOKS = 18
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -352,6 +384,8 @@ TD_TABLE_FIELDS = [
     ("ab_not_dead", np.uint8, (MAX_PROFILES,)),  # [N] inactive while its unit is Dead
     ("ab_immune", np.int32, (MAX_PROFILES,)),  # [N] bit s: unconditional immunity to s
     ("ab_perm", np.int32, (MAX_PROFILES,)),  # [N] bit PERM_*: rules its own rows lift
+    ("ab_alert", np.int8, (MAX_PROFILES,)),  # [N] Alerted's radius: enemies this near are
+    # targets of its allies' Ranged Attacks whatever their Range Rating (R61); 0 none
     ("ab_fx_dead_immune", np.uint8, (MAX_PROFILES,)),  # [N] no Dead but from an Attack
     ("hk_start", np.int16, (N_HOOKS, MAX_PROFILES)),  # [H, N] first entry in hk_rows
     ("hk_count", np.int8, (N_HOOKS, MAX_PROFILES)),  # [H, N] rows of ability N at hook H
@@ -377,6 +411,7 @@ TD_TABLE_FIELDS = [
     ("r_kind", np.int8, (MAX_AB_ROWS,)),  # [R] EFFECT_KINDS index
     ("r_mode", np.int8, (MAX_AB_ROWS,)),  # [R] index into the kind's own modes (0 = first)
     ("r_statuses", np.int32, (MAX_AB_ROWS,)),  # [R] bit s
+    ("r_except", np.int32, (MAX_AB_ROWS,)),  # [R] bit s: except_statuses (never chosen/discarded)
     ("r_amount", np.int8, (MAX_AB_ROWS,)),  # [R] amount
     ("r_dice", np.int8, (MAX_AB_ROWS,)),  # [R] die sides, 0 none
     ("r_sides", np.int8, (MAX_AB_ROWS,)),  # [R] bit side: F/L/R/B the strength change hits
@@ -728,8 +763,12 @@ def _ability_rows(t: T.Tables, r) -> None:
 
     hooks: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(N_HOOKS)]
     mod_kinds = {"strength_change", "strength_multiply", "dice_change", "auto_win"}
+    special = ut.EFFECT_KINDS.index("special_attack")
     for a in range(n):
         lo, hi = int(u.effect_offset[a]), int(u.effect_offset[a + 1])
+        # a breath (special_attack instead of the Attack): its `after` rows follow that attack
+        # only, not the unit's ordinary Attacks (R56)
+        breath = any(int(u.eff_kind[e]) == special for e in range(lo, hi))
         for e in range(lo, hi):
             trig = ut.TRIGGERS[int(u.eff_trigger[e])]
             kind = ut.EFFECT_KINDS[int(u.eff_kind[e])]
@@ -756,6 +795,7 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_kind"][e] = u.eff_kind[e]
             r["r_mode"][e] = ut.EFFECT_MODES[kind].index(mode_name)
             r["r_statuses"][e] = statuses(int(u.eff_statuses[e]))
+            r["r_except"][e] = statuses(int(u.eff_except_statuses[e]))
             r["r_amount"][e] = u.eff_amount[e]
             r["r_dice"][e] = dice[ut.DICE[int(u.eff_dice[e])]]
             r["r_sides"][e] = side_bits[ut.SIDES[int(u.eff_sides[e])]]
@@ -764,6 +804,9 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
             contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "permission" and mode_name == "ignore_range_rating":
+                r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
+                continue
             if kind == "permission" and mode_name in PERMISSION_BITS and trig != "before":
                 if int(u.eff_selector[e]) == ut.SELECTORS.index("self"):
                     r["ab_perm"][a] |= PERMISSION_BITS[mode_name]
@@ -805,9 +848,22 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_BEFORE_ESCAPE][a].append(e)
                 if has & {"Movement", "Charge"}:
                     hooks[H_ENGAGE][a].append(e)
+            elif trig == "during" and has == {"Combat Phase"}:
+                hooks[H_COMBAT][a].append(e)
+            elif (
+                trig == "after"
+                and has == {"Attack"}
+                and "killed_enemy" in conds
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("units_within")
+            ):
+                hooks[H_AFTER_AURA][a].append(e)  # Vampiric Aura: its allies' kills too
+            elif trig == "during" and has == {"Escape"}:
+                hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
+            elif trig == "during" and has == {"Ranged Hit"}:
+                hooks[H_RANGED_HIT][a].append(e)
             elif trig in ("after", "during"):
                 if "Attack" in has:
-                    hooks[H_AFTER_ATTACK][a].append(e)
+                    hooks[H_AFTER_BREATH if breath else H_AFTER_ATTACK][a].append(e)
                 if "Defend" in has:
                     hooks[H_AFTER_DEFEND][a].append(e)
                 if "Duel" in has:

@@ -198,6 +198,9 @@ STATE_FIELDS = [
     # --- army building by the players (STAGE_BUY, setup.py; TD-6, TD-17) ---
     ("buy_member", np.int16, (MAX_MEMBERS,)),  # int16[3] the piece being bought, top first, -1
     ("buy_n", np.int8, ()),  # int8 its members so far (0: none being bought)
+    # part seven (appended: the fields above keep their offsets)
+    ("fx_st_pick", np.int32, ()),  # int32 bits of the Statuses the player chose (RESUME_STATUS)
+    ("fx_proc_roll", np.int8, ()),  # int8 the Ranged Hit's dice, unmodified (procedure_roll)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -212,6 +215,9 @@ RESUME_AFTER_ATTACK = -1
 # eff_next: the player picks the targets of the Engaged unit's "R: Attack Pro." ability
 # (A_CELL + c, A_END once one is picked); the ability then replaces its Attack (effects.py)
 RESUME_ABILITY = -2
+# eff_next: then the Statuses its row lets the player choose (discard one / any: A_STATUS + s,
+# A_END to stop), before the ability acts (R57)
+RESUME_STATUS = -3
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -226,6 +232,10 @@ RES_BACK = 8  # made against the defender's Back Strength Rating
 RES_NEGATED = 16  # an ability negated the attack (it did not happen)
 RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedure
 RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
+RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength, no Duel, R56)
+RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
+# unit_uses counters
+USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
 
 # eng_procedure
 PROC_NONE = 0

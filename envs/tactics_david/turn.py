@@ -51,13 +51,19 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.effects import (
     NO_SOURCE,
+    choose_status,
     disengaged,
     expire,
+    is_combat_row,
     legal_ability_targets,
+    legal_status_choice,
     pick_ability_target,
+    replaced_attack_row,
     run_hook,
+    status_choice,
 )
 from envs.tactics_david.record import (
+    H_COMBAT,
     H_DEAD,
     H_END_TURN,
     H_ENGAGE,
@@ -71,8 +77,10 @@ from envs.tactics_david.state import (
     PROC_NONE,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_STATUS,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
+    USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
     OUT_DEAD,
@@ -128,6 +136,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["refl_count"][b] = 0
+    S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -160,6 +169,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
     targets of the ability used instead of the Attack (effects.legal_ability_targets)."""
     if S["eff_next"][b] == RESUME_ABILITY:
         return legal_ability_targets(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_STATUS:
+        return legal_status_choice(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -170,12 +181,26 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
-    if S["eff_next"][b] == RESUME_ABILITY:  # a target of the ability replacing the Attack
-        if not pick_ability_target(S, tb, b, a):
+    if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
+        # a target of the Combat Phase ability, or a Status it lets the player choose
+        row = replaced_attack_row(S, tb, b, u)
+        if S["eff_next"][b] == RESUME_ABILITY:
+            if not pick_ability_target(S, tb, b, a):
+                return GO_NONE
+            if status_choice(tb, row):  # then the Statuses (R57)
+                S["eff_next"][b] = RESUME_STATUS
+                return GO_NONE
+        elif not choose_status(S, tb, b, a):
             return GO_NONE
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
+        if is_combat_row(tb, row):  # "D: Combat Pha." (R55)
+            run_hook(S, tb, b, H_COMBAT, u, -1)
+            S["fx_st_pick"][b] = 0
+            S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
+            return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
+        S["fx_st_pick"][b] = 0
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.tactical_assault.state import MAX_DIRS
 
 LOS_EXISTS = 1
 LOS_OBSTRUCTED = 2  # Obstructing terrain crossed, or only a non-centre point seen (LB R11)
@@ -96,8 +97,20 @@ def _los_point(tb, occ, a, b, px, py):
     any_cov = False
     cov_same = True
     obstructed = False
-    for z in range(n):
-        if z == a or z == b:
+    # the line's box: a position whose (widened) box misses it cannot meet the line
+    lox = min(p0x, px)
+    hix = max(p0x, px)
+    loy = min(p0y, py)
+    hiy = max(p0y, py)
+    # positions by the tops of their boxes (derive_ground): those overlapping the line's rows
+    # only; the result does not depend on the order positions are visited in
+    i0 = np.searchsorted(tb.g_ysorted[:n], loy - tb.g_max_height)
+    for i in range(i0, n):
+        z = np.int64(tb.g_yorder[i])
+        bb = tb.g_bbox[z]
+        if bb[1] > hiy:
+            break
+        if z == a or z == b or bb[0] > hix or bb[2] < lox or bb[3] < loy:
             continue
         t_in = 0.0
         t_out = 1.0
@@ -149,18 +162,19 @@ def _los_point(tb, occ, a, b, px, py):
         in_cover = True
     if tb.g_obstructing[b]:
         obstructed = True
-    for z in range(n):
-        for k in range(nd):
-            if tb.g_side_top[z, k] < u:
-                continue
-            cov = tb.g_side_covering[z, k] != 0
-            obs = tb.g_side_obstructing[z, k] != 0
-            if not (cov or obs):
-                continue
-            if _segment_meets_side(tb, z, k, p0x, p0y, dx, dy):
-                if cov:
-                    return 0
-                obstructed = True
+    for i in range(tb.g_n_lsides):  # the sides with linear terrain (derive_ground)
+        z = np.int64(tb.g_lside[i]) // MAX_DIRS
+        k = np.int64(tb.g_lside[i]) % MAX_DIRS
+        if tb.g_side_top[z, k] < u:
+            continue
+        bb = tb.g_bbox[z]
+        if bb[0] > hix or bb[2] < lox or bb[1] > hiy or bb[3] < loy:
+            continue
+        cov = tb.g_side_covering[z, k] != 0
+        if _segment_meets_side(tb, z, k, p0x, p0y, dx, dy):
+            if cov:
+                return 0
+            obstructed = True
     bits = LOS_EXISTS
     if obstructed:
         bits |= LOS_OBSTRUCTED

@@ -145,10 +145,18 @@ def reserved(S, b, u, y):
     return False
 
 
+# occ (new_occ, occupancy): MAX_POS position entries, then a cache of the LOS traced between
+# units while the units stand still: occ[LOS_CACHE + u * MAX_UNITS + v] = 1 + the LOS bits from
+# u's position to v's (sight), 0 not traced yet. occupancy() clears it with the rest.
+LOS_CACHE = MAX_POS
+OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+
+
 @njit
 def occupancy(S, tb, b, occ):
     """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
-    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed)."""
+    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed); the
+    LOS cache emptied (LOS_CACHE). Call it again once a unit has moved."""
     occ[:] = 0
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
@@ -157,7 +165,7 @@ def occupancy(S, tb, b, occ):
 
 @njit
 def new_occ():
-    return np.zeros(MAX_POS, dtype=np.uint8)
+    return np.zeros(OCC_SIZE, dtype=np.uint8)
 
 
 @njit
@@ -182,7 +190,10 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
-    bits = line_of_sight(tb, occ, a, c)
+    key = LOS_CACHE + u * MAX_UNITS + v  # the same pair is asked once per card and step
+    if occ[key] == 0:
+        occ[key] = 1 + line_of_sight(tb, occ, a, c)
+    bits = np.int64(occ[key]) - 1
     if bits == 0:
         return 0
     if d > reach:

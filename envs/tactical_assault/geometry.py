@@ -102,6 +102,7 @@ def _los_point(tb, occ, a, b, px, py):
     hix = max(p0x, px)
     loy = min(p0y, py)
     hiy = max(p0y, py)
+    len2 = dx * dx + dy * dy
     # positions by the tops of their boxes (derive_ground): those overlapping the line's rows
     # only; the result does not depend on the order positions are visited in
     i0 = np.searchsorted(tb.g_ysorted[:n], loy - tb.g_max_height)
@@ -111,6 +112,10 @@ def _los_point(tb, occ, a, b, px, py):
         if bb[1] > hiy:
             break
         if z == a or z == b or bb[0] > hix or bb[2] < lox or bb[3] < loy:
+            continue
+        # z's centre farther from the line than its radius: it cannot meet the line
+        cross = dx * (tb.g_centre[z, 1] - p0y) - dy * (tb.g_centre[z, 0] - p0x)
+        if cross * cross > tb.g_radius[z] * tb.g_radius[z] * len2:
             continue
         t_in = 0.0
         t_out = 1.0

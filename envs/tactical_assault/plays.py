@@ -147,8 +147,10 @@ def reserved(S, b, u, y):
 
 # occ (new_occ, occupancy): MAX_POS position entries, then a cache of the LOS traced between
 # units while the units stand still: occ[LOS_CACHE + u * MAX_UNITS + v] = 1 + the LOS bits from
-# u's position to v's (sight), 0 not traced yet. occupancy() clears it with the rest.
-LOS_CACHE = MAX_POS
+# u's position to v's (sight), 0 not traced yet. occupancy() marks it stale (occ[LOS_STALE]);
+# sight() clears a stale cache before its first use, so listings that trace no LOS pay nothing.
+LOS_STALE = MAX_POS
+LOS_CACHE = MAX_POS + 1
 OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
 
 
@@ -156,8 +158,9 @@ OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
 def occupancy(S, tb, b, occ):
     """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
     stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed); the
-    LOS cache emptied (LOS_CACHE). Call it again once a unit has moved."""
-    occ[:] = 0
+    LOS cache marked stale (LOS_CACHE). Call it again once a unit has moved."""
+    occ[:MAX_POS] = 0
+    occ[LOS_STALE] = 1
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
             occ[S["unit_pos"][b, v]] = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
@@ -190,6 +193,9 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
+    if occ[LOS_STALE]:
+        occ[LOS_CACHE:] = 0
+        occ[LOS_STALE] = 0
     key = LOS_CACHE + u * MAX_UNITS + v  # the same pair is asked once per card and step
     if occ[key] == 0:
         occ[key] = 1 + line_of_sight(tb, occ, a, c)
@@ -403,8 +409,9 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
 
 
 @njit
-def move_options(S, tb, b, u, left, contact, out, best):
-    """Sides k the moving unit may cross next (out[:n]); see can_step and can_end_from."""
+def move_options(S, tb, b, u, left, contact, out, best, most):
+    """Sides k the moving unit may cross next (out[:n]), the first `most` of them (1: can it
+    move at all); see can_step and can_end_from."""
     pos = np.int64(S["unit_pos"][b, u])
     n = 0
     for k in range(tb.g_n_dirs):
@@ -415,6 +422,8 @@ def move_options(S, tb, b, u, left, contact, out, best):
         if can_end_from(S, tb, b, u, y, left - c, contact, best):
             out[n] = k
             n += 1
+            if n >= most:
+                break
     return n
 
 
@@ -538,8 +547,6 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         return False
     if not can_take_cards(S, tb, b, play, u):
         return False
-    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
-        return False
     if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
         return False  # One Action Per Turn
     trig = np.int64(tb.play_trigger[play])
@@ -560,6 +567,9 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             forced = np.int64(S["win_unit"][b])
         elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
             forced = np.int64(S["win_enemy"][b])
+    # the cheap checks above first (windows ask about many cards and units): same answer
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
+        return False
     for j in range(tb.step_kind.shape[1]):
         kind = tb.step_kind[play, j]
         if kind < 0:
@@ -581,7 +591,9 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (
-                    move_options(S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best)
+                    move_options(
+                        S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best, np.int64(1)
+                    )
                     == 0
                 ):
                     return False

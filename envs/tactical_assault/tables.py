@@ -105,6 +105,7 @@ TA_TABLE_FIELDS = [
     ("g_side_top", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] top elevation of that terrain
     ("g_bbox", np.float64, (MAX_POS, 4)),  # [P, 4] xmin, ymin, xmax, ymax of the outline,
     # widened by BBOX_MARGIN: a line whose box misses it cannot meet it (derive_ground; LOS)
+    ("g_radius", np.float64, (MAX_POS,)),  # [P] centre to farthest corner, + BBOX_MARGIN
     ("g_yorder", np.int16, (MAX_POS,)),  # [P] positions by g_bbox ymin (derive_ground) ...
     ("g_ysorted", np.float64, (MAX_POS,)),  # [P] ... and those ymins, ascending
     ("g_max_height", np.float64, ()),  # the tallest box (ymax - ymin)
@@ -152,18 +153,20 @@ TA_TABLES_DTYPE = np.dtype(TA_TABLE_FIELDS)
 
 def derive_ground(r: np.ndarray) -> None:
     """The g_* fields computed from the others, for speed only (geometry.line_of_sight reads
-    them): each position's box, the positions in order of their boxes' tops (a line meets only
+    them): each position's box and radius, the positions in order of their boxes' tops (a line meets only
     those whose boxes overlap its rows) and the list of sides with linear terrain that matters
     to LOS.
     Called by every ground builder once its g_* fields are filled.
 
-    The box is widened by BBOX_MARGIN, far more than the LOS kernels' tolerances (1e-9, on unit
+    The box and radius are widened by BBOX_MARGIN, far more than the LOS kernels' tolerances (1e-9, on unit
     normals), so skipping a position whose box misses a line's box changes no result."""
     n = int(r["g_n_pos"])
     nd = int(r["g_n_dirs"])
     v = r["g_vertex"][:n, :nd]
     r["g_bbox"][:n, 0:2] = v.min(axis=1) - BBOX_MARGIN
     r["g_bbox"][:n, 2:4] = v.max(axis=1) + BBOX_MARGIN
+    reach = np.linalg.norm(v - r["g_centre"][:n, None, :], axis=-1)
+    r["g_radius"][:n] = (reach.max(axis=1) if nd else 0.0) + BBOX_MARGIN
     order = np.argsort(r["g_bbox"][:n, 1], kind="stable")
     r["g_yorder"][:] = -1
     r["g_yorder"][:n] = order

@@ -105,8 +105,18 @@ def _los_point(tb, occ, a, b, px, py):
     len2 = dx * dx + dy * dy
     # positions by the tops of their boxes (derive_ground): those overlapping the line's rows
     # only; the result does not depend on the order positions are visited in
-    i0 = np.searchsorted(tb.g_ysorted[:n], loy - tb.g_max_height)
-    for i in range(i0, n):
+    # the first whose top is at least loy - g_max_height (a plain binary search: numba's
+    # np.searchsorted compiles into every caller of this leaf, seconds of cold compile)
+    key = loy - tb.g_max_height
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if tb.g_ysorted[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    for i in range(lo, n):
         z = np.int64(tb.g_yorder[i])
         bb = tb.g_bbox[z]
         if bb[1] > hiy:

@@ -355,6 +355,7 @@ def _fill_ground(r, terrain, zone_terrain, ground, ground_class, edge_terrain) -
             near = r["g_dist"][:n, :n] <= r["g_dist_units"][d]
             drift = np.where(near, np.arange(n)[None, :], fy * CELLS + fx)
             r["g_drift"][:n, :n, d, 0] = np.where(length > 0, drift, -1)
+    tat.derive_ground(r)
 
 
 def _fill_forces(r, bf: Battlefield, fail, fc: fct.Tables) -> None:

@@ -130,6 +130,7 @@ def fill_ground(r: np.ndarray, sa: ScenarioArrays) -> None:
                 r["g_drift"][a, b, d, 0] = options[0]
                 if len(options) > 1:
                     r["g_drift"][a, b, d, 1] = options[1]
+    tat.derive_ground(r)
 
 
 def fill_forces(r: np.ndarray, sa: ScenarioArrays, type_index: dict[str, int]) -> None:

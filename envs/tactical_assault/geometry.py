@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.tactical_assault.state import MAX_DIRS
 
 LOS_EXISTS = 1
 LOS_OBSTRUCTED = 2  # Obstructing terrain crossed, or only a non-centre point seen (LB R11)
@@ -96,8 +97,35 @@ def _los_point(tb, occ, a, b, px, py):
     any_cov = False
     cov_same = True
     obstructed = False
-    for z in range(n):
-        if z == a or z == b:
+    # the line's box: a position whose (widened) box misses it cannot meet the line
+    lox = min(p0x, px)
+    hix = max(p0x, px)
+    loy = min(p0y, py)
+    hiy = max(p0y, py)
+    len2 = dx * dx + dy * dy
+    # positions by the tops of their boxes (derive_ground): those overlapping the line's rows
+    # only; the result does not depend on the order positions are visited in
+    # the first whose top is at least loy - g_max_height (a plain binary search: numba's
+    # np.searchsorted compiles into every caller of this leaf, seconds of cold compile)
+    key = loy - tb.g_max_height
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if tb.g_ysorted[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    for i in range(lo, n):
+        z = np.int64(tb.g_yorder[i])
+        bb = tb.g_bbox[z]
+        if bb[1] > hiy:
+            break
+        if z == a or z == b or bb[0] > hix or bb[2] < lox or bb[3] < loy:
+            continue
+        # z's centre farther from the line than its radius: it cannot meet the line
+        cross = dx * (tb.g_centre[z, 1] - p0y) - dy * (tb.g_centre[z, 0] - p0x)
+        if cross * cross > tb.g_radius[z] * tb.g_radius[z] * len2:
             continue
         t_in = 0.0
         t_out = 1.0
@@ -149,18 +177,19 @@ def _los_point(tb, occ, a, b, px, py):
         in_cover = True
     if tb.g_obstructing[b]:
         obstructed = True
-    for z in range(n):
-        for k in range(nd):
-            if tb.g_side_top[z, k] < u:
-                continue
-            cov = tb.g_side_covering[z, k] != 0
-            obs = tb.g_side_obstructing[z, k] != 0
-            if not (cov or obs):
-                continue
-            if _segment_meets_side(tb, z, k, p0x, p0y, dx, dy):
-                if cov:
-                    return 0
-                obstructed = True
+    for i in range(tb.g_n_lsides):  # the sides with linear terrain (derive_ground)
+        z = np.int64(tb.g_lside[i]) // MAX_DIRS
+        k = np.int64(tb.g_lside[i]) % MAX_DIRS
+        if tb.g_side_top[z, k] < u:
+            continue
+        bb = tb.g_bbox[z]
+        if bb[0] > hix or bb[2] < lox or bb[1] > hiy or bb[3] < loy:
+            continue
+        cov = tb.g_side_covering[z, k] != 0
+        if _segment_meets_side(tb, z, k, p0x, p0y, dx, dy):
+            if cov:
+                return 0
+            obstructed = True
     bits = LOS_EXISTS
     if obstructed:
         bits |= LOS_OBSTRUCTED

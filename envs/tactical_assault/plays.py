@@ -203,11 +203,22 @@ def reserved(S, b, u, y):
     return False
 
 
+# occ (new_occ, occupancy): MAX_POS position entries, then a cache of the LOS traced between
+# units while the units stand still: occ[LOS_CACHE + u * MAX_UNITS + v] = 1 + the LOS bits from
+# u's position to v's (sight), 0 not traced yet. occupancy() marks it stale (occ[LOS_STALE]);
+# sight() clears a stale cache before its first use, so listings that trace no LOS pay nothing.
+LOS_STALE = MAX_POS
+LOS_CACHE = MAX_POS + 1
+OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+
+
 @njit
 def occupancy(S, tb, b, occ):
     """occ[P] = 1 where a unit stands (LOS blockers: "LOS through units"), 2 where an Obstacle
-    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed)."""
-    occ[:] = 0
+    stands (FC "LOS Is Drawn Through An Obstacle": not blocked, the target is Obstructed); the
+    LOS cache marked stale (LOS_CACHE). Call it again once a unit has moved."""
+    occ[:MAX_POS] = 0
+    occ[LOS_STALE] = 1
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] == WHERE_ON:
             o = 2 if S["unit_type"][b, v] == tb.type_obstacle else 1
@@ -219,7 +230,7 @@ def occupancy(S, tb, b, occ):
 
 @njit
 def new_occ():
-    return np.zeros(MAX_POS, dtype=np.uint8)
+    return np.zeros(OCC_SIZE, dtype=np.uint8)
 
 
 @njit
@@ -244,10 +255,16 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
-    if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:
-        bits = _los_oversized(tb, occ, u, v, a, c)
-    else:
-        bits = line_of_sight(tb, occ, a, c)
+    if occ[LOS_STALE]:
+        occ[LOS_CACHE:] = 0
+        occ[LOS_STALE] = 0
+    key = LOS_CACHE + u * MAX_UNITS + v  # the same pair is asked once per card and step
+    if occ[key] == 0:
+        if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:  # an oversized unit (LB R28)
+            occ[key] = 1 + _los_oversized(tb, occ, u, v, a, c)
+        else:
+            occ[key] = 1 + line_of_sight(tb, occ, a, c)
+    bits = np.int64(occ[key]) - 1
     if bits == 0:
         return 0
     if d > reach:
@@ -499,8 +516,9 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
 
 
 @njit
-def move_options(S, tb, b, u, left, contact, out, best):
-    """Sides k the moving unit may cross next (out[:n]); see can_step and can_end_from."""
+def move_options(S, tb, b, u, left, contact, out, best, most):
+    """Sides k the moving unit may cross next (out[:n]), the first `most` of them (1: can it
+    move at all); see can_step and can_end_from."""
     pos = np.int64(S["unit_pos"][b, u])
     n = 0
     for k in range(tb.g_n_dirs):
@@ -511,6 +529,8 @@ def move_options(S, tb, b, u, left, contact, out, best):
         if can_end_from(S, tb, b, u, y, left - c, contact, best):
             out[n] = k
             n += 1
+            if n >= most:
+                break
     return n
 
 
@@ -634,8 +654,6 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         return False
     if not can_take_cards(S, tb, b, play, u):
         return False
-    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
-        return False
     if tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u]:
         return False  # One Action Per Turn
     trig = np.int64(tb.play_trigger[play])
@@ -656,6 +674,9 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             forced = np.int64(S["win_unit"][b])
         elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
             forced = np.int64(S["win_enemy"][b])
+    # the cheap checks above first (windows ask about many cards and units): same answer
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
+        return False
     for j in range(tb.step_kind.shape[1]):
         kind = tb.step_kind[play, j]
         if kind < 0:
@@ -677,7 +698,9 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (
-                    move_options(S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best)
+                    move_options(
+                        S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best, np.int64(1)
+                    )
                     == 0
                 ):
                     return False

@@ -25,6 +25,7 @@ FB_LEN = 12  # steps of a stored Fall Back route (a Short Distance is at most a 
 N_RESULTS = len(fct.RESULT_NAMES)  # Table 6 Combat Results
 N_DRIFT = 2  # Random Drift distances tabulated: Very Short and Short (FC I6)
 MAX_FP = 6  # zones of an oversized unit beyond its centre zone (LB "Oversized units", I2)
+BBOX_MARGIN = 1e-6  # widening of the positions' boxes (g_bbox; derive_ground)
 
 # vc_at_limit: who wins when the turn limit is reached (LB I3; FC R10)
 AT_LIMIT_MOST_UNITS = 0
@@ -103,6 +104,14 @@ TA_TABLE_FIELDS = [
     ("g_side_covering", np.uint8, (MAX_POS, MAX_DIRS)),  # [P, D] Covering linear terrain
     ("g_side_obstructing", np.uint8, (MAX_POS, MAX_DIRS)),  # [P, D] Obstructing linear terrain
     ("g_side_top", np.int8, (MAX_POS, MAX_DIRS)),  # [P, D] top elevation of that terrain
+    ("g_bbox", np.float64, (MAX_POS, 4)),  # [P, 4] xmin, ymin, xmax, ymax of the outline,
+    # widened by BBOX_MARGIN: a line whose box misses it cannot meet it (derive_ground; LOS)
+    ("g_radius", np.float64, (MAX_POS,)),  # [P] centre to farthest corner, + BBOX_MARGIN
+    ("g_yorder", np.int16, (MAX_POS,)),  # [P] positions by g_bbox ymin (derive_ground) ...
+    ("g_ysorted", np.float64, (MAX_POS,)),  # [P] ... and those ymins, ascending
+    ("g_max_height", np.float64, ()),  # the tallest box (ymax - ymin)
+    ("g_n_lsides", np.int16, ()),  # sides with Covering or Obstructing linear terrain ...
+    ("g_lside", np.int16, (MAX_POS * MAX_DIRS,)),  # ... as z * MAX_DIRS + k, in (z, k) order
     ("g_arc", np.uint8, (MAX_POS, MAX_DIRS, MAX_POS)),  # [P, F, P] other in the LOS Arc of a
     # unit at p facing f (LB "Line-of-sight arcs", "LOS & zone corners")
     ("g_drift", np.int16, (MAX_POS, MAX_POS, N_DRIFT, 2)),  # [P, R, d, option] where a
@@ -146,6 +155,38 @@ TA_TABLE_FIELDS = [
     ("vc_at_limit", np.int8, ()),  # AT_LIMIT_*
 ]
 TA_TABLES_DTYPE = np.dtype(TA_TABLE_FIELDS)
+
+
+def derive_ground(r: np.ndarray) -> None:
+    """The g_* fields computed from the others, for speed only (geometry.line_of_sight reads
+    them): each position's box and radius, the positions in order of their boxes' tops (a line meets only
+    those whose boxes overlap its rows) and the list of sides with linear terrain that matters
+    to LOS.
+    Called by every ground builder once its g_* fields are filled.
+
+    The box and radius are widened by BBOX_MARGIN, far more than the LOS kernels' tolerances (1e-9, on unit
+    normals), so skipping a position whose box misses a line's box changes no result."""
+    n = int(r["g_n_pos"])
+    nd = int(r["g_n_dirs"])
+    v = r["g_vertex"][:n, :nd]
+    r["g_bbox"][:n, 0:2] = v.min(axis=1) - BBOX_MARGIN
+    r["g_bbox"][:n, 2:4] = v.max(axis=1) + BBOX_MARGIN
+    reach = np.linalg.norm(v - r["g_centre"][:n, None, :], axis=-1)
+    r["g_radius"][:n] = (reach.max(axis=1) if nd else 0.0) + BBOX_MARGIN
+    order = np.argsort(r["g_bbox"][:n, 1], kind="stable")
+    r["g_yorder"][:] = -1
+    r["g_yorder"][:n] = order
+    r["g_ysorted"][:] = np.inf
+    r["g_ysorted"][:n] = r["g_bbox"][order, 1]
+    r["g_max_height"] = (r["g_bbox"][:n, 3] - r["g_bbox"][:n, 1]).max() if n else 0.0
+    norms = np.linalg.norm(r["g_normal"][:n, :nd], axis=-1)
+    if n and not np.allclose(norms, 1.0, atol=1e-6):
+        raise ValueError("ground: side normals (g_normal) must be unit vectors")
+    has = (r["g_side_covering"][:n, :nd] != 0) | (r["g_side_obstructing"][:n, :nd] != 0)
+    z, k = np.nonzero(has)  # row-major: (z, k) order, as the full scan visits them
+    r["g_n_lsides"] = len(z)
+    r["g_lside"][:] = -1
+    r["g_lside"][: len(z)] = z * MAX_DIRS + k
 
 
 def card_record(t: fct.Tables) -> np.ndarray:

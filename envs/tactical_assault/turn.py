@@ -284,7 +284,7 @@ def legal_actions(S, tb, b, out):
     occ = new_occ()
     occupancy(S, tb, b, occ)
     scratch = np.zeros(MAX_DIRS, dtype=np.int64)
-    best = np.zeros(MAX_POS, dtype=np.int64)
+    best = np.empty(MAX_POS, dtype=np.int64)  # plays.can_end_from sets what it reads
     if st == STAGE_MAIN:
         for k in range(tb.n_cards):
             if S["card_place"][b, p, k] != PLACE_HAND:
@@ -392,7 +392,7 @@ def legal_actions(S, tb, b, out):
     if st == STAGE_MOVE:
         left = np.int64(S["fr_left"][b, i])
         contact = S["fr_contact"][b, i] != 0
-        m = move_options(S, tb, b, u, left, contact, scratch, best)
+        m = move_options(S, tb, b, u, left, contact, scratch, best, np.int64(MAX_DIRS))
         pos = np.int64(S["unit_pos"][b, u])
         for t in range(m):
             out[n] = A_POS + tb.g_neighbour[pos, scratch[t]]

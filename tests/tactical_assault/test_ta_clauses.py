@@ -164,7 +164,7 @@ def test_no_unit_ever_enters_an_impassable_zone(tb):
     best = np.zeros(plays.MAX_POS, dtype=np.int64)
     put(S, INF, 5, 2, S_)
     for contact in (False, True):
-        n = plays.move_options(S, tb, 0, INF, 6, contact, scratch, best)
+        n = plays.move_options(S, tb, 0, INF, 6, contact, scratch, best, 8)
         options = {int(tb.g_neighbour[z(5, 2), scratch[i]]) for i in range(n)}
         assert z(5, 3) not in options and z(4, 2) in options
 

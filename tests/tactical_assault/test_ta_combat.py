@@ -354,7 +354,7 @@ def test_move_costs_and_passing_friendly_units(tb):
     best = np.zeros(128, dtype=np.int64)
 
     def options(u, left):
-        n = plays.move_options(S, tb, 0, u, left, False, scratch, best)
+        n = plays.move_options(S, tb, 0, u, left, False, scratch, best, 8)
         pos = S["unit_pos"][0, u]
         return {int(tb.g_neighbour[pos, scratch[i]]) for i in range(n)}
 

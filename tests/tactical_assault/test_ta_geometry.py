@@ -48,6 +48,47 @@ def test_line_of_sight_matches_the_zone_geometry(name):
         assert got == (want.exists, want.obstructed, want.in_cover), (a, b)
 
 
+def _uncull(rec: np.ndarray) -> np.ndarray:
+    """A copy of a tables record whose speed-up fields (tables.derive_ground) cull nothing:
+    line_of_sight then tests every position, as before they existed."""
+    full = rec.copy()
+    full.setflags(write=True)
+    r = full[0]
+    r["g_bbox"][:, 0:2] = -np.inf
+    r["g_bbox"][:, 2:4] = np.inf
+    r["g_radius"][:] = np.inf
+    r["g_ysorted"][:] = -np.inf
+    r["g_max_height"] = np.inf
+    return full
+
+
+@pytest.mark.parametrize("name", ["fantasy_cards", "Greywater Ford"])
+def test_culled_line_of_sight_equals_the_full_scan(name):
+    """The positions line_of_sight skips (boxes, radii, rows: derive_ground) never change its
+    result: random pairs and random units (Obstacles too) on the FC tabletop and a zone map."""
+    if name == "fantasy_cards":
+        from envs.fantasy_cards.tabletop import standard_record
+
+        rec = standard_record()
+    else:
+        sa = load_lb().scenarios[name]
+        rec = tables.card_record(load_fc())
+        fill_ground(rec[0], sa)
+    tb, full = tables.as_tb(rec), tables.as_tb(_uncull(rec))
+    n = int(tb.g_n_pos)
+    rng = np.random.default_rng(11)
+    seen = set()
+    for _ in range(1500):
+        a, b = (int(x) for x in rng.integers(n, size=2))
+        occ = np.zeros(MAX_POS, dtype=np.uint8)
+        occ[:n] = rng.choice(3, size=n, p=[0.88, 0.09, 0.03])
+        occ[[a, b]] = 0
+        bits = geometry.line_of_sight(tb, occ, a, b)
+        assert bits == geometry.line_of_sight(full, occ, a, b), (a, b)
+        seen.add(bits)
+    assert len(seen) >= 3  # blocked, clear and Obstructed lines were all drawn
+
+
 def test_units_block_line_of_sight_and_obscured_targets():
     """LB "LOS through units": a unit on the line blocks; LB "LOS to other than center
     point": a target seen only off-centre is Obscured (Obstructed, R11)."""

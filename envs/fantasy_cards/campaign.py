@@ -29,6 +29,7 @@ random one for tests and tools.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,20 +50,23 @@ class Spend:
     swap_in: tuple[str, ...] = ()
 
 
-class CampaignPlayer:
-    """The decisions a campaign asks of one player. Subclass and override."""
+class CampaignPlayer(ABC):
+    """The decisions a campaign asks of one player: a subclass gives all three (an
+    incomplete one cannot be made)."""
 
+    @abstractmethod
     def choose_force(self, allowed: int, fc: fct.Tables, rng: np.random.Generator) -> list[str]:
-        raise NotImplementedError
+        """The unit types of the campaign's force, worth `allowed` points (FC-7.4)."""
 
+    @abstractmethod
     def spend(
         self, points: int, force: list[str], fc: fct.Tables, rng: np.random.Generator
     ) -> Spend:
-        raise NotImplementedError
+        """How this game's Campaign Points are spent (FC-7.7)."""
 
+    @abstractmethod
     def act(self, S: np.ndarray, tb, legal: np.ndarray, rng: np.random.Generator) -> int:
         """One decision of a game (an action id among `legal`)."""
-        raise NotImplementedError
 
 
 def _choosable(fc: fct.Tables) -> list[str]:

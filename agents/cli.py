@@ -125,6 +125,9 @@ def describe_options(choices) -> str:
     return ", ".join(f"{k}={'|'.join(v)}" for k, v in choices.items()) or "none"
 
 
+_WARNED: set[str] = set()  # rulesets whose "in progress" note this process has printed
+
+
 def check_ruleset(name: str, options=None, config_dir=None):
     """The playable ruleset `name` with `options` (a dict or KEY=VALUE strings) and the
     rule tables of `config_dir` (None: the embedded ones), or UsageError: one line naming
@@ -140,7 +143,8 @@ def check_ruleset(name: str, options=None, config_dir=None):
     except UnknownRuleset as e:
         raise UsageError(str(e)) from None
     warning = progress_warning(name)
-    if warning:
+    if warning and name not in _WARNED:  # once per process: a command checks a ruleset often
+        _WARNED.add(name)
         print(warning, file=sys.stderr)
     if not options:
         return rs

@@ -36,3 +36,17 @@ def test_progress_warning_names_what_is_left(monkeypatch):
     assert registry.entry(name).playable and not registry.entry(name).complete
     monkeypatch.setitem(registry.ENTRIES, name, dataclasses.replace(e, status=PLAYABLE))
     assert registry.progress_warning(name) is None
+
+
+def test_a_command_prints_the_progress_note_once(monkeypatch, capsys):
+    """A command checks its ruleset several times (balance: self-play, then the report); the
+    "in progress" note is printed the first time only."""
+    from agents import cli
+
+    name = next(n for n in registry.names() if pending_clauses(n))
+    e = registry.entry(name)
+    monkeypatch.setitem(registry.ENTRIES, name, dataclasses.replace(e, status=IN_PROGRESS))
+    monkeypatch.setattr(cli, "_WARNED", set())
+    cli.check_ruleset(name)
+    cli.check_ruleset(name)
+    assert capsys.readouterr().err.count("is in progress") == 1

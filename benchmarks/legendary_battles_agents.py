@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.stats import wilson_interval
+from benchmarks.seats import SeatTally
 from envs.registry import get
 
 CHUNK = 2000  # games per kernel call
@@ -36,33 +36,19 @@ def measure(games: int, seed: int, scenario: str, ruleset: str = "legendary_batt
     options = {"scenario": scenario} if ruleset == "legendary_battles" else None
     rs = get(ruleset, options=options)
     agents = np.array([rs.agent_id("heuristic"), rs.agent_id("random")], dtype=np.int8)
-    wins = np.zeros(2, dtype=np.int64)
-    draws = np.zeros(2, dtype=np.int64)
-    played = np.zeros(2, dtype=np.int64)
+    tally = SeatTally()
     random_wins = np.zeros(2, dtype=np.int64)  # random against random, for scale
     S = rs.allocate(CHUNK, 2)
     for first in range(0, games, CHUNK):
         idx = np.arange(first, min(games, first + CHUNK))
-        res = rs.play_chunk(S, rs.tables_batch, seed, idx, agents)
-        if (res.length < 0).any():
-            raise RuntimeError("a game did not end (kernel bug)")
-        for seat in (0, 1):
-            mine = res.seat_agent[:, seat] == 0
-            played[seat] += mine.sum()
-            wins[seat] += (res.winner[mine] == seat).sum()
-            draws[seat] += (res.winner[mine] < 0).sum()
+        tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
         ref = rs.play_chunk(S, rs.tables_batch, seed + 1, idx, agents[1:])
         for seat in (0, 1):
             random_wins[seat] += (ref.winner == seat).sum()
     out: dict = {"scenario": scenario, "games": games, "seed": seed}
     for seat in (0, 1):
-        lo, hi = wilson_interval(int(wins[seat]), int(played[seat]))
         out[f"seat{seat}"] = {
-            "games": int(played[seat]),
-            "wins": int(wins[seat]),
-            "draws": int(draws[seat]),
-            "win_rate": round(float(wins[seat] / played[seat]), 4),
-            "wilson95": [round(float(lo), 4), round(float(hi), 4)],
+            **tally.seat(seat),
             "random_v_random_win_rate": round(float(random_wins[seat] / games), 4),
         }
     return out

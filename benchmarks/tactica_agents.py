@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.stats import wilson_interval
+from benchmarks.seats import SeatTally
 from envs.registry import get
 
 CHUNK = 1000  # wars per kernel call
@@ -26,30 +26,14 @@ CHUNK = 1000  # wars per kernel call
 def measure(wars: int, seed: int, opponent: str, advanced: bool) -> dict:
     rs = get("tactica", options={"game": "advanced" if advanced else "basic"})
     agents = np.array([rs.agent_id("heuristic"), rs.agent_id(opponent)], dtype=np.int8)
-    wins = np.zeros(2, dtype=np.int64)
-    draws = np.zeros(2, dtype=np.int64)
-    played = np.zeros(2, dtype=np.int64)
+    tally = SeatTally("war")
     S = rs.allocate(CHUNK, 2)
     for first in range(0, wars, CHUNK):
         idx = np.arange(first, min(wars, first + CHUNK))
-        res = rs.play_chunk(S, rs.tables_batch, seed, idx, agents)
-        if (res.length < 0).any():
-            raise RuntimeError("a war did not end (kernel bug)")
-        for seat in (0, 1):
-            mine = res.seat_agent[:, seat] == 0
-            played[seat] += mine.sum()
-            wins[seat] += (res.winner[mine] == seat).sum()
-            draws[seat] += (res.winner[mine] < 0).sum()
+        tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
     out = {"opponent": opponent, "advanced": advanced, "wars": wars, "seed": seed}
     for seat in (0, 1):
-        lo, hi = wilson_interval(int(wins[seat]), int(played[seat]))
-        out[f"seat{seat}"] = {
-            "wars": int(played[seat]),
-            "wins": int(wins[seat]),
-            "draws": int(draws[seat]),
-            "win_rate": round(float(wins[seat] / played[seat]), 4),
-            "wilson95": [round(float(lo), 4), round(float(hi), 4)],
-        }
+        out[f"seat{seat}"] = tally.seat(seat)
     return out
 
 

@@ -76,7 +76,13 @@ def ruleset(
     config_dir: str | Path | None = None, options: Mapping[str, str] | None = None
 ) -> Ruleset:
     """Fantasy Cards' Ruleset (the Standard Game); `config_dir` loads another rule folder
-    (configs/fantasy_cards layout, with its battlefield.yaml). No options."""
+    (configs/fantasy_cards layout, with its battlefield.yaml). No options: a campaign (FC
+    PART VII) is an option of the AEC env only (R37)."""
+    if options and "campaign" in options:
+        raise ValueError(
+            f"{NAME}: campaign is an option of the AEC env (fantasy_cards_v0.env(campaign=N)), "
+            "not of the Ruleset: its batch kernels (selfplay, BatchEnv) play single games (R37)"
+        )
     resolve_options(NAME, {}, options)  # ValueError naming any option given
     path = None
     if config_dir is not None:

@@ -64,7 +64,8 @@ O_UNMATCHED = O_LEFT + 1  # unit points swapped out and not yet swapped in
 O_PROMOTIONS = O_UNMATCHED + 1  # Promotion Awards bought in this spending so far
 O_SWAP_OUT = O_PROMOTIONS + 1  # [T] units of each type swapped out in this spending
 O_SWAP_IN = O_SWAP_OUT + T  # [T] units of each type swapped in
-O_AWARDS = O_SWAP_IN + T  # [2] Promotion Awards: mine, the opponent's (known to both, R47)
+O_AWARDS = O_SWAP_IN + T  # [2] Promotion Awards: mine, the opponent's as of the last game
+#                             whose spendings are all done (R48: spendings are unseen)
 O_GAMES = O_AWARDS + 2  # [2] games played, games left
 O_SEAT = O_GAMES + 2  # my seat in the game being played (or just played)
 CAMPAIGN_OBS = O_SEAT + 1
@@ -158,6 +159,7 @@ class CampaignEnv(AECEnv):
             self._seed = int(np.random.SeedSequence().generate_state(1)[0])
         self._draws = cp.campaign_draws(self._seed)
         self.result = cp.CampaignResult(forces=[[], []], awards=[0, 0], earned=[0, 0])
+        self._public_awards = [0, 0]  # awards once both spendings of a game are done (R48)
         self.games_played = 0
         self.order = [0, 1]  # player at seat 0, at seat 1 of the current game
         self.draft: cp.SpendDraft | None = None
@@ -225,7 +227,7 @@ class CampaignEnv(AECEnv):
             for n in d.swap_in:
                 c[O_SWAP_IN + fc.unit_type_index[n]] += 1
         c[O_AWARDS] = self.result.awards[me]
-        c[O_AWARDS + 1] = self.result.awards[1 - me]
+        c[O_AWARDS + 1] = self._public_awards[1 - me]
         c[O_GAMES] = self.games_played
         c[O_GAMES + 1] = self.spec.games - self.games_played
         c[O_SEAT] = self.seat_of(me)
@@ -326,6 +328,8 @@ class CampaignEnv(AECEnv):
             )
             self.result.awards[p] += got
             self.draft = None
+            if not self._spenders:
+                self._public_awards = list(self.result.awards)
             if self._spenders:
                 self._begin_spend()
             elif self.games_played < self.spec.games:
@@ -351,7 +355,7 @@ class CampaignEnv(AECEnv):
             info: dict[str, Any] = {
                 "phase": self.phase,
                 "games_played": self.games_played,
-                "awards": list(self.result.awards),
+                "awards": list(self._public_awards),
             }
             if self.phase == PHASE_GAME:
                 from envs.tactical_assault.ruleset import step_info
@@ -386,7 +390,8 @@ class CampaignEnv(AECEnv):
         lines = [
             f"campaign: game {self.games_played + (self.phase == PHASE_GAME)} of "
             f"{self.spec.games} ({self._name(self.battlefield)}), {self.decision_name()}",
-            f"Promotion Awards: player_0 {r.awards[0]}, player_1 {r.awards[1]}; "
+            f"Promotion Awards: mine {r.awards[me]}, the opponent's "
+            f"{self._public_awards[1 - me]}; "
             f"my force: {', '.join(r.forces[me]) or '(being chosen)'}",
         ]
         if self.draft is not None and self._spenders[0] == me:

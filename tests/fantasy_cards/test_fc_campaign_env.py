@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fc_tabletop_helpers import battlefield_doc, write
 from pettingzoo.test import api_test
 
 from envs.fantasy_cards import campaign as cp
 from envs.fantasy_cards import campaign_env as ce
 from envs.fantasy_cards import fantasy_cards_v0 as v0
+from envs.fantasy_cards import tabletop as tt
 from envs.fantasy_cards.ruleset import ruleset
 from envs.fantasy_cards.tables import load_tables
 from envs.tactical_assault.actions import A_PASS, A_UNIT, N_ACTIONS
@@ -205,10 +207,14 @@ def test_spending_is_3_per_award_and_a_swap_of_equal_value_and_the_rest_lapses()
     env.step(ce.C_DONE)
     assert u.result.awards[p] == bought and sorted(u.result.forces[p]) == ["ARCHER", "MILITIA"]
     assert sum(PTS[n] for n in u.result.forces[p]) == PTS["INFANTRY"] + PTS["MILITIA"]
-    # the other player spends next, then game 2: the lapsed points are gone
+    # the other player spends next, not yet seeing the awards just bought (R48)
     assert u.current_player == 1 - p and u.draft.points in (9, 6, 3)
+    other = env.observe(env.agent_selection)["observation"]
+    assert other[C0 + ce.O_AWARDS + 1] == 0 and other[C0 + ce.O_LEFT] == u.draft.points
     env.step(ce.C_DONE)
+    # then game 2, with the awards known to both and the lapsed points gone
     assert u.phase == ce.PHASE_GAME and lapsed >= 0
+    assert env.observe(f"player_{1 - p}")["observation"][C0 + ce.O_AWARDS + 1] == bought
     assert u.result.earned[p] == pts  # earned, whatever was spent or lapsed
 
 
@@ -247,6 +253,15 @@ def test_same_seed_same_campaign_bit_for_bit():
     b = play(v0.env(campaign=2), seed=9, policy_seed=3, log=logger(1))
     assert seen[0] == seen[1]
     assert (a.games, a.awards, a.earned, a.forces) == (b.games, b.awards, b.earned, b.forces)
+
+
+def test_an_alternate_campaign_env_plays_its_fixed_sequence(tmp_path):
+    """FC "Alternate Campaigns" through the env option: the fixed sequence, in order."""
+    doc = battlefield_doc()
+    doc["name"] = "Open Field"
+    other = write(doc, tmp_path)
+    res = play(v0.env(campaign={"sequence": [other, tt.STANDARD_PATH]}), seed=2, policy_seed=4)
+    assert [g[1] for g in res.games] == ["Open Field", "Standard Battlefield"]
 
 
 def test_the_option_is_checked_and_named():

@@ -140,7 +140,7 @@ class CampaignEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(N_CAMPAIGN_ACTIONS) for a in self.possible_agents}
-        self._names = {}
+        self._names: dict[Path, str] = {}
 
     # PettingZoo API -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -186,7 +186,9 @@ class CampaignEnv(AECEnv):
         return self.order[self.game.current]
 
     def seat_of(self, player: int) -> int:
-        return 0 if self.phase == PHASE_FORCE else self.order.index(player)
+        """The player's seat: in the force choice its own number (R46), else in the game
+        being played (or just played)."""
+        return player if self.phase == PHASE_FORCE else self.order.index(player)
 
     def legal(self) -> np.ndarray:
         """The legal actions of the decision asked now (empty once the campaign is over)."""
@@ -206,9 +208,7 @@ class CampaignEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         me = self.agent_name_mapping[agent]
         obs = np.zeros(self._game_obs + CAMPAIGN_OBS, dtype=np.float32)
-        if self.phase == PHASE_FORCE:
-            self.game.observe(me, obs[: self._game_obs])
-        elif self.phase == PHASE_GAME:
+        if self.phase in (PHASE_FORCE, PHASE_GAME):
             self.game.observe(self.seat_of(me), obs[: self._game_obs])
         c = obs[self._game_obs :]
         fc = self.fc

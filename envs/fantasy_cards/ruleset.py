@@ -16,6 +16,7 @@ ConfigError, a ValueError) name the file, the entry and the field.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +31,10 @@ TITLE = "Tactical Assault: Fantasy Cards"
 SEED_FILE = "000_966979c4608810fc.txt"
 STATUS = IN_PROGRESS
 BATTLEFIELD_FILE = "battlefield.yaml"
+CAMPAIGN_NOTE = (
+    "an option of the AEC env only (fantasy_cards_v0.env(campaign=N), reading R37): the "
+    "Ruleset's batch kernels (selfplay, BatchEnv, balance) play single games"
+)
 
 
 def _render_text(view, S: np.ndarray, me: int, b: int = 0) -> str:
@@ -59,7 +64,7 @@ def _build(config_dir: str | None) -> Ruleset:
     tba = battlefield_record(path, fc)  # a fresh, writable record
     view = TabletopView.load(path)
     ident = Identity(NAME, ENV_NAME, TITLE, SEED_FILE, "docs/rules/fantasy_cards.md")
-    return build(
+    rs = build(
         ident,
         fc,
         tba,
@@ -70,6 +75,8 @@ def _build(config_dir: str | None) -> Ruleset:
         {},
         tuple(fc.unit_type_names),
     )
+    # options the AEC env takes but the Ruleset cannot (the CLI names them, agents/cli.py)
+    return replace(rs, extra={**rs.extra, "env_only_options": {"campaign": CAMPAIGN_NOTE}})
 
 
 def ruleset(
@@ -79,10 +86,7 @@ def ruleset(
     (configs/fantasy_cards layout, with its battlefield.yaml). No options: a campaign (FC
     PART VII) is an option of the AEC env only (R37)."""
     if options and "campaign" in options:
-        raise ValueError(
-            f"{NAME}: campaign is an option of the AEC env (fantasy_cards_v0.env(campaign=N)), "
-            "not of the Ruleset: its batch kernels (selfplay, BatchEnv) play single games (R37)"
-        )
+        raise ValueError(f"{NAME}: campaign is {CAMPAIGN_NOTE}")
     resolve_options(NAME, {}, options)  # ValueError naming any option given
     path = None
     if config_dir is not None:

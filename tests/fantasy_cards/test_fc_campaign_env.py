@@ -10,6 +10,7 @@ import pytest
 from fc_tabletop_helpers import battlefield_doc, write
 from pettingzoo.test import api_test
 
+from agents.cli import UsageError, check_ruleset
 from envs.fantasy_cards import campaign as cp
 from envs.fantasy_cards import campaign_env as ce
 from envs.fantasy_cards import fantasy_cards_v0 as v0
@@ -278,7 +279,9 @@ def test_the_option_is_checked_and_named():
         v0.env(campaign={"games": 1, "battlefields": ["nowhere.yaml"]})
     with pytest.raises(ValueError, match="a campaign env is two players"):
         v0.env(campaign=1, num_players=3)
-    with pytest.raises(ValueError, match="campaign is an option of the AEC env"):
+    with pytest.raises(ValueError, match="campaign is an option of the AEC env only"):
         ruleset(options={"campaign": "2"})
+    with pytest.raises(UsageError, match="fantasy_cards: campaign is an option of the AEC env"):
+        check_ruleset("fantasy_cards", ["campaign=2"])  # tacsim selfplay --option campaign=2
     with pytest.raises(ValueError, match="must be an integer"):
         env.step("pass")

@@ -252,8 +252,10 @@ class CampaignSpec:
         """The env option `campaign=`: a number of games (int, or its digits as a string, the
         form `options={"campaign": "3"}` takes), a mapping with the keys of :meth:`make`
         (`rounds` or `games`, `battlefields`, `sequence`), or a CampaignSpec."""
-        if isinstance(value, CampaignSpec):
-            return value
+        if isinstance(value, CampaignSpec):  # checked again, as if made here
+            if value.sequence is not None:
+                return cls.make(sequence=value.sequence)
+            return cls.make(value.games, value.battlefields or None, default=default)
         if isinstance(value, str):
             if not value.strip().isdigit():
                 raise ValueError(f"campaign must be a number of games, got {value!r}")

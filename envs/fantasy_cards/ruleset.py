@@ -5,7 +5,9 @@ with Legendary Battles: one compiled core plays both).
 The game is the Standard Game (FC PART VI) on the 16 x 16 tabletop of
 configs/fantasy_cards/battlefield.yaml (reading R28, envs/fantasy_cards/tabletop.py): forces
 of 36 points chosen by each player, deployed anywhere a Medium Distance apart, the turn limit
-and victory conditions of standard_game.yaml. No options.
+and victory conditions of standard_game.yaml. No options: a campaign (FC PART VII) is an
+option of the AEC env only (`fantasy_cards_v0.env(campaign=N)`, reading R37); the CLI's
+`--option campaign=N` is refused with that reason (`extra["env_only_options"]`).
 
 A battlefield of your own: a copy of configs/fantasy_cards with your battlefield.yaml (and,
 if you like, other cards or unit types), passed as `config_dir` (`--config-dir` on the

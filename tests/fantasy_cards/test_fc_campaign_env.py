@@ -271,6 +271,8 @@ def test_the_option_is_checked_and_named():
     assert env.unwrapped.spec.games == 1 and env.unwrapped.phase == ce.PHASE_FORCE
     with pytest.raises(ValueError, match="rounds must be 1 or more, got 0"):
         v0.env(campaign=0)
+    with pytest.raises(ValueError, match="rounds must be 1 or more, got 0"):
+        v0.env(campaign=cp.CampaignSpec(games=0))
     with pytest.raises(ValueError, match="campaign must be a number of games, got 'many'"):
         v0.env(options={"campaign": "many"})
     with pytest.raises(ValueError, match="unknown key 'maps'"):

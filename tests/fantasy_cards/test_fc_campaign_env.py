@@ -287,3 +287,25 @@ def test_the_option_is_checked_and_named():
         check_ruleset("fantasy_cards", ["campaign=2"])  # tacsim selfplay --option campaign=2
     with pytest.raises(ValueError, match="must be an integer"):
         env.step("pass")
+
+
+def test_a_swap_is_offered_only_if_it_can_be_finished_within_32_units():
+    """I17, R48: with 32 units a force may swap a 4-point Cavalry only for units it can still
+    hold: another 4-point unit, not a 3-point one (its last point would need a 33rd unit)."""
+    assert PTS["CIVILIAN"] == 1 and PTS["CAVALRY"] == 4 and PTS["ARCHER"] == 3
+    force = ["CAVALRY"] + ["CIVILIAN"] * (cp.MAX_FORCE_UNITS - 1)
+    d = cp.SpendDraft(points=9, force=force)
+    assert d.can_swap_out("CAVALRY", FC) and not d.can_swap_in("CAVALRY", FC)
+    d.swap_out.append("CAVALRY")
+    assert not d.can_finish(FC)
+    assert d.can_swap_in("CHARIOT", FC) and PTS["CHARIOT"] == 4
+    assert not d.can_swap_in("ARCHER", FC) and not d.can_swap_in("CIVILIAN", FC)
+    small = cp.SpendDraft(points=9, force=["CAVALRY", "CIVILIAN"], swap_out=["CAVALRY"])
+    assert small.can_swap_in("ARCHER", FC) and small.can_swap_in("CIVILIAN", FC)
+    small.swap_in += ["ARCHER", "CIVILIAN"]
+    assert small.can_finish(FC) and small.left(FC) == 5
+    assert cp.apply_spend(9, small.force, small.spend(), FC, 36)[1] == [
+        "CIVILIAN",
+        "ARCHER",
+        "CIVILIAN",
+    ]

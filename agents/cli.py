@@ -148,6 +148,10 @@ def check_ruleset(name: str, options=None, config_dir=None):
         print(warning, file=sys.stderr)
     if not options:
         return rs
+    env_only = rs.extra.get("env_only_options", {})  # e.g. Fantasy Cards' campaign (R37)
+    for key in options:
+        if key in env_only:
+            raise UsageError(f"{rs.name}: {key} is {env_only[key]}")
     if not rs.option_choices:
         given = ", ".join(f"{k}={v}" for k, v in options.items())
         raise UsageError(f"{rs.name} has no options, got --option {given}")

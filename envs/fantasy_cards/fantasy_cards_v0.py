@@ -7,7 +7,11 @@ docs/rules/fantasy_cards.md; data: configs/fantasy_cards/ (cards, unit types, th
 Game, the battlefield). In progress: the clauses still "to implement" in that doc are left out
 (`tacsim rulesets` counts them).
 
-Agents: `player_0` and `player_1`. No options. A battlefield of your own: a copy of
+Agents: `player_0` and `player_1`. One option, of the AEC env only: `campaign` (FC PART VII,
+reading R37): `env(campaign=3)` (or `env(options={"campaign": "3"})`) is a two-player campaign
+of 3 linked Standard Games as ONE episode, its force choice and Campaign Point spending being
+decisions of the env (envs/fantasy_cards/campaign_env.py; `campaign` may also be a mapping
+with `games` and `battlefields`, or `sequence`, battlefield files). A battlefield of your own: a copy of
 configs/fantasy_cards with your battlefield.yaml, passed as `config_dir`
 (envs/fantasy_cards/ruleset.py).
 
@@ -54,9 +58,21 @@ class raw_env(RulesetAECEnv):  # noqa: N801 (PettingZoo naming)
     ruleset_fn = staticmethod(ruleset)
 
 
-def env(**kwargs) -> raw_env:
-    """The AEC env with PettingZoo's order-enforcing wrapper (illegal actions still raise)."""
-    return order_enforced(raw_env(**kwargs))
+def env(campaign=None, **kwargs):
+    """The AEC env with PettingZoo's order-enforcing wrapper (illegal actions still raise).
+    `campaign` (or `options={"campaign": N}`): the whole two-player campaign as one episode
+    (campaign_env.CampaignEnv, R37)."""
+    options = dict(kwargs.pop("options", None) or {})
+    if "campaign" in options:
+        if campaign is not None:
+            raise ValueError("campaign given twice (as campaign= and in options)")
+        campaign = options.pop("campaign")
+    if campaign is not None:
+        from envs.fantasy_cards.campaign_env import CampaignEnv
+
+        ruleset(kwargs.get("config_dir"), options)  # the other options, checked as ever
+        return order_enforced(CampaignEnv(campaign, **kwargs))
+    return order_enforced(raw_env(options=options or None, **kwargs))
 
 
 class BatchEnv(RulesetBatchEnv):

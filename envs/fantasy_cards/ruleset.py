@@ -5,7 +5,9 @@ with Legendary Battles: one compiled core plays both).
 The game is the Standard Game (FC PART VI) on the 16 x 16 tabletop of
 configs/fantasy_cards/battlefield.yaml (reading R28, envs/fantasy_cards/tabletop.py): forces
 of 36 points chosen by each player, deployed anywhere a Medium Distance apart, the turn limit
-and victory conditions of standard_game.yaml. No options.
+and victory conditions of standard_game.yaml. No options: a campaign (FC PART VII) is an
+option of the AEC env only (`fantasy_cards_v0.env(campaign=N)`, reading R37); the CLI's
+`--option campaign=N` is refused with that reason (`extra["env_only_options"]`).
 
 A battlefield of your own: a copy of configs/fantasy_cards with your battlefield.yaml (and,
 if you like, other cards or unit types), passed as `config_dir` (`--config-dir` on the
@@ -16,6 +18,7 @@ ConfigError, a ValueError) name the file, the entry and the field.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +33,10 @@ TITLE = "Tactical Assault: Fantasy Cards"
 SEED_FILE = "000_966979c4608810fc.txt"
 STATUS = IN_PROGRESS
 BATTLEFIELD_FILE = "battlefield.yaml"
+CAMPAIGN_NOTE = (
+    "an option of the AEC env only (fantasy_cards_v0.env(campaign=N), reading R37): the "
+    "Ruleset's batch kernels (selfplay, BatchEnv, balance) play single games"
+)
 
 
 def _render_text(view, S: np.ndarray, me: int, b: int = 0) -> str:
@@ -59,7 +66,7 @@ def _build(config_dir: str | None) -> Ruleset:
     tba = battlefield_record(path, fc)  # a fresh, writable record
     view = TabletopView.load(path)
     ident = Identity(NAME, ENV_NAME, TITLE, SEED_FILE, "docs/rules/fantasy_cards.md")
-    return build(
+    rs = build(
         ident,
         fc,
         tba,
@@ -70,13 +77,18 @@ def _build(config_dir: str | None) -> Ruleset:
         {},
         tuple(fc.unit_type_names),
     )
+    # options the AEC env takes but the Ruleset cannot (the CLI names them, agents/cli.py)
+    return replace(rs, extra={**rs.extra, "env_only_options": {"campaign": CAMPAIGN_NOTE}})
 
 
 def ruleset(
     config_dir: str | Path | None = None, options: Mapping[str, str] | None = None
 ) -> Ruleset:
     """Fantasy Cards' Ruleset (the Standard Game); `config_dir` loads another rule folder
-    (configs/fantasy_cards layout, with its battlefield.yaml). No options."""
+    (configs/fantasy_cards layout, with its battlefield.yaml). No options: a campaign (FC
+    PART VII) is an option of the AEC env only (R37)."""
+    if options and "campaign" in options:
+        raise ValueError(f"{NAME}: campaign is {CAMPAIGN_NOTE}")
     resolve_options(NAME, {}, options)  # ValueError naming any option given
     path = None
     if config_dir is not None:

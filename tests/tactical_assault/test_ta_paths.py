@@ -1,5 +1,5 @@
-"""FC "Measuring Movement" (FC-4.2, LB-3.4.11; readings R41, R42 of Fantasy Cards, R29, R30 of
-Legendary Battles): the mover lays the whole path out first, one position decision at a time,
+"""FC "Measuring Movement" (FC-4.2, LB-3.4.11; readings R25, R41, R42 of Fantasy Cards, R26,
+R29 of Legendary Battles): the mover lays the whole path out first, one position decision at a time,
 nothing moving and the path public; then the unit walks it, its opponent asked at every
 position with the rest of the path already declared; a reaction that stops the unit ends the
 walk there. One geometry per test: zones, an oversized unit on zones, the tabletop."""

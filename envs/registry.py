@@ -62,14 +62,14 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "fantasy_cards",
             "Tactical Assault: Fantasy Cards",
-            IN_PROGRESS,
+            PLAYABLE,
             "000_966979c4608810fc.txt",
             "envs.fantasy_cards.fantasy_cards_v0",
         ),
         Entry(
             "legendary_battles",
             "Tactical Assault: Legendary Battles",
-            IN_PROGRESS,
+            PLAYABLE,
             "001_a874da24d9d869b9.txt",
             "envs.legendary_battles.legendary_battles_v0",
         ),

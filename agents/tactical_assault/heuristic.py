@@ -205,8 +205,10 @@ def _score(S, tb, b, p, stage, a):
     if stage == STAGE_MOVE:
         i = np.int64(S["depth"][b]) - 1
         u = np.int64(S["fr_unit"][b, i])
-        if a == A_PASS:  # stop unless a zone gets closer
-            return SCORE_ACT - 2 * objective_distance(S, tb, b, p, np.int64(S["unit_pos"][b, u]), u)
+        ln = np.int64(S["mv_len"][b, i])  # the path declared so far ends here (FC R41)
+        end = np.int64(S["mv_path"][b, i, ln - 1]) if ln > 0 else np.int64(S["unit_pos"][b, u])
+        if a == A_PASS:  # the path ends unless a zone gets closer
+            return SCORE_ACT - 2 * objective_distance(S, tb, b, p, end, u)
         return SCORE_ACT - 2 * objective_distance(S, tb, b, p, np.int64(a - A_POS), u) - 1
     if A_POS <= a < A_FACING:
         u = np.int64(S["sel_unit"][b])

@@ -24,14 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import IN_PROGRESS, Ruleset, resolve_options
+from envs.core.ruleset import PLAYABLE, Ruleset, resolve_options
 from envs.fantasy_cards.tables import FC_CONFIG
 
 NAME = "fantasy_cards"
 ENV_NAME = "fantasy_cards_v0"
 TITLE = "Tactical Assault: Fantasy Cards"
 SEED_FILE = "000_966979c4608810fc.txt"
-STATUS = IN_PROGRESS
+STATUS = PLAYABLE  # every clause of its rules doc is run (the last: FC-4.2 / LB-3.4.11)
 BATTLEFIELD_FILE = "battlefield.yaml"
 CAMPAIGN_NOTE = (
     "an option of the AEC env only (fantasy_cards_v0.env(campaign=N), reading R37): the "

@@ -25,14 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import IN_PROGRESS, Ruleset, resolve_options
+from envs.core.ruleset import PLAYABLE, Ruleset, resolve_options
 from envs.legendary_battles.tables import DEFAULT_DIR, Tables, load_tables
 
 NAME = "legendary_battles"
 ENV_NAME = "legendary_battles_v0"
 TITLE = "Tactical Assault: Legendary Battles"
 SEED_FILE = "001_a874da24d9d869b9.txt"
-STATUS = IN_PROGRESS
+STATUS = PLAYABLE  # every clause of its rules doc is run (the last: FC-4.2 / LB-3.4.11)
 
 
 def option_name(scenario_name: str) -> str:

@@ -11,14 +11,17 @@ stage asked (S["stage"]). The layout::
                             unit to deploy next, the original target among several enemies in
                             a zone entered (LB "Multiple unit close combat: moving into")
     A_POS + p        256    position p (a zone, or a cell of the tabletop: FC R28): where to deploy
-                            or infiltrate, the next position of a move, the
+                            or infiltrate, the next position of a move's declared
+                            path (FC R41: laid out whole before the unit moves), the
                             zone chosen between equal Fall Back options (LB "Making decisions"),
                             the zone chosen between equally near ones to move out to (LB R18),
                             where a Target Point is placed or between equal drift positions
     A_FACING + f     8      facing f (a side of the unit's zone, LB R8; one of the 8 directions
                             N, NE, .. NW on the tabletop; I10)
-    A_PASS           1      pass a window / end the turn / stop moving / done discarding
-    A_EXIT           1      move: leave the map across the scenario's exit edge (units_exit, R22)
+    A_PASS           1      pass a window / end the turn / done discarding / a move: "the
+                            declared path is complete" (the unit then walks it, R42)
+    A_EXIT           1      a move: the declared path ends leaving the map across the
+                            scenario's exit edge (units_exit, R22)
 
 Choosing a force by points (STAGE_CHOOSE_FORCE, LB I8) reuses A_UNIT + t for "add a unit of
 Table 3 type t" and A_PASS for "my force is complete".
@@ -52,7 +55,7 @@ STAGE_FACING = 3  # a unit placed or ending a move faces a side (A_FACING, I10)
 STAGE_MAIN = 4  # the active player: an Action, a Situation, or end the turn (A_PASS)
 STAGE_PLAY_UNIT = 5  # the own unit the chosen card part is played on (A_UNIT)
 STAGE_TARGET = 6  # the enemy unit an attack step attacks (A_UNIT)
-STAGE_MOVE = 7  # the next position of a move (A_POS) or stop (A_PASS)
+STAGE_MOVE = 7  # declare a move's path (FC R41): its next position (A_POS), complete (A_PASS)
 STAGE_WINDOW = 8  # a play window: a Situation that fits it (A_SITUATION) or pass
 STAGE_DISCARD = 9  # end of turn: discard a card (A_DISCARD) or done (A_PASS)
 STAGE_FALL_BACK_TIE = 10  # the owner picks between equal Fall Back zones (A_POS)
@@ -76,7 +79,7 @@ STAGE_NAMES = {
     STAGE_MAIN: "main",
     STAGE_PLAY_UNIT: "play on unit",
     STAGE_TARGET: "attack target",
-    STAGE_MOVE: "move",
+    STAGE_MOVE: "move: declare the path",
     STAGE_WINDOW: "play window",
     STAGE_DISCARD: "discard",
     STAGE_FALL_BACK_TIE: "fall back: equal options",

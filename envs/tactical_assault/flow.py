@@ -130,6 +130,11 @@ def reset_game(S, tb, b, seed, game_index):
         S["fr_last_ok"][b, i] = 0
         S["fr_aux"][b, i] = 0
         S["fr_tp_mask"][b, i] = 0
+        S["mv_len"][b, i] = 0
+        S["mv_left"][b, i] = 0
+        S["mv_exit"][b, i] = 0
+        for t in range(S["mv_path"].shape[2]):
+            S["mv_path"][b, i, t] = -1
     S["fb_unit"][b] = -1
     S["fb_from"][b] = -1
     S["fb_through"][b] = -1

@@ -22,7 +22,7 @@ U = unit row; a count is divided by the SCALE_* beside it):
 | stack     | MAX_STACK x F    | per frame: used; mine; opp's; play one-hot (MAX_PLAYS); effect step one-hot (MAX_STEPS); phase one-hot (N_PHASES); (shift + 4) / 8; zones left / 8; zones moved / 8; cancelled; ceased; may end in contact |
 | forces    | 2 x T            | my force, the opponent's (units of each type / SCALE_FORCE) |
 | units     | MAX_UNITS x U    | per unit slot: shown; mine; opp's; type one-hot (T); off / on / eliminated / exited; centre x, y (/ map extent); facing one-hot (MAX_DIRS); Shaken; Out Of Action; had its Action; holds an Action / a Situation pass-along; in Close Combat; turns until it arrives / limit; it is: the top frame's unit, its target, the window's unit, the window's enemy, the unit being placed or turned, falling back, moving out |
-| positions | MAX_POS x P_SIZE | per position: my units, opp's units (/ 2); standable; my deployment area; opp's; my arrival area; a zone to hold; an exit zone; a zone being settled or moved out of; the zone a move is about to enter |
+| positions | MAX_POS x P_SIZE | per position: my units, opp's units (/ 2); standable; my deployment area; opp's; my arrival area; a zone to hold; an exit zone; a zone being settled or moved out of; the zone a move is about to enter; on a declared move path still to be walked (FC R41: laid out for all players to see), the declared path's end |
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import TRIGGERS
 from envs.tactical_assault.actions import STAGE_CHOOSE_FORCE, STAGE_WINDOW
-from envs.tactical_assault.resolve import PH_CONTACT_W
+from envs.tactical_assault.resolve import PH_CONTACT_W, PH_MOVE, PH_MOVE_W, PH_WALK
 from envs.tactical_assault.state import (
     FR_CANCELLED,
     FR_CEASED,
@@ -62,7 +62,7 @@ GLOBAL_SIZE = N_STAGE_SLOTS + 5 + 3 + 3 + 3 + 1 + 1 + N_TRIGGERS + 1 + 2 + MAX_C
 CARD_SIZE = 6 * MAX_CARDS + 6
 FRAME_SIZE = 3 + MAX_PLAYS + MAX_STEPS + N_PHASES + 3 + 3
 UNIT_SIZE = 3 + N_UNIT_TYPES + 4 + 2 + MAX_DIRS + 2 + 1 + 2 + 1 + 1 + 7
-POS_SIZE = 10
+POS_SIZE = 12
 
 
 def observation_size() -> int:
@@ -260,5 +260,14 @@ def observe(S, tb, b, me, out):
             out[j + 8] = 1.0
         if z == aux and S["fr_phase"][b, top] == PH_CONTACT_W:
             out[j + 9] = 1.0
+    for f in range(np.int64(S["depth"][b])):  # FC R41: every path being declared or walked
+        ph = S["fr_phase"][b, f]
+        if ph != PH_MOVE and ph != PH_WALK and ph != PH_MOVE_W and ph != PH_CONTACT_W:
+            continue
+        ln = np.int64(S["mv_len"][b, f])
+        for t in range(np.int64(S["fr_moved"][b, f]), ln):
+            out[i + np.int64(S["mv_path"][b, f, t]) * POS_SIZE + 10] = 1.0
+        if ln > 0:
+            out[i + np.int64(S["mv_path"][b, f, ln - 1]) * POS_SIZE + 11] = 1.0
     i += MAX_POS * POS_SIZE
     return i

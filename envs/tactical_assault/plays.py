@@ -516,10 +516,10 @@ def can_end_from(S, tb, b, u, pos, left, contact, best):
 
 
 @njit
-def move_options(S, tb, b, u, left, contact, out, best, most):
-    """Sides k the moving unit may cross next (out[:n]), the first `most` of them (1: can it
-    move at all); see can_step and can_end_from."""
-    pos = np.int64(S["unit_pos"][b, u])
+def move_options(S, tb, b, u, pos, left, contact, out, best, most):
+    """Sides k the moving unit may cross next from `pos` (its position, or the end of the path
+    declared so far: FC R41) (out[:n]), the first `most` of them (1: can it move at all); see
+    can_step and can_end_from."""
     n = 0
     for k in range(tb.g_n_dirs):
         c = can_step(S, tb, b, u, pos, k, left, contact)
@@ -535,15 +535,14 @@ def move_options(S, tb, b, u, left, contact, out, best, most):
 
 
 @njit
-def away_options(S, tb, b, u, origin, start, k, left, out):
-    """Positions (out[:n]) a unit moving "directly away" from the enemy at `origin` may enter
-    as step k of its route: the positions the line from origin through its starting position
-    `start` enters next (two when the line meets them equally: its player's choice, LB
-    "Making decisions"), payable and empty (reading R29 of Fantasy Cards: it stops short of
-    any unit)."""
+def away_options(S, tb, b, u, pos, origin, start, k, left, out):
+    """Positions (out[:n]) a unit at `pos` (or its declared path's end: FC R41) moving
+    "directly away" from the enemy at `origin` may enter as step k of its route: the positions
+    the line from origin through its starting position `start` enters next (two when the line
+    meets them equally: its player's choice, LB "Making decisions"), payable and empty (reading
+    R29 of Fantasy Cards: it stops short of any unit)."""
     if origin == start or k >= tb.g_fb_route.shape[2]:
         return 0
-    pos = np.int64(S["unit_pos"][b, u])
     n = 0
     for o in range(2):
         y = np.int64(tb.g_fb_route[origin, start, k, o])
@@ -691,7 +690,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 start = np.int64(S["unit_pos"][b, u])
                 origin = np.int64(S["unit_pos"][b, forced])
-                if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
+                if away_options(S, tb, b, u, start, origin, start, 0, left, scratch) == 0:
                     return False
             elif j == 0:
                 if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
@@ -699,7 +698,16 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (
                     move_options(
-                        S, tb, b, u, left, tb.step_contact[play, j] != 0, scratch, best, np.int64(1)
+                        S,
+                        tb,
+                        b,
+                        u,
+                        np.int64(S["unit_pos"][b, u]),
+                        left,
+                        tb.step_contact[play, j] != 0,
+                        scratch,
+                        best,
+                        np.int64(1),
                     )
                     == 0
                 ):

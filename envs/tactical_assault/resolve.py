@@ -5,9 +5,13 @@ A card part played on a unit is pushed as a frame (state.py). Its phases, in ord
 
     PH_CANCEL_W   the opponent's Cancel window (trigger enemy_action_played / _situation_played)
     PH_STEP       run the next effect step, or finish the card (-> its owner's discard pile)
-    PH_MOVE       the mover picks its next position or stops        (STAGE_MOVE)
+    PH_MOVE       the mover declares its path (FC "Measuring Movement", R41): the next
+                  position, or the path is complete (no unit moves)  (STAGE_MOVE)
+    PH_WALK       the mover walks the declared path: the next position (PH_CONTACT_W first
+                  when it makes contact), or, once walked or blocked, PH_FACE
     PH_CONTACT_W  the contacted unit's owner: enemy_contact window before the mover enters
     PH_MOVE_W     the mover's opponent: enemy_unit_moves window after each position entered
+                  (the rest of the path declared and seen: R42), then PH_WALK
     PH_FACE       the unit faces a side (after a move, Stand To)     (STAGE_FACING)
     PH_TARGET     the attacker's player picks the target             (STAGE_TARGET)
     PH_RANGED_W   the target's owner: ranged_attack_on_unit window, before the flip
@@ -43,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.fantasy_cards.tables import (
     EFFECT_AERIAL_ATTACK,
     EFFECT_BACK_IN_ACTION,
@@ -95,6 +99,7 @@ from envs.tactical_assault.plays import (
     new_occ,
     occupancy,
     part_holder,
+    pos_state,
     ranged_target_ok,
 )
 from envs.tactical_assault.state import (
@@ -105,6 +110,7 @@ from envs.tactical_assault.state import (
     PLACE_PLAYED,
     STATUS_OUT_OF_ACTION,
     STATUS_SHAKEN,
+    WHERE_EXITED,
     WHERE_OFF,
     WHERE_ON,
 )
@@ -135,6 +141,7 @@ PH_DRIFT_TIE = 20  # the reference unit's owner picks between equal drift positi
 PH_TP_NEXT = 21  # the next unit the Target Point attack reaches (fr_tp_mask), or done
 PH_TP_W = 22  # that unit's owner: ranged_attack_on_unit window, before the flip
 PH_TP_FLIP = 23
+PH_WALK = 24  # the mover walks its declared path to the next position (FC R41, R42)
 
 
 @njit
@@ -157,6 +164,7 @@ def push(S, tb, b, p, k, play, u, forced):
     S["fr_flags"][b, i] = 0
     S["fr_contact"][b, i] = 0
     S["fr_aux"][b, i] = -1
+    S["mv_len"][b, i] = 0
     if tb.play_part[play] == PART_ACTION:
         S["unit_acted"][b, u] = 1
     S["stage"][b] = STAGE_RUN
@@ -222,6 +230,7 @@ def enter(S, tb, b, i, u, y):
             else:
                 cost = crossing_cost(S, tb, b, u, pos, k)
     if cost < 0 or cost > S["fr_left"][b, i] or S["unit_where"][b, u] != WHERE_ON:
+        _stop_moving(S, tb, b, i, u)  # blocked since it was declared (R42): the walk ends
         S["fr_phase"][b, i] = PH_FACE
         return
     if tb.g_cc_share == 0:
@@ -286,6 +295,59 @@ def _stop_moving(S, tb, b, i, u):
             return
 
 
+@njit_inline
+def walk(S, tb, b, i, u, p):
+    """Frame i's mover u (of seat p) takes the next position of its declared path (FC
+    "Measuring Movement"; readings R41, R42 of Fantasy Cards): checked again as a step now (a
+    reaction may have moved units since it was declared); into contact the contacted unit's
+    owner is asked first (PH_CONTACT_W). A path walked to its end, or blocked, ends the walk:
+    on a friend's position the unit goes back to the last position it may end in (R24); a
+    path declared to leave the map leaves it (R22)."""
+    if S["unit_where"][b, u] != WHERE_ON:
+        S["fr_phase"][b, i] = PH_NEXT
+        return
+    m = np.int64(S["fr_moved"][b, i])
+    pos = np.int64(S["unit_pos"][b, u])
+    left = np.int64(S["fr_left"][b, i])
+    if m >= S["mv_len"][b, i]:
+        if (
+            S["mv_exit"][b, i]
+            and tb.vc_exit_side == p
+            and tb.vc_exit[pos]
+            and left >= 1
+            and pos_state(S, tb, b, u, pos) == 0
+        ):
+            S["unit_where"][b, u] = WHERE_EXITED  # R22: off the map, not Eliminated
+            S["unit_pos"][b, u] = -1
+            S["units_exited"][b, p] += 1
+            S["fr_phase"][b, i] = PH_NEXT
+            return
+        _stop_moving(S, tb, b, i, u)
+        S["fr_phase"][b, i] = PH_FACE
+        return
+    y = np.int64(S["mv_path"][b, i, m])
+    contact = S["fr_contact"][b, i] != 0
+    cost = -1
+    for k in range(tb.g_n_dirs):
+        if tb.g_neighbour[pos, k] == y:
+            cost = can_step(S, tb, b, u, pos, k, left, contact)
+    play = np.int64(S["fr_play"][b, i])
+    j = np.int64(S["fr_step"][b, i])
+    if tb.step_direction[play, j] != 0 and pos_state(S, tb, b, u, y) != 0:
+        cost = -1  # R29: directly away stops short of any unit
+    if cost < 0:
+        _stop_moving(S, tb, b, i, u)
+        S["fr_phase"][b, i] = PH_FACE
+        return
+    if pos_state(S, tb, b, u, y) == 2 or (
+        tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
+    ):
+        S["fr_aux"][b, i] = y
+        S["fr_phase"][b, i] = PH_CONTACT_W
+    else:
+        enter(S, tb, b, i, u, y)
+
+
 @njit
 def _shooter(S, b, i, u):
     """The unit making frame i's Ranged Attack: a unit that joined an "all available" attack
@@ -337,6 +399,11 @@ def run_frame(S, tb, b):
             S["fr_moved"][b, i] = 0
             S["fr_last_ok"][b, i] = S["unit_pos"][b, u]
             S["fr_contact"][b, i] = tb.step_contact[play, j]
+            S["mv_len"][b, i] = 0  # R41: a new path is declared
+            S["mv_left"][b, i] = S["fr_left"][b, i]
+            S["mv_exit"][b, i] = 0
+            for t in range(S["mv_path"].shape[2]):
+                S["mv_path"][b, i, t] = -1
             S["fr_phase"][b, i] = PH_MOVE
         elif kind == EFFECT_MELEE_ATTACK or kind == EFFECT_RANGED_ATTACK:
             ranged = kind == EFFECT_RANGED_ATTACK
@@ -412,7 +479,7 @@ def run_frame(S, tb, b):
                     # the first enemy (by slot) the mover would contact (R31 on the tabletop)
                     _window(S, b, 1 - p, TRIG_ENEMY_CONTACT, w, u)
                     return -1
-        S["fr_phase"][b, i] = PH_MOVE  # the enemy is gone: the move goes on
+        S["fr_phase"][b, i] = PH_ENTER  # the enemy is gone: the walk goes on (enter checks)
         return -1
     if ph == PH_ENTER:
         y = np.int64(S["fr_aux"][b, i])
@@ -421,6 +488,9 @@ def run_frame(S, tb, b):
         return -1
     if ph == PH_MOVE_W:
         _window(S, b, 1 - p, TRIG_ENEMY_MOVES, u, -1)
+        return -1
+    if ph == PH_WALK:
+        walk(S, tb, b, i, u, p)
         return -1
     if ph == PH_FACE:
         S["stage"][b] = STAGE_FACING
@@ -528,7 +598,7 @@ def window_passed(S, b):
     elif ph == PH_CONTACT_W:
         S["fr_phase"][b, i] = PH_ENTER
     elif ph == PH_MOVE_W:
-        S["fr_phase"][b, i] = PH_MOVE
+        S["fr_phase"][b, i] = PH_WALK
     elif ph == PH_RANGED_W:
         S["fr_phase"][b, i] = PH_RANGED_FLIP
     elif ph == PH_MELEE_W1:

@@ -41,6 +41,9 @@ MAX_POS = 256  # geometry positions (zones: the largest shipped map has 108; the
 # tabletop of FC reading R28 is a 16 x 16 grid of Very Short cells)
 MAX_DIRS = 8  # sides of a position / facings (squares 4, hexes 6; a fine grid may use 8)
 MAX_STACK = 8  # resolution frames (a card, a Cancel of it, an Interrupt of that, ...)
+MAX_PATH = 16  # positions of one declared move path (FC "Measuring Movement", R41): the
+# longest allowance, Very Long, is 16 cells of the Standard Game tabletop (R28: Very Long = the
+# table edge, every step at least one cell) and 10 zones of a zone map; a path is never longer
 N_UNIT_TYPES = 20  # Table 3 unit types (== tables.N_TYPES; state.py cannot import tables.py)
 
 # score at the end of a game (the contract's score field, RecordSpec.score_field): match points
@@ -163,6 +166,12 @@ STATE_FIELDS = [
     # p's force (the scenario's units and those chosen by points, LB R23)
     # --- a Target Point attack (FC I6, I14; resolve.py), per frame ---
     ("fr_tp_mask", np.uint64, (MAX_STACK,)),  # uint64[8] bit u: unit u is still to be attacked
+    # --- a move's declared path (FC "Measuring Movement", FC R41, LB R29; resolve.py), per
+    # frame: laid out whole before the unit moves, then walked (fr_moved positions so far)
+    ("mv_path", np.int16, (MAX_STACK, MAX_PATH)),  # int16[8, 16] its positions in order, -1 past
+    ("mv_len", np.int8, (MAX_STACK,)),  # int8[8] positions declared so far
+    ("mv_left", np.int8, (MAX_STACK,)),  # int8[8] movement left at the declared path's end
+    ("mv_exit", np.uint8, (MAX_STACK,)),  # bool[8] the path ends leaving the map (R22)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -198,6 +207,7 @@ NEG_ONE_FIELDS = (
     "settle_zone",
     "out_unit",
     "out_zone",
+    "mv_path",
 )
 
 

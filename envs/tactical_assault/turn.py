@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
     EFFECT_AERIAL_ATTACK,
@@ -80,6 +80,7 @@ from envs.tactical_assault.plays import (
     aerial_cells,
     aerial_target_ok,
     away_options,
+    can_step,
     contacts_enemy,
     holds_pass,
     infiltrate_ok,
@@ -99,12 +100,10 @@ from envs.tactical_assault.plays import (
 )
 from envs.tactical_assault.resolve import (
     PH_AERIAL_SIDE,
-    PH_CONTACT_W,
-    PH_FACE,
     PH_MELEE_W1,
     PH_NEXT,
     PH_RANGED_W,
-    enter,
+    PH_WALK,
     land_target_point,
     place_target_point,
     push,
@@ -113,11 +112,11 @@ from envs.tactical_assault.resolve import (
 )
 from envs.tactical_assault.state import (
     MAX_DIRS,
+    MAX_PATH,
     MAX_POS,
     MAX_UNITS,
     PLACE_DISCARD,
     PLACE_HAND,
-    WHERE_EXITED,
     WHERE_OFF,
     WHERE_ON,
 )
@@ -372,33 +371,41 @@ def legal_actions(S, tb, b, out):
                 out[n] = A_UNIT + v
                 n += 1
         return n
-    if st == STAGE_MOVE and tb.step_direction[play, j] != 0:
-        m = away_options(
-            S,
-            tb,
-            b,
-            u,
-            np.int64(S["fr_from"][b, i]),
-            np.int64(S["fr_start"][b, i]),
-            np.int64(S["fr_moved"][b, i]),
-            np.int64(S["fr_left"][b, i]),
-            scratch,
-        )
-        for t in range(m):
-            out[n] = A_POS + scratch[t]
-            n += 1
-        out[n] = A_PASS
-        return n + 1
     if st == STAGE_MOVE:
-        left = np.int64(S["fr_left"][b, i])
+        # FC R41: the path is declared from its end so far; nothing has moved yet
+        ln = np.int64(S["mv_len"][b, i])
+        pos = np.int64(S["mv_path"][b, i, ln - 1]) if ln > 0 else np.int64(S["unit_pos"][b, u])
+        left = np.int64(S["mv_left"][b, i])
+        full = ln >= MAX_PATH
+        if tb.step_direction[play, j] != 0:
+            m = 0
+            if not full:
+                m = away_options(
+                    S,
+                    tb,
+                    b,
+                    u,
+                    pos,
+                    np.int64(S["fr_from"][b, i]),
+                    np.int64(S["fr_start"][b, i]),
+                    ln,
+                    left,
+                    scratch,
+                )
+            for t in range(m):
+                out[n] = A_POS + scratch[t]
+                n += 1
+            out[n] = A_PASS  # "up to": the path may end after any position (R29)
+            return n + 1
         contact = S["fr_contact"][b, i] != 0
-        m = move_options(S, tb, b, u, left, contact, scratch, best, np.int64(MAX_DIRS))
-        pos = np.int64(S["unit_pos"][b, u])
+        m = 0
+        if not full:
+            m = move_options(S, tb, b, u, pos, left, contact, scratch, best, np.int64(MAX_DIRS))
         for t in range(m):
             out[n] = A_POS + tb.g_neighbour[pos, scratch[t]]
             n += 1
         if pos_state(S, tb, b, u, pos) == 0:
-            out[n] = A_PASS
+            out[n] = A_PASS  # the path is complete: it ends where the unit may end
             n += 1
             if tb.vc_exit_side == p and tb.vc_exit[pos] and left >= 1:
                 out[n] = A_EXIT  # R22: off the map across the exit edge, one zone's move
@@ -521,26 +528,7 @@ def apply_action(S, tb, b, a):
             S["fr_phase"][b, i] = PH_MELEE_W1 if kind == EFFECT_MELEE_ATTACK else PH_RANGED_W
         S["stage"][b] = STAGE_RUN
     elif st == STAGE_MOVE:
-        i = _top(S, b)
-        if a == A_PASS:
-            S["fr_phase"][b, i] = PH_FACE
-        elif a == A_EXIT:
-            u = np.int64(S["fr_unit"][b, i])
-            S["unit_where"][b, u] = WHERE_EXITED  # R22: off the map, not Eliminated
-            S["unit_pos"][b, u] = -1
-            S["units_exited"][b, p] += 1
-            S["fr_phase"][b, i] = PH_NEXT
-        else:
-            y = a - A_POS
-            u = np.int64(S["fr_unit"][b, i])
-            if pos_state(S, tb, b, u, y) == 2 or (
-                tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
-            ):
-                S["fr_aux"][b, i] = y
-                S["fr_phase"][b, i] = PH_CONTACT_W
-            else:
-                enter(S, tb, b, i, u, y)
-        S["stage"][b] = STAGE_RUN
+        declare(S, tb, b, a, p)
     elif st == STAGE_TARGET_POINT:
         place_target_point(S, tb, b, a - A_POS)  # FC I14, I6
         S["stage"][b] = STAGE_RUN
@@ -585,6 +573,36 @@ def apply_action(S, tb, b, a):
         if fall_back_step(S, tb, b, a - A_POS) == -2:
             S["stage"][b] = STAGE_FALL_BACK_TIE
     advance(S, tb, b)
+
+
+@njit_inline
+def declare(S, tb, b, a, p):
+    """The mover declares its path (FC "Measuring Movement", reading R41): A_POS appends the
+    next position (its cost taken from the allowance left at the path's end), A_PASS says the
+    path is complete, A_EXIT that it ends leaving the map (R22). A position in contact with an
+    enemy ends the path (all movement stops there). Nothing moves: once complete the unit walks
+    it (resolve.walk), the opponent asked at each position (R42)."""
+    i = _top(S, b)
+    S["stage"][b] = STAGE_RUN
+    if a == A_PASS or a == A_EXIT:
+        S["mv_exit"][b, i] = 1 if a == A_EXIT else 0
+        S["fr_phase"][b, i] = PH_WALK
+        return
+    u = np.int64(S["fr_unit"][b, i])
+    ln = np.int64(S["mv_len"][b, i])
+    pos = np.int64(S["mv_path"][b, i, ln - 1]) if ln > 0 else np.int64(S["unit_pos"][b, u])
+    y = a - A_POS
+    for k in range(tb.g_n_dirs):
+        if tb.g_neighbour[pos, k] == y:
+            left = np.int64(S["mv_left"][b, i])
+            cost = can_step(S, tb, b, u, pos, k, left, S["fr_contact"][b, i] != 0)
+            S["mv_left"][b, i] = left - max(cost, 0)
+    S["mv_path"][b, i, ln] = y
+    S["mv_len"][b, i] = ln + 1
+    if pos_state(S, tb, b, u, y) == 2 or (
+        tb.g_cc_share == 0 and contacts_enemy(S, tb, b, u, y) >= 0
+    ):
+        S["fr_phase"][b, i] = PH_WALK  # contact: the path ends here
 
 
 @njit

@@ -1,7 +1,7 @@
 """Clauses the core already ran without a test of their own: the Golden Rules over whole games
 (FC "No Activity Without A Card", "'May' Is Optional"), when a unit moves, Impassable zones,
-Fall Back stopping short, terrain in a shared zone, units off the battlefield, the path of a
-move laid out zone by zone, and who begins the Standard Game (FC PART I, II, IV, V, VI;
+Fall Back stopping short, terrain in a shared zone, units off the battlefield (the path of a
+move laid out whole before it is walked: test_ta_paths.py), and who begins the Standard Game (FC PART I, II, IV, V, VI;
 LB PART III)."""
 
 from __future__ import annotations
@@ -136,25 +136,6 @@ def test_may_is_the_players_choice(tb):
     assert A.A_PASS in got  # "up to": stop
 
 
-def test_the_path_of_a_move_is_laid_out_zone_by_zone(tb):
-    """LB "Measuring movement" (reading R25 of Legendary Battles): each zone of the path is
-    chosen in turn and the opponent may react (enemy_unit_moves window) as the unit enters it,
-    before the next zone is chosen."""
-    S = started(tb)
-    seat0_main(S, tb)
-    put(S, INF, 3, 1, S_)
-    hand(S, 0, [ADVANCE, *DEAD[:5]])
-    turn.apply_action(S, tb, 0, A.A_ACTION + ADVANCE)
-    turn.apply_action(S, tb, 0, A.A_UNIT + INF)
-    turn.apply_action(S, tb, 0, A.A_PASS)
-    for step in ((3, 2), (3, 3)):
-        assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 0
-        turn.apply_action(S, tb, 0, A.A_POS + z(*step))
-        assert S["unit_pos"][0, INF] == z(*step)
-        assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1
-        turn.apply_action(S, tb, 0, A.A_PASS)
-
-
 def test_no_unit_ever_enters_an_impassable_zone(tb):
     """LB-3.4.7 / FC "Impassable": the Quicksand zone (5, 3) is not standable and is never a
     move option, whatever the movement left, contact or not; a Fall Back stops short of it."""
@@ -164,7 +145,7 @@ def test_no_unit_ever_enters_an_impassable_zone(tb):
     best = np.zeros(plays.MAX_POS, dtype=np.int64)
     put(S, INF, 5, 2, S_)
     for contact in (False, True):
-        n = plays.move_options(S, tb, 0, INF, 6, contact, scratch, best, 8)
+        n = plays.move_options(S, tb, 0, INF, z(5, 2), 6, contact, scratch, best, 8)
         options = {int(tb.g_neighbour[z(5, 2), scratch[i]]) for i in range(n)}
         assert z(5, 3) not in options and z(4, 2) in options
 

@@ -354,8 +354,8 @@ def test_move_costs_and_passing_friendly_units(tb):
     best = np.zeros(128, dtype=np.int64)
 
     def options(u, left):
-        n = plays.move_options(S, tb, 0, u, left, False, scratch, best, 8)
         pos = S["unit_pos"][0, u]
+        n = plays.move_options(S, tb, 0, u, pos, left, False, scratch, best, 8)
         return {int(tb.g_neighbour[pos, scratch[i]]) for i in range(n)}
 
     put(S, INF, tb, 5, 4, S_)

@@ -101,8 +101,8 @@ def test_los_to_an_oversized_unit_matches_the_zone_geometry(built):
 def _options(S, tb, u, left=4):
     scratch = np.zeros(8, dtype=np.int64)
     best = np.zeros(plays.MAX_POS, dtype=np.int64)
-    n = plays.move_options(S, tb, 0, u, left, False, scratch, best, 8)
     pos = S["unit_pos"][0, u]
+    n = plays.move_options(S, tb, 0, u, pos, left, False, scratch, best, 8)
     return {int(tb.g_neighbour[pos, scratch[i]]) for i in range(n)}
 
 

@@ -7,7 +7,7 @@ import pytest
 from ta_helpers import hand, legal, record, started
 
 from envs.tactical_assault import actions as A
-from envs.tactical_assault import flow, invariants, turn
+from envs.tactical_assault import flow, invariants, plays, turn
 
 ROWS = [". . . . . . ."] * 7
 OURS = [
@@ -85,7 +85,8 @@ def test_a_pass_along_lasts_until_the_end_of_the_turn(tb):
 def test_evade_moves_directly_away_before_the_enemy_makes_contact(tmp_path):
     """Evade (an Interrupt on enemy_contact, played on the contacted unit): before the
     assaulting Infantry enters its zone, the Skirmisher moves up to a Short Distance (1 zone
-    here) along the line from the enemy through itself; the assault move then goes on."""
+    here) along the line from the enemy through itself; the assault move then walks on along
+    its declared path (FC R41, R42) into the zone left empty."""
     units1 = [
         {"type": "SKIRMISH", "label": "k", "zone": [3, 3], "facing": "N"},
         {"type": "MILITIA", "label": "m", "zone": [0, 6], "facing": "N"},
@@ -99,7 +100,8 @@ def test_evade_moves_directly_away_before_the_enemy_makes_contact(tmp_path):
     turn.apply_action(S, tb, 0, A.A_UNIT + INF)
     turn.apply_action(S, tb, 0, A.A_PASS)  # their Cancel window
     z33, z34, z32 = 3 * 7 + 3, 4 * 7 + 3, 2 * 7 + 3
-    turn.apply_action(S, tb, 0, A.A_POS + z33)
+    assert S["unit_pos"][0, INF] == z32
+    turn.apply_action(S, tb, 0, A.A_POS + z33)  # contact: the path ends there (R41)
     assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1
     assert A.A_SITUATION + 1 in legal(S, tb)
     turn.apply_action(S, tb, 0, A.A_SITUATION + 1)
@@ -108,14 +110,20 @@ def test_evade_moves_directly_away_before_the_enemy_makes_contact(tmp_path):
     turn.apply_action(S, tb, 0, A.A_PASS)  # our Cancel window on Evade
     assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 1
     assert set(legal(S, tb)) == {A.A_POS + z34, A.A_PASS}  # directly away, or not at all
-    turn.apply_action(S, tb, 0, A.A_POS + z34)
-    turn.apply_action(S, tb, 0, A.A_PASS)  # our enemy_unit_moves window
-    assert legal(S, tb) == [A.A_PASS]  # its Short Distance is spent
+    turn.apply_action(S, tb, 0, A.A_POS + z34)  # declared (FC R41): nothing moves yet
+    assert S["unit_pos"][0, skirm] == z33
+    assert legal(S, tb) == [A.A_PASS]  # its Short Distance is spent: the path is complete
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["unit_pos"][0, skirm] == z34
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 0  # our enemy_unit_moves
     turn.apply_action(S, tb, 0, A.A_PASS)
     turn.apply_action(S, tb, 0, A.A_FACING + 0)
-    assert S["unit_pos"][0, skirm] == z34
-    assert S["stage"][0] == A.STAGE_MOVE and S["current"][0] == 0  # the Assault goes on
-    assert S["unit_pos"][0, INF] == z32 and A.A_POS + z33 in legal(S, tb)
+    # the Assault walks on along its declared path, into the zone the Skirmisher left (R42)
+    assert S["unit_pos"][0, INF] == z33 and S["unit_entry"][0, INF] == -1
+    assert S["stage"][0] == A.STAGE_WINDOW and S["current"][0] == 1
+    assert S["win_trigger"][0] == plays.TRIG_ENEMY_MOVES
+    turn.apply_action(S, tb, 0, A.A_PASS)
+    assert S["stage"][0] == A.STAGE_FACING and S["current"][0] == 0  # its path is walked
     assert invariants.check(S, tb, 0) == ""
 
 

@@ -270,16 +270,15 @@ def test_a_move_passes_through_a_friend_and_may_end_next_to_one(tmp_path):
     turn.apply_action(S, tb, 0, A.A_UNIT + 0)
     _pass_windows(S, tb)
     assert A.A_POS + C(6, 5) in legal(S, tb)
-    turn.apply_action(S, tb, 0, A.A_POS + C(6, 5))  # into the Archer's cell, passing
-    _pass_windows(S, tb)
+    turn.apply_action(S, tb, 0, A.A_POS + C(6, 5))  # declared through the Archer's cell
     opts = legal(S, tb)
-    assert A.A_PASS not in opts  # it may not stop on the Archer
+    assert A.A_PASS not in opts  # the path may not end on the Archer
     assert A.A_POS + C(7, 5) in opts  # 2 + 2 half-cells: the friend cost nothing extra
     assert A.A_POS + C(7, 6) not in opts  # a diagonal (3) does not fit in what is left
     turn.apply_action(S, tb, 0, A.A_POS + C(7, 5))
-    _pass_windows(S, tb)
-    assert legal(S, tb) == [A.A_PASS]  # the movement is spent; it ends next to the Archer
+    assert legal(S, tb) == [A.A_PASS]  # the movement is spent; the path ends by the Archer
     turn.apply_action(S, tb, 0, A.A_PASS)
+    _pass_windows(S, tb)  # walked: the opponent asked at each cell
     assert S["unit_pos"][0, 0] == C(7, 5) and S["unit_pos"][0, 1] == C(6, 5)
     assert invariants.check(S, tb, 0) == ""
 

@@ -111,11 +111,15 @@ def test_a_move_crosses_a_cliff_through_a_friendly_war_machine(tbs, machine):
     assert S["stage"][0] == A.STAGE_MOVE
     assert (A.A_POS + z(3, 4) in legal(S, tb)) == machine
     if machine:
-        turn.apply_action(S, tb, 0, A.A_POS + z(3, 4))
+        turn.apply_action(S, tb, 0, A.A_POS + z(3, 4))  # declared (FC R41): nothing moves
+        assert A.A_PASS not in legal(S, tb)  # the path may not end on the War Machine
+        assert A.A_POS + z(3, 5) in legal(S, tb)
+        turn.apply_action(S, tb, 0, A.A_POS + z(3, 5))
+        turn.apply_action(S, tb, 0, A.A_PASS)  # the path is complete: the walk begins
+        assert np.int64(S["unit_pos"][0, INF]) == z(3, 4)
         while S["stage"][0] == A.STAGE_WINDOW:
             turn.apply_action(S, tb, 0, A.A_PASS)
-        assert A.A_POS + z(3, 5) in legal(S, tb)
-        assert np.int64(S["unit_pos"][0, INF]) == z(3, 4)
+        assert np.int64(S["unit_pos"][0, INF]) == z(3, 5)
 
 
 INFIL = card_with(situation="Infiltration")

@@ -32,7 +32,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.fantasy_cards.tables import TRIGGERS
 from envs.tactical_assault.actions import STAGE_CHOOSE_FORCE, STAGE_WINDOW
-from envs.tactical_assault.resolve import PH_CONTACT_W, PH_MOVE, PH_MOVE_W, PH_WALK
+from envs.tactical_assault.resolve import N_PHASES, PH_CONTACT_W, PH_MOVE, PH_MOVE_W, PH_WALK
 from envs.tactical_assault.state import (
     FR_CANCELLED,
     FR_CEASED,
@@ -53,7 +53,6 @@ from envs.tactical_assault.tables import MAX_PLAYS, MAX_STEPS
 
 N_STAGE_SLOTS = 20  # actions.STAGE_* are below this
 N_TRIGGERS = len(TRIGGERS)
-N_PHASES = 19  # resolve.PH_* are below this
 SCALE_POINTS = 36.0  # the Standard Game's force (FC "Select the units")
 SCALE_UNITS = 16.0
 SCALE_FORCE = 8.0

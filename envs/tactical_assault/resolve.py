@@ -142,6 +142,7 @@ PH_TP_NEXT = 21  # the next unit the Target Point attack reaches (fr_tp_mask), o
 PH_TP_W = 22  # that unit's owner: ranged_attack_on_unit window, before the flip
 PH_TP_FLIP = 23
 PH_WALK = 24  # the mover walks its declared path to the next position (FC R41, R42)
+N_PHASES = 25  # one more than the last PH_*: the size of the observation's phase one-hot
 
 
 @njit

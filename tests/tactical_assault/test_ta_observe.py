@@ -161,3 +161,13 @@ def test_the_chosen_card_is_face_up(crossroads):
     T = S.copy()
     T["sel_card"][0] = other[0]
     assert not np.array_equal(_obs(T, 1 - p), _obs(S, 1 - p))
+
+
+def test_every_phase_has_its_own_place_in_the_phase_one_hot():
+    """The frame's phase one-hot is as long as there are phases: a phase numbered past it
+    would show as no phase at all (observe._one_hot drops out-of-range values)."""
+    from envs.tactical_assault import resolve
+    from envs.tactical_assault.observe import N_PHASES
+
+    phases = {v for k, v in vars(resolve).items() if k.startswith("PH_") and isinstance(v, int)}
+    assert phases == set(range(N_PHASES))

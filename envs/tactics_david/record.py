@@ -419,6 +419,9 @@ TD_TABLE_FIELDS = [
     ("r_optional", np.uint8, (MAX_AB_ROWS,)),  # [R] "may": the player decides
     ("r_group", np.int8, (MAX_AB_ROWS,)),  # [R] choice group, 0 none
     ("r_noncum", np.uint8, (MAX_AB_ROWS,)),  # [R] not accumulative between sources
+    # branch tdteams: a Team member whose partner became Dead acquires Fearful on 1 D6 below
+    # this (TD-18.7, rules.yaml team_partner_dead_fearful_below)
+    ("team_fearful_below", np.int8, ()),
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -563,6 +566,7 @@ def build_record(
     r["ranged_hit_dice"] = rules.ranged_hit_dice
     r["ranged_hit_min"] = rules.ranged_hit_min_result
     r["los_block_height"] = rules.line_of_sight_block_height
+    r["team_fearful_below"] = rules.team_partner_dead_fearful_below
     r["opt_battlefield"] = battlefield
     r["opt_purchase_limit"] = purchase_limit
     r["opt_turn_limit"] = turn_limit

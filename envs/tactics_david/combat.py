@@ -103,6 +103,7 @@ from envs.tactics_david.record import (
     MATCH_REPLACE_D3,
     MODE_RANGED,
     PERM_ATTACK_AFTER_MOVE,
+    TEAM_CIRCUMVENT,
     TRIG_ENEMY_KILLED,
 )
 from envs.tactics_david.state import (
@@ -129,7 +130,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
     USE_COMBAT_ABILITY,
 )
-from envs.tactics_david.teams import clear_picks, pick_cell, team_struck
+from envs.tactics_david.teams import clear_picks, pick_cell, team_bits, team_struck
 from envs.tactics_david.units import (
     has_flag,
     has_permission,
@@ -753,7 +754,7 @@ def _ask_team_pick(S, tb, b: int, u: int, a: int, cells, n: int, ranged: bool) -
         return False
     S["team_action"][b] = a
     S["stage"][b] = STAGE_TEAM_PICK
-    if ranged:
+    if ranged and not team_bits(S, tb, b, u) & TEAM_CIRCUMVENT:  # Circumvent: its own pick
         S["current"][b] = S["cell_unit"][b, c, 0] // MAX_UNITS
     return True
 

@@ -59,6 +59,7 @@ from envs.tactics_david.record import (
     PERM_CHARGE_WATER,
     PERM_THROUGH_PIECES,
     SP_HULKING,
+    TEAM_RIDE,
 )
 from envs.tactics_david.state import (
     FORCE_FLEE,
@@ -78,6 +79,7 @@ from envs.tactics_david.teams import (
     move_team,
     moves_as_team,
     partner_left_dead,
+    team_bits,
     team_mtype,
 )
 from envs.tactics_david.units import (
@@ -119,10 +121,18 @@ def movement_rating(S, tb, b: int, u: int) -> int:
 @njit
 def move_rating(S, tb, b: int, u: int) -> int:
     """The Movement Rating unit u moves with: its own, or for a Unit Team moving together the
-    lower of the two members' (TD-18.4)."""
+    lower of the two members' (TD-18.4), a member whose partner has Ride (or Ride the
+    Lightning) having its partner's rating (TD-22.2.167)."""
     m = movement_rating(S, tb, b, u)
     if moves_as_team(S, tb, b, u):
-        m = min(m, movement_rating(S, tb, b, np.int64(S["unit_team"][b, u])))
+        v = np.int64(S["unit_team"][b, u])
+        mv = movement_rating(S, tb, b, v)
+        mu = m
+        if team_bits(S, tb, b, v) & TEAM_RIDE:
+            mu = mv
+        if team_bits(S, tb, b, u) & TEAM_RIDE:
+            mv = m
+        m = min(mu, mv)
     return m
 
 

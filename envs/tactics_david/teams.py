@@ -29,10 +29,25 @@ import numpy as np
 
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david.actions import A_FACE, STAGE_MOVE
+from envs.tactics_david.effects import ability_on
+from envs.tactics_david.record import TEAM_CARRY, TEAM_CIRCUMVENT
 from envs.tactics_david.state import MAX_UNITS, N_UNIT_IDS
 from envs.tactics_david.units import in_play, is_dead
 
 LAND = 0  # tables.MOVEMENT_TYPES index of "Land" (a mixed Team's Movement Type, TD-18.4)
+SOAR = 2  # ... of "Soar" (Carry)
+
+
+@njit
+def team_bits(S, tb, b: int, u: int) -> int:
+    """The record.TEAM_* bits of unit u's acting abilities (every member of a stack): Carry,
+    Ride, Circumvent (TD-22.2)."""
+    bits = np.int64(0)
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and ability_on(S, tb, b, u, prof):
+            bits |= np.int64(tb.ab_team[prof])
+    return bits
 
 
 @njit
@@ -49,11 +64,17 @@ def moves_as_team(S, tb, b: int, u: int) -> bool:
 @njit
 def team_mtype(S, tb, b: int, u: int) -> int:
     """The Movement Type unit u moves with: its top member's, or for a Team moving together
-    Land unless both members share a type (TD-18.4)."""
+    Land unless both members share a type (TD-18.4); a member whose partner has Carry counts
+    as Soar (TD-22.2.134)."""
     m = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
     if moves_as_team(S, tb, b, u):
         v = np.int64(S["unit_team"][b, u])
-        if np.int64(tb.u_mtype[S["unit_member"][b, v, 0]]) != m:
+        mv = np.int64(tb.u_mtype[S["unit_member"][b, v, 0]])
+        if team_bits(S, tb, b, v) & TEAM_CARRY:
+            m = np.int64(SOAR)
+        if team_bits(S, tb, b, u) & TEAM_CARRY:
+            mv = np.int64(SOAR)
+        if mv != m:
             return np.int64(LAND)
     return m
 
@@ -145,7 +166,8 @@ def pick_cell(S, tb, b: int, a: int, cells, n: int, ranged: bool) -> int:
     """The first space among cells[:n] holding an enemy Team of two units in play whose
     attacked member is still to be chosen (TD-18.6), -1 when none: for a Ranged Attack every
     such Team (the defending player chooses), for a melee attack a Team both of whose members
-    are exposed to the side the attack comes from (the attacking player chooses)."""
+    are exposed to the side the attack comes from (the attacking player chooses); for an
+    attacker with Circumvent every such Team (it chooses, TD-22.2.172)."""
     bf = np.int64(S["battlefield"][b])
     for i in range(n):
         c = np.int64(cells[i])
@@ -157,8 +179,8 @@ def pick_cell(S, tb, b: int, a: int, cells, n: int, ranged: bool) -> int:
             continue
         if S["unit_team_hit"][b, u0] or S["unit_team_hit"][b, u1]:
             continue
-        if ranged:
-            return c
+        if ranged or team_bits(S, tb, b, a) & TEAM_CIRCUMVENT:
+            return c  # Circumvent: its own choice whatever the exposure (TD-22.2.172)
         e = attack_edge(tb, bf, c, np.int64(S["unit_cell"][b, a]))
         hidden = (e + 2) % 4
         if e < 0 or (S["unit_team_side"][b, u0] != hidden and S["unit_team_side"][b, u1] != hidden):

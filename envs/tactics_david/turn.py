@@ -65,6 +65,7 @@ from envs.tactics_david.effects import (
     status_choice,
 )
 from envs.tactics_david.record import (
+    H_BEFORE_DISENGAGE,
     H_COMBAT,
     H_DEAD,
     H_END_TURN,
@@ -297,6 +298,9 @@ def step(S, tb, b: int, a: int, out) -> int:
                     end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
+                # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
+                e = np.int64(S["engaged"][b])
+                run_hook(S, tb, b, H_BEFORE_DISENGAGE, e if e >= 0 else NO_SOURCE, -1)
                 disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)

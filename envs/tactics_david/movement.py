@@ -59,6 +59,7 @@ from envs.tactics_david.record import (
     PERM_CHARGE_WATER,
     PERM_THROUGH_PIECES,
     SP_HULKING,
+    TEAM_ANY_PATH,
     TEAM_RIDE,
 )
 from envs.tactics_david.state import (
@@ -326,12 +327,54 @@ def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
     return -1
 
 
+@njit_inline  # one caller
+def _charge_any_path(S, tb, b: int, u: int, out) -> int:
+    """STAGE_CHARGE_DIST for a Unit Team with Ride the Lightning (TD-22.2.168, R88): the
+    passed charge's distance along any orthogonal path, not only the straight line: through
+    allies, not enemies, over what its Movement Type passes, never into a space where charging
+    is forbidden (Forest, TD-2.13), stopping on a free space it may occupy; or where it
+    stands (A_END)."""
+    bf = np.int64(S["battlefield"][b])
+    cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
+    mtype = team_mtype(S, tb, b, u)
+    p = u // MAX_UNITS
+    start = np.int64(S["unit_cell"][b, u])
+    left = np.full(MAX_CELLS, -1, dtype=np.int64)
+    left[start] = np.int64(S["charge_max"][b])
+    for level in range(np.int64(S["charge_max"][b]), 0, -1):
+        for c in range(cells):
+            if left[c] != level:
+                continue
+            for d in range(4):
+                nb = offset_cell(tb, bf, c, d, 1, 0)
+                if nb < 0 or _enemy_on(S, b, nb, p) or left[nb] >= level - 1:
+                    continue
+                if not may_step(tb, bf, mtype, c, nb, d):
+                    continue
+                if tb.t_charge[tb.bf_terrain[bf, nb]] == CHARGE_NEVER:
+                    continue
+                left[nb] = level - 1
+    n = 0
+    for c in range(cells):
+        if c != start and left[c] >= 0 and S["cell_unit"][b, c, 0] < 0:
+            if may_stop(tb, bf, mtype, c):
+                out[n] = A_CELL + c
+                n += 1
+    out[n] = A_END
+    return n + 1
+
+
 @njit
 def legal_move(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_MOVE and STAGE_CHARGE_DIST (module docstring)."""
     u = np.int64(S["engaged"][b])
     n = 0
     if S["stage"][b] == STAGE_CHARGE_DIST:
+        if moves_as_team(S, tb, b, u) and (
+            (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
+            & TEAM_ANY_PATH
+        ):
+            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R88)
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
         k = charge_line(S, tb, b, u, line)
         bf = np.int64(S["battlefield"][b])
@@ -512,11 +555,9 @@ def apply_move(S, tb, b: int, a: int) -> int:
         test = 0
         for _ in range(tb.charge_test_dice):
             test += roll_d(S["rng"], b, 6)
-        m = movement_rating(S, tb, b, u)
+        m = move_rating(S, tb, b, u)  # a Unit Team's (TD-18.4)
         bf = np.int64(S["battlefield"][b])
-        if tb.t_slow[
-            tb.bf_terrain[bf, S["unit_cell"][b, u]], tb.u_mtype[S["unit_member"][b, u, 0]]
-        ]:
+        if tb.t_slow[tb.bf_terrain[bf, S["unit_cell"][b, u]], team_mtype(S, tb, b, u)]:
             m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
         cap = np.int64(MAX_CHARGE_LINE)
         if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)

@@ -200,6 +200,7 @@ IMPLEMENTED_ABILITIES = (
     # Unit Teams (branch tdteams, teams.py)
     "Carry",
     "Ride",
+    "Ride the Lightning",
     "Circumvent",
     "Teamwork?",
     "Partners?",
@@ -233,6 +234,7 @@ N_HOOKS = 19
 TEAM_CARRY = 1  # Carry: the partner has the Soar Movement Type while in the Team
 TEAM_RIDE = 2  # Ride, Ride the Lightning: the partner has this unit's Movement Rating
 TEAM_CIRCUMVENT = 4  # Circumvent: this unit chooses which member of a Team it attacks
+TEAM_ANY_PATH = 8  # Ride the Lightning: its Team's charge need not be a straight line
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -828,6 +830,13 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "movement_change" and mode_name == "equal_to_this_unit":
                 r["ab_team"][a] |= TEAM_RIDE  # Ride (movement.move_rating)
+                continue
+            if (
+                kind == "permission"
+                and mode_name == "charge_any_path"
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("team_partner")
+            ):
+                r["ab_team"][a] |= TEAM_ANY_PATH  # Ride the Lightning (movement.legal_move)
                 continue
             if kind == "permission" and mode_name == "choose_team_target":
                 r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)

@@ -23,11 +23,13 @@ from envs.tactics_david import effects as fx
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
+    A_CHARGE,
     A_END,
     A_ESCAPE,
     A_FACE,
     A_STATUS,
     A_STRIKE,
+    STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_MOVE,
@@ -2194,6 +2196,42 @@ def t_partners():
     both_ways(kills)
 
 
+def t_ride_the_lightning():
+    """Its Team partner has its Movement Rating (Rolling Thunder: 7) and its Team's passed
+    charge may end anywhere within the charge distance by any path (R88), not only on the
+    straight line ahead; a charge of a Team without it stays on its line."""
+    tb = record()
+    S = position(tb)
+    s = unit(S, tb, 0, "Soldier", 5, 6, E)
+    h = holder(S, tb, 0, "Ride the Lightning", 5, 5, E)
+    _team(S, tb, h, s)
+    assert len(_team_dest(S, tb, s)) == len(
+        [1 for r in range(11) for c in range(14) if 0 < abs(r - 5) + abs(c - 6) <= 7]
+    )
+    for name, any_path in ((HOLDER["Ride the Lightning"], True), ("Knight", False)):
+        passed = 0
+        for seed in SEEDS[:12]:
+            S = position(tb, seed=seed)
+            s = unit(S, tb, 0, "Soldier", 5, 6, E)
+            h = unit(S, tb, 0, name, 5, 5, E)
+            _team(S, tb, h, s)
+            unit(S, tb, 1, NEUTRAL, 0, 13, W)
+            engage(S, tb, h)
+            nxt = act(S, tb, A_CHARGE)
+            if S["stage"][0] != STAGE_CHARGE_DIST:
+                continue  # stumbled
+            passed += 1
+            cols = int(tb.bf_cols[0])
+            rows = {(a - A_CELL) // cols for a in nxt if A_CELL <= a < A_CELL + MAX_CELLS}
+            assert (rows != {5}) == any_path, (name, rows)
+            off = [a for a in nxt if A_CELL <= a < A_CELL + MAX_CELLS and (a - A_CELL) // cols != 5]
+            if any_path:
+                act(S, tb, off[0])
+                c = off[0] - A_CELL
+                assert S["unit_cell"][0, h] == c and S["unit_cell"][0, s] == c
+        assert passed > 0
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2322,6 +2360,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     # Unit Teams (branch tdteams)
     "Carry": t_carry,
     "Ride": t_ride,
+    "Ride the Lightning": t_ride_the_lightning,
     "Circumvent": t_circumvent,
     "Teamwork?": t_teamwork,
     "Partners?": t_partners,

@@ -368,3 +368,26 @@ def test_random_games_form_teams():
         if checked >= 300:
             break
     assert formed > 0
+
+
+def test_a_team_charges_at_the_lower_rating():
+    """TD-18.4 with TD-9.5: a Team's passed charge goes up to the lower Movement Rating (a
+    Soldier's 3 beside a Knight's 4) + 1 D6, along the line both face."""
+    tb = record()
+    passed = 0
+    for seed in range(1, 15):
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Knight", 5, 2, E)
+        v = unit(S, tb, 0, "Soldier", 5, 3, E)
+        _form(S, tb, u, v, N)
+        _fresh_turn(S)
+        engage(S, tb, u)
+        copy = S.copy()
+        t1, t2, roll = (int(roll_d(copy["rng"], B0, I(6))) for _ in range(3))
+        nxt = act(S, tb, A_CHARGE)
+        if t1 + t2 < 7:
+            continue
+        passed += 1
+        assert S["charge_max"][0] == 3 + roll
+        assert _dest(tb, nxt) == {(5, 3 + k) for k in range(1, 3 + roll + 1)}
+    assert passed > 0

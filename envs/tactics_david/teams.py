@@ -79,7 +79,7 @@ def team_mtype(S, tb, b: int, u: int) -> int:
     return m
 
 
-@njit
+@njit_inline  # one caller
 def may_join(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u's Movement Procedure may end on space c by forming a Unit Team with the
     own unit there (TD-18.2): u is the Engaged unit and moves alone; c holds exactly one unit,
@@ -114,7 +114,7 @@ def move_team(S, b: int, u: int, cell: int) -> None:
     S["unit_no_move"][b, v] = 1
 
 
-@njit
+@njit_inline  # one caller
 def partner_left_dead(S, tb, b: int, u: int) -> bool:
     """Unit u, in play, shares its space with a Team partner that is Dead: it must move to
     another space at its first opportunity (TD-18.7)."""
@@ -136,7 +136,7 @@ def attack_edge(tb, bf: int, cell: int, from_cell: int) -> int:
     return 3 if dc < 0 else 1
 
 
-@njit
+@njit_inline  # one caller
 def team_struck(S, tb, b: int, a: int, c: int) -> int:
     """The member of the Team on space c that an attack by unit a strikes, or -1 when c holds
     no Team of two units in play (every unit there is attacked). Only one member is ever

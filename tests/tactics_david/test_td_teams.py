@@ -391,3 +391,36 @@ def test_a_team_charges_at_the_lower_rating():
         assert S["charge_max"][0] == 3 + roll
         assert _dest(tb, nxt) == {(5, 3 + k) for k in range(1, 3 + roll + 1)}
     assert passed > 0
+
+
+def test_a_team_member_uses_an_item_on_itself():
+    """TD-8.3 with TD-18.1: a member that joined a Team (the space's second slot) still picks
+    its own space to use its Potion on itself, not its partner."""
+    from envs.tactics_david.actions import A_STATUS, A_USE_ITEM, STAGE_ITEM
+    from envs.tactics_david.items import equip
+    from envs.tactics_david.units import apply_status
+    from tests.tactics_david.td_board import TABLES
+
+    tb = record()
+    S = position(tb)
+    k = unit(S, tb, 0, "Knight", 5, 5, N)
+    s = unit(S, tb, 0, "Soldier", 5, 6, N)
+    _form(S, tb, k, s, N)  # the Knight holds the second slot of (5, 6)
+    _fresh_turn(S)
+    potion = TABLES.item_index["Potion"]  # out of the Item Deck, onto the Knight (I10)
+    deck = [int(i) for i in S["deck"][0, : S["deck_count"][0]] if i != potion]
+    S["deck"][0] = -1
+    S["deck"][0, : len(deck)] = deck
+    S["deck_count"][0] = len(deck)
+    equip(S, tb, B0, I(k), I(potion))
+    apply_status(S, tb, B0, I(k), I(TABLES.status_index["Burned"]), I(-1))
+    assert S["cell_unit"][0, cell(tb, 5, 6)].tolist() == [s, k]
+    acts = engage(S, tb, k)
+    assert S["stage"][0] == STAGE_ITEM and A_USE_ITEM in acts
+    acts = act(S, tb, A_USE_ITEM)
+    assert A_CELL + cell(tb, 5, 6) in acts
+    acts = act(S, tb, A_CELL + cell(tb, 5, 6))
+    burned = TABLES.status_index["Burned"]
+    if A_STATUS + burned in acts:  # the Status the Potion removes, if still asked
+        act(S, tb, A_STATUS + burned)
+    assert S["unit_status"][0, k, burned] == 0

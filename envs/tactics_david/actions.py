@@ -39,6 +39,12 @@ Every decision is one step of one player; what an action means depends on the st
                            (STAGE_BUY), a lower member of the Stacked Unit being bought
                            (STAGE_BUY_STACK; in units.yaml order); A_END ends the army
                            (STAGE_BUY) or buys the piece as it is (STAGE_BUY_STACK)
+    A_UNFORM        1      the Engaged member of a Unit Team leaves it: its next Movement
+                           Procedure moves it alone (STAGE_MOVE, TD-18.3)
+
+Unit Teams (teams.py): in STAGE_ORIENT and STAGE_TEAM_PICK, A_FACE + d names side d of the
+Team's space: where the moving member stands (Orientation Procedure, TD-9.7), or the member
+standing there that the attack strikes (TD-18.6).
 
 Items (items.py): STAGE_ITEM asks the Item Phase (and Item Phase 2) of the Engaged unit;
 STAGE_ITEM_TARGET the unit an Item is used on, by its space (A_CELL + c); STAGE_ITEM_STATUS which
@@ -70,7 +76,8 @@ A_TRADE = A_STATUS + N_STATUSES  # 366
 A_TYPE = A_TRADE + 3  # 369
 A_ABILITY = A_TYPE + 3  # 372
 A_PIECE = A_ABILITY + 1  # 373
-N_ACTIONS = A_PIECE + MAX_PROFILE_SLOTS  # 629
+A_UNFORM = A_PIECE + MAX_PROFILE_SLOTS  # 629 (branch tdteams)
+N_ACTIONS = A_UNFORM + 1  # 630
 MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
 
 # stages (S["stage"])
@@ -99,6 +106,13 @@ STAGE_EFFECT = 17
 # next piece's top unit (A_PIECE + i) or A_END (the army is done); then its lower members
 STAGE_BUY = 18
 STAGE_BUY_STACK = 19
+# Unit Teams (branch tdteams, teams.py, TD-9.7, TD-18): the Orientation Procedure of a Team
+# just formed, asked of its owner: A_FACE + d, the moving member stands on side d of the
+# space and its partner on the opposite side
+STAGE_ORIENT = 20
+# which member of a Team an attack strikes (TD-18.6): A_FACE + d, the member on side d;
+# asked of the attacking player (melee, both exposed) or of the defending player (ranged)
+STAGE_TEAM_PICK = 21
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -132,6 +146,8 @@ STAGE_NAMES = (
     "effect choice",
     "buy: piece",
     "buy: stack member",
+    "team orientation",
+    "team member attacked",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")
@@ -153,6 +169,8 @@ def describe(a: int, cols: int = 14) -> str:
         return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
     if a < A_CHARGE:
         return f"player {a - A_SEAT} goes first"
+    if a == A_UNFORM:
+        return "leave the unit team"
     if a >= A_PIECE:
         return f"buy unit row {a - A_PIECE}"
     if a == A_ABILITY:

@@ -13,6 +13,10 @@ Encodings of this chapter (actions.py):
                        A_END         End Combat Phase without attacking (not while Locked and
                                      able to attack: TD-16.3)
     STAGE_RANGED_SIDE  A_SIDE + s    the Magical Ranged Attack's side (TD-13.2)
+    STAGE_TEAM_PICK    A_FACE + d    the member of an enemy Unit Team on side d of its space
+                                     receives the attack (TD-18.6; teams.py): asked of the
+                                     attacker (melee, both members exposed) or of the
+                                     defending player (ranged), before the attack is made
 
 An attack hits every unit in the Area of Attack, friend or foe (TD-15.2), each in its own
 Attack and Defend Procedures (R28), on the side the attacker's front faces (Physical,
@@ -30,14 +34,17 @@ from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
     A_END,
+    A_FACE,
     A_SIDE,
     A_STRIKE,
     GO_AFTER_ATTACK,
     GO_ITEM_PHASE_2,
     GO_NONE,
+    STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
+    STAGE_TEAM_PICK,
 )
 from envs.tactics_david.effects import (
     K_RANGE,
@@ -96,10 +103,12 @@ from envs.tactics_david.record import (
     MATCH_REPLACE_D3,
     MODE_RANGED,
     PERM_ATTACK_AFTER_MOVE,
+    TEAM_CIRCUMVENT,
     TRIG_ENEMY_KILLED,
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
+    MAX_CELLS,
     MAX_REFLECT,
     MAX_UNITS,
     N_STATUSES,
@@ -121,6 +130,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
     USE_COMBAT_ABILITY,
 )
+from envs.tactics_david.teams import clear_picks, pick_cell, team_bits, team_struck
 from envs.tactics_david.units import (
     has_flag,
     has_permission,
@@ -482,11 +492,13 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
 
 @njit
 def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool) -> None:
-    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order."""
+    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order; of a
+    Unit Team only one member (teams.team_struck, TD-18.6)."""
     for i in range(n):
+        struck = team_struck(S, tb, b, a, np.int64(cells[i]))
         for slot in range(2):
             d = S["cell_unit"][b, cells[i], slot]
-            if d >= 0 and d != a and in_play(S, tb, b, d):
+            if d >= 0 and d != a and in_play(S, tb, b, d) and (struck < 0 or d == struck):
                 attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee)
 
 
@@ -507,6 +519,8 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     Locked in Combat (TD-16.2), in the Range Area (TD-15.1; its shape with no Range Rating
     limit near an allied Alerted unit, R61), in Line of Sight (TD-15.7)."""
     v = S["cell_unit"][b, c, 0]
+    if v >= 0 and not in_play(S, tb, b, v):
+        v = S["cell_unit"][b, c, 1]  # a Team's survivor beside its Dead partner (TD-18.7)
     if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
         return False
     if S["unit_lock"][b, v] >= 0:
@@ -528,6 +542,12 @@ def legal_combat(S, tb, b: int, out) -> int:
         for s in range(4):
             out[s] = A_SIDE + s
         return 4
+    if S["stage"][b] == STAGE_TEAM_PICK:  # the two members of the Team asked about
+        cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+        c = _team_pick_cell(S, tb, b, u, cells)
+        for slot in range(2):
+            out[slot] = A_FACE + S["unit_team_side"][b, S["cell_unit"][b, c, slot]]
+        return 2
     n = 0
     top = S["unit_member"][b, u, 0]
     p = u // MAX_UNITS
@@ -626,6 +646,21 @@ def apply_combat(S, tb, b: int, a: int) -> int:
     """Apply a STAGE_COMBAT or STAGE_RANGED_SIDE action; returns the next step (GO_*): Item
     Phase 2, or after_attack (module docstring)."""
     u = np.int64(S["engaged"][b])
+    picked = False
+    if S["stage"][b] == STAGE_TEAM_PICK:  # TD-18.6: the member on side a - A_FACE
+        cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+        c = _team_pick_cell(S, tb, b, u, cells)
+        for slot in range(2):
+            m = S["cell_unit"][b, c, slot]
+            if S["unit_team_side"][b, m] == a - A_FACE:
+                S["unit_team_hit"][b, m] = 1
+        if _team_pick_cell(S, tb, b, u, cells) >= 0:
+            return GO_NONE  # another Team in the area
+        a = np.int64(S["team_action"][b])  # the attack goes on
+        S["team_action"][b] = -1
+        S["stage"][b] = STAGE_COMBAT
+        S["current"][b] = u // MAX_UNITS
+        picked = True
     if a == A_END:
         return GO_ITEM_PHASE_2
     S["unit_fought"][b, u] = 1
@@ -662,19 +697,66 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         S["fx_res"][b] = 0
         cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
         n = strike_area(S, tb, b, u, cells)
+        if not picked and _ask_team_pick(S, tb, b, u, a, cells, n, False):
+            return GO_NONE
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
+        clear_picks(S, b)
         return GO_AFTER_ATTACK
-    if a >= A_SIDE and a < A_SIDE + 4:
-        _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
-        return GO_AFTER_ATTACK
-    target = a - A_CELL
-    if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
-        S["pending_target"][b] = target
-        S["stage"][b] = STAGE_RANGED_SIDE
-        return GO_NONE
-    _fire(S, tb, b, u, target, 0)
+    if a < A_CELL + MAX_CELLS:
+        S["pending_target"][b] = a - A_CELL
+        if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
+            S["stage"][b] = STAGE_RANGED_SIDE
+            return GO_NONE
+    target = np.int64(S["pending_target"][b])
+    if not picked:
+        cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+        S["team_action"][b] = a
+        n = _team_area(S, tb, b, u, cells)
+        if _ask_team_pick(S, tb, b, u, a, cells, n, True):
+            return GO_NONE
+        S["team_action"][b] = -1
+    _fire(S, tb, b, u, target, a - A_SIDE if a >= A_SIDE and a < A_SIDE + 4 else 0)
+    clear_picks(S, b)
     return GO_AFTER_ATTACK
+
+
+@njit
+def _team_area(S, tb, b: int, u: int, cells) -> int:
+    """The spaces of the attack waiting in S["team_action"] (a strike's Melee Area, or the
+    Ranged Area of Attack placed on S["pending_target"]) into cells[:n]; n."""
+    a = np.int64(S["team_action"][b])
+    if a >= A_STRIKE and a < A_STRIKE + 4:
+        return strike_area(S, tb, b, u, cells)
+    bf = np.int64(S["battlefield"][b])
+    facing = np.int64(S["unit_facing"][b, u])
+    target = np.int64(S["pending_target"][b])
+    return area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+
+
+@njit
+def _team_pick_cell(S, tb, b: int, u: int, cells) -> int:
+    """The space of the next enemy Unit Team whose attacked member is to be picked for the
+    attack waiting in S["team_action"] (teams.pick_cell), -1 none."""
+    n = _team_area(S, tb, b, u, cells)
+    a = np.int64(S["team_action"][b])
+    return pick_cell(S, tb, b, u, cells, n, not (a >= A_STRIKE and a < A_STRIKE + 4))
+
+
+@njit_inline  # one caller
+def _ask_team_pick(S, tb, b: int, u: int, a: int, cells, n: int, ranged: bool) -> bool:
+    """Before attack a of unit u on cells[:n]: if an enemy Unit Team there needs its attacked
+    member chosen (TD-18.6), ask it (STAGE_TEAM_PICK) of the attacking player (melee) or of
+    the defending player (ranged) and return True; the answer resumes the attack."""
+    clear_picks(S, b)
+    c = pick_cell(S, tb, b, u, cells, n, ranged)
+    if c < 0:
+        return False
+    S["team_action"][b] = a
+    S["stage"][b] = STAGE_TEAM_PICK
+    if ranged and not team_bits(S, tb, b, u) & TEAM_CIRCUMVENT:  # Circumvent: its own pick
+        S["current"][b] = S["cell_unit"][b, c, 0] // MAX_UNITS
+    return True
 
 
 @njit

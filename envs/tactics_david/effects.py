@@ -158,6 +158,7 @@ SEL_UNITS_IN_RANGE = _s("units_in_range")
 SEL_ATTACK_AREA = _s("attack_area")
 SEL_ALLY_FRONT = _s("ally_in_front")
 SEL_ALL = _s("all_units")
+SEL_TEAM_PARTNER = _s("team_partner")  # branch tdteams: its Unit Team partner (TD-18)
 SEL_SAME = _s("same_target")
 TEAM_ALLY = ut.TEAMS.index("ally")
 TEAM_ENEMY = ut.TEAMS.index("enemy")
@@ -700,6 +701,12 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             if target_ok(S, tb, b, src, row, v):
                                 picked[n] = v
                                 n += 1
+                    elif sel == SEL_TEAM_PARTNER:  # its Unit Team partner in play (TD-18)
+                        n = 0
+                        v = np.int64(S["unit_team"][b, src])
+                        if v >= 0 and _alive(S, tb, b, v):
+                            picked[0] = v
+                            n = 1
                     elif sel == SEL_UNITS_IN_RANGE or sel == SEL_ATTACK_AREA:
                         n = 0
                         for v in range(N_UNIT_IDS):
@@ -1000,6 +1007,8 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                         ok = (
                             t != src and _team_ok(tb, row, src, t) and S["unit_cell"][b, t] == front
                         )
+                    elif sel == SEL_TEAM_PARTNER:  # Teamwork?, Partners? (TD-18)
+                        ok = t != src and S["unit_team"][b, src] == t
                     else:
                         ok = False
                     if not ok:

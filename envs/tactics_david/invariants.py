@@ -88,6 +88,19 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
                 out.append(f"unit {u}: locked with its own side's unit {v}")
             if (int(g["unit_facing"][u]) + 2) % 4 != int(g["unit_facing"][v]):
                 out.append(f"unit {u}: locked with {v} but not face to face")
+            if g["unit_team"][u] >= 0:
+                out.append(f"unit {u}: in a Unit Team and Locked in Combat (TD-18.7)")
+        w = int(g["unit_team"][u])
+        side = int(g["unit_team_side"][u])
+        if w >= 0:
+            if w == u or g["unit_team"][w] != u or w // st.MAX_UNITS != p:
+                out.append(f"unit {u}: Team partner {w} is not its own side's partner")
+            elif g["unit_cell"][w] != g["unit_cell"][u] or place != st.PLACE_FIELD:
+                out.append(f"unit {u}: Team partner {w} is not on its space")
+            elif not 0 <= side <= 3 or (side + 2) % 4 != int(g["unit_team_side"][w]):
+                out.append(f"unit {u}: Team sides {side} and {int(g['unit_team_side'][w])}")
+        elif side != -1:
+            out.append(f"unit {u}: a Team side {side} but no Team")
     for c in range(st.MAX_CELLS):
         for slot in range(st.TEAM_SLOTS):
             u = int(g["cell_unit"][c, slot])
@@ -315,6 +328,19 @@ def unit_code(S, tb, b, u, rows, cols, bf):
             or (S["unit_facing"][b, u] + 2) % 4 != S["unit_facing"][b, v]
         ):
             return BAD_LOCK
+    v = S["unit_team"][b, u]
+    if v >= 0:  # a Unit Team (TD-18.1, TD-18.7; teams.py)
+        if v == u or S["unit_team"][b, v] != u or v // st.MAX_UNITS != p:
+            return BAD_SPACE
+        if place != st.PLACE_FIELD or S["unit_cell"][b, v] != c:
+            return BAD_SPACE
+        side = S["unit_team_side"][b, u]
+        if side < 0 or side > 3 or (side + 2) % 4 != S["unit_team_side"][b, v]:
+            return BAD_SPACE
+        if S["unit_lock"][b, u] >= 0:
+            return BAD_LOCK  # never in Combat Lock (TD-18.7)
+    elif S["unit_team_side"][b, u] != -1:
+        return BAD_SPACE
     return OK
 
 

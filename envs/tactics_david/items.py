@@ -161,8 +161,11 @@ def _removable(S, tb, b: int, v: int, i: int) -> int:
 @njit
 def _target_ok(S, tb, b: int, u: int, i: int, c: int) -> int:
     """The unit on space c if Item i of unit u may be used on it (itself or a unit in direct
-    contact, by the Item's target; something to remove), else -1."""
+    contact, by the Item's target; something to remove), else -1. On its own space that is
+    itself, even beside a Unit Team partner (TD-18)."""
     v = np.int64(S["cell_unit"][b, c, 0])
+    if c == S["unit_cell"][b, u]:
+        v = u
     if v < 0 or S["unit_place"][b, v] != PLACE_FIELD:
         return -1
     target = tb.it_remove_target[i]
@@ -445,6 +448,8 @@ def apply_item(S, tb, b: int, a: int) -> int:
     i = np.int64(S["unit_item"][b, u, slot])
     if stage == STAGE_ITEM_TARGET:
         v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
+        if a - A_CELL == S["unit_cell"][b, u]:
+            v = u  # its own space: itself, not its Team partner (TD-18)
         S["item_target"][b] = v
         bits = _removable(S, tb, b, v, i)
         count = np.int64(0)

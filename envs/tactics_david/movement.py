@@ -35,6 +35,7 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_UNFORM,
     A_UNIT,
     GO_DISENGAGE,
     GO_END_MOVEMENT,
@@ -43,6 +44,7 @@ from envs.tactics_david.actions import (
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_MOVE,
+    STAGE_ORIENT,
     STAGE_WHIP,
 )
 from envs.tactics_david.combat import begin_procedure, contest
@@ -57,6 +59,8 @@ from envs.tactics_david.record import (
     PERM_CHARGE_WATER,
     PERM_THROUGH_PIECES,
     SP_HULKING,
+    TEAM_ANY_PATH,
+    TEAM_RIDE,
 )
 from envs.tactics_david.state import (
     FORCE_FLEE,
@@ -70,6 +74,14 @@ from envs.tactics_david.state import (
     PROC_MOVE,
     PROC_NONE,
     UNTIL_PROCEDURE,
+)
+from envs.tactics_david.teams import (
+    may_join,
+    move_team,
+    moves_as_team,
+    partner_left_dead,
+    team_bits,
+    team_mtype,
 )
 from envs.tactics_david.units import (
     dead_only_by_attack,
@@ -108,6 +120,24 @@ def movement_rating(S, tb, b: int, u: int) -> int:
 
 
 @njit
+def move_rating(S, tb, b: int, u: int) -> int:
+    """The Movement Rating unit u moves with: its own, or for a Unit Team moving together the
+    lower of the two members' (TD-18.4), a member whose partner has Ride (or Ride the
+    Lightning) having its partner's rating (TD-22.2.167)."""
+    m = movement_rating(S, tb, b, u)
+    if moves_as_team(S, tb, b, u):
+        v = np.int64(S["unit_team"][b, u])
+        mv = movement_rating(S, tb, b, v)
+        mu = m
+        if team_bits(S, tb, b, v) & TEAM_RIDE:
+            mu = mv
+        if team_bits(S, tb, b, u) & TEAM_RIDE:
+            mv = m
+        m = min(mu, mv)
+    return m
+
+
+@njit
 def _enemy_on(S, b: int, cell: int, p: int) -> bool:
     v = S["cell_unit"][b, cell, 0]
     return v >= 0 and v // MAX_UNITS != p
@@ -119,15 +149,16 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     steps up to its Movement Rating through allied but not enemy units (Dead ones included),
     over pieces its Movement Type passes (TD-3.5-3.7), onto an empty space it may occupy. Once
     it enters or starts on Slow terrain the rest of its rating is halved, rounding down, once
-    (TD-2.14, R19). Search over (space, halved yet) keeping the most movement left."""
+    (TD-2.14, R19). Search over (space, halved yet) keeping the most movement left. A Unit
+    Team moves together (teams.py: the lower rating, Land unless both share a type; TD-18.4);
+    the Engaged unit may also end on an own unit's space to form a Team (TD-18.2)."""
     bf = np.int64(S["battlefield"][b])
     p = u // MAX_UNITS
     cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
-    top = S["unit_member"][b, u, 0]
-    mtype = np.int64(tb.u_mtype[top])
+    mtype = team_mtype(S, tb, b, u)
     start = np.int64(S["unit_cell"][b, u])
     best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
-    m = movement_rating(S, tb, b, u)
+    m = move_rating(S, tb, b, u)
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
         best[1, start] = m // 2
@@ -157,7 +188,7 @@ def reach(S, tb, b: int, u: int, dest) -> None:
         if (
             c != start
             and (best[0, c] >= 0 or best[1, c] >= 0)
-            and S["cell_unit"][b, c, 0] < 0
+            and (S["cell_unit"][b, c, 0] < 0 or may_join(S, tb, b, u, c))
             and may_stop(tb, bf, mtype, c)
         ):
             dest[c] = 1
@@ -171,8 +202,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     Water space (charges stay within Water). Allied units are passed, not stopped on."""
     bf = np.int64(S["battlefield"][b])
     p = u // MAX_UNITS
-    top = S["unit_member"][b, u, 0]
-    mtype = np.int64(tb.u_mtype[top])
+    mtype = team_mtype(S, tb, b, u)  # a Unit Team's (TD-18.4)
     facing = np.int64(S["unit_facing"][b, u])
     c = np.int64(S["unit_cell"][b, u])
     t0 = np.int64(tb.bf_terrain[bf, c])
@@ -204,12 +234,15 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
 def may_charge(S, tb, b: int, u: int) -> bool:
     """A Charging Procedure is possible: the Movement Type may charge (not Hover, TD-3.6) and
     the unit does not stand on terrain that forbids charging (Forest, TD-2.13), and no Status
-    forbids it (Frozen, TD-20.7)."""
+    forbids it (Frozen, TD-20.7). A Unit Team charges with its Movement Type and only when
+    both members face the same direction (TD-18.4)."""
     bf = np.int64(S["battlefield"][b])
-    top = S["unit_member"][b, u, 0]
     tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    if moves_as_team(S, tb, b, u):
+        if S["unit_facing"][b, S["unit_team"][b, u]] != S["unit_facing"][b, u]:
+            return False
     return (
-        (tb.m_may_charge[tb.u_mtype[top]] or has_permission(S, tb, b, u, PERM_CHARGE))
+        (tb.m_may_charge[team_mtype(S, tb, b, u)] or has_permission(S, tb, b, u, PERM_CHARGE))
         and tb.t_charge[tt] != CHARGE_NEVER
         and not has_flag(S, b, u, tb.st_no_charge)
     )
@@ -286,12 +319,49 @@ def _legal_forced(S, tb, b: int, u: int, out) -> int:
 def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
     """The farthest space among the first k of the line where u may stop, -1 none."""
     bf = np.int64(S["battlefield"][b])
-    mtype = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
+    mtype = team_mtype(S, tb, b, u)
     for i in range(min(k, n) - 1, -1, -1):
         c = line[i]
         if S["cell_unit"][b, c, 0] < 0 and may_stop(tb, bf, mtype, c):
             return c
     return -1
+
+
+@njit_inline  # one caller
+def _charge_any_path(S, tb, b: int, u: int, out) -> int:
+    """STAGE_CHARGE_DIST for a Unit Team with Ride the Lightning (TD-22.2.168, R88): the
+    passed charge's distance along any orthogonal path, not only the straight line: through
+    allies, not enemies, over what its Movement Type passes, never into a space where charging
+    is forbidden (Forest, TD-2.13), stopping on a free space it may occupy; or where it
+    stands (A_END)."""
+    bf = np.int64(S["battlefield"][b])
+    cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
+    mtype = team_mtype(S, tb, b, u)
+    p = u // MAX_UNITS
+    start = np.int64(S["unit_cell"][b, u])
+    left = np.full(MAX_CELLS, -1, dtype=np.int64)
+    left[start] = np.int64(S["charge_max"][b])
+    for level in range(np.int64(S["charge_max"][b]), 0, -1):
+        for c in range(cells):
+            if left[c] != level:
+                continue
+            for d in range(4):
+                nb = offset_cell(tb, bf, c, d, 1, 0)
+                if nb < 0 or _enemy_on(S, b, nb, p) or left[nb] >= level - 1:
+                    continue
+                if not may_step(tb, bf, mtype, c, nb, d):
+                    continue
+                if tb.t_charge[tb.bf_terrain[bf, nb]] == CHARGE_NEVER:
+                    continue
+                left[nb] = level - 1
+    n = 0
+    for c in range(cells):
+        if c != start and left[c] >= 0 and S["cell_unit"][b, c, 0] < 0:
+            if may_stop(tb, bf, mtype, c):
+                out[n] = A_CELL + c
+                n += 1
+    out[n] = A_END
+    return n + 1
 
 
 @njit
@@ -300,10 +370,15 @@ def legal_move(S, tb, b: int, out) -> int:
     u = np.int64(S["engaged"][b])
     n = 0
     if S["stage"][b] == STAGE_CHARGE_DIST:
+        if moves_as_team(S, tb, b, u) and (
+            (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
+            & TEAM_ANY_PATH
+        ):
+            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R88)
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
         k = charge_line(S, tb, b, u, line)
         bf = np.int64(S["battlefield"][b])
-        mtype = np.int64(tb.u_mtype[S["unit_member"][b, u, 0]])
+        mtype = team_mtype(S, tb, b, u)
         for i in range(min(k, np.int64(S["charge_max"][b]))):
             c = line[i]
             if S["cell_unit"][b, c, 0] < 0 and may_stop(tb, bf, mtype, c):
@@ -332,10 +407,26 @@ def legal_move(S, tb, b: int, out) -> int:
                 return n
         out[n] = A_END
         return n + 1
-    if S["eng_force"][b] != FORCE_NONE and (proc == PROC_NONE or proc == PROC_ESCAPED):
+    leave = partner_left_dead(S, tb, b, u) and proc == PROC_NONE  # TD-18.7
+    if (
+        S["eng_force"][b] != FORCE_NONE
+        and (proc == PROC_NONE or proc == PROC_ESCAPED)
+        and not leave
+    ):
         k = _legal_forced(S, tb, b, u, out)
         if k >= 0:
             return k
+    if S["unit_no_move"][b, u]:
+        proc = PROC_CHARGE  # its Team was formed or moved this Turn: no more movement (R81)
+    if (
+        proc == PROC_NONE
+        and not S["eng_solo"][b]
+        and moves_as_team(S, tb, b, u)
+        and not S["unit_moved"][b, u]
+        and not S["unit_moved"][b, S["unit_team"][b, u]]
+    ):
+        out[n] = A_UNFORM  # neither member has entered its Movement Phase (TD-18.3)
+        n += 1
     if proc == PROC_NONE or proc == PROC_ESCAPED:
         dest = np.empty(MAX_CELLS, dtype=np.uint8)
         reach(S, tb, b, u, dest)
@@ -354,6 +445,12 @@ def legal_move(S, tb, b: int, out) -> int:
                 n += 1
     if not S["eng_whipped"][b]:
         n = _whip_allies(S, tb, b, u, out, n)
+    if leave:
+        # the survivor of a Dead partner must move away now if it can (TD-18.7, R82): its
+        # Movement Phase ends only once it has, or when no Movement or charge is possible
+        for i in range(n):
+            if out[i] < A_UNIT or out[i] == A_CHARGE:
+                return n
     out[n] = A_END
     return n + 1
 
@@ -409,8 +506,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
     step (GO_*)."""
     u = np.int64(S["engaged"][b])
     if S["stage"][b] == STAGE_WHIP:
-        if a != A_END:
-            move_to(S, b, np.int64(S["whip_unit"][b]), a - A_CELL)
+        w = np.int64(S["whip_unit"][b])
+        if a != A_END and moves_as_team(S, tb, b, w):
+            move_team(S, b, w, a - A_CELL)  # a Team moves together (TD-18.4)
+        elif a != A_END:
+            move_to(S, b, w, a - A_CELL)
         S["whip_unit"][b] = -1
         S["stage"][b] = STAGE_MOVE
         return GO_NONE
@@ -421,10 +521,13 @@ def apply_move(S, tb, b: int, a: int) -> int:
         return GO_NONE
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
-            move_to(S, b, u, a - A_CELL)
+            _go(S, tb, b, u, a - A_CELL)
         return GO_END_MOVEMENT
     if a == A_END:
         return GO_END_MOVEMENT
+    if a == A_UNFORM:  # its next Movement Procedure moves it alone (TD-18.3)
+        S["eng_solo"][b] = 1
+        return GO_NONE
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
@@ -452,11 +555,9 @@ def apply_move(S, tb, b: int, a: int) -> int:
         test = 0
         for _ in range(tb.charge_test_dice):
             test += roll_d(S["rng"], b, 6)
-        m = movement_rating(S, tb, b, u)
+        m = move_rating(S, tb, b, u)  # a Unit Team's (TD-18.4)
         bf = np.int64(S["battlefield"][b])
-        if tb.t_slow[
-            tb.bf_terrain[bf, S["unit_cell"][b, u]], tb.u_mtype[S["unit_member"][b, u, 0]]
-        ]:
+        if tb.t_slow[tb.bf_terrain[bf, S["unit_cell"][b, u]], team_mtype(S, tb, b, u)]:
             m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
         cap = np.int64(MAX_CHARGE_LINE)
         if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)
@@ -474,8 +575,26 @@ def apply_move(S, tb, b: int, a: int) -> int:
             roll += roll_d(S["rng"], b, 6)
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
-            move_to(S, b, u, c)
+            _go(S, tb, b, u, c)
         return GO_END_MOVEMENT
-    move_to(S, b, u, a - A_CELL)  # Movement Procedure
     S["eng_procedure"][b] = PROC_MOVE
+    if _go(S, tb, b, u, a - A_CELL):  # Movement Procedure
+        # a Unit Team was formed (TD-18.2): the Orientation Procedure, then a Facing
+        # Procedure may follow; both members' Movement Phases are over (R81)
+        S["unit_no_move"][b, u] = 1
+        S["unit_no_move"][b, S["unit_team"][b, u]] = 1
+        S["stage"][b] = STAGE_ORIENT
     return GO_NONE
+
+
+@njit
+def _go(S, tb, b: int, u: int, c: int) -> bool:
+    """Move the Engaged unit u to space c: with its Team partner when they move together
+    (TD-18.4), else alone (leaving its Team, TD-18.3/18.7). Returns whether it formed a Unit
+    Team there (TD-18.2)."""
+    if moves_as_team(S, tb, b, u):
+        move_team(S, b, u, c)
+        return False
+    move_to(S, b, u, c)
+    S["eng_solo"][b] = 0
+    return S["unit_team"][b, u] >= 0

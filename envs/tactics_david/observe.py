@@ -13,7 +13,7 @@ state.py; counts and ratings are scaled to about 0..1):
 |-------------------|---------------|---------|
 | global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order) |
 | per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target |
-| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team; Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
+| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
 | the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
 """
 
@@ -147,7 +147,9 @@ def _unit(S, tb, b, me, u, cols, out, i):
         if v >= 0:
             out[j] = 1.0
             out[j + 1] = max(S["turn"][b] - S["unit_lock_turn"][b, u], 0) / SCALE_RATING
-        out[j + 2] = 1.0 if S["unit_team"][b, u] >= 0 else 0.0
+        # in a Unit Team: the side of the space it stands on, (FACE_* + 1) / 4 (TD-9.7)
+        if S["unit_team"][b, u] >= 0:
+            out[j + 2] = (S["unit_team_side"][b, u] + 1) / 4.0
         j += 3
         out[j] = S["unit_engaged"][b, u]
         out[j + 1] = S["unit_moved"][b, u]

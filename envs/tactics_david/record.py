@@ -197,6 +197,13 @@ IMPLEMENTED_ABILITIES = (
     "Overwhelm",
     "Ink Shot",
     "Alerted",
+    # Unit Teams (branch tdteams, teams.py)
+    "Carry",
+    "Ride",
+    "Ride the Lightning",
+    "Circumvent",
+    "Teamwork?",
+    "Partners?",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -220,7 +227,14 @@ H_COMBAT = 14  # "D: Combat Pha.": used once in its Combat Phase besides its Att
 H_AFTER_BREATH = 15  # after each defender's Attack of a special attack (the breaths, R56)
 H_RANGED_HIT = 16  # during this unit's Ranged Hit Procedure (Perfect Shot, Headshot; R58)
 H_AFTER_AURA = 17  # after any unit's Attack that killed an enemy: other units' auras (R59)
-N_HOOKS = 18
+# branch tdteams: before the Engaged unit is Disengaged (Teamwork?, Partners?: R86)
+H_BEFORE_DISENGAGE = 18
+N_HOOKS = 19
+# ab_team bits (branch tdteams): what an ability does to its unit's Unit Team (teams.py)
+TEAM_CARRY = 1  # Carry: the partner has the Soar Movement Type while in the Team
+TEAM_RIDE = 2  # Ride, Ride the Lightning: the partner has this unit's Movement Rating
+TEAM_CIRCUMVENT = 4  # Circumvent: this unit chooses which member of a Team it attacks
+TEAM_ANY_PATH = 8  # Ride the Lightning: its Team's charge need not be a straight line
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -419,6 +433,10 @@ TD_TABLE_FIELDS = [
     ("r_optional", np.uint8, (MAX_AB_ROWS,)),  # [R] "may": the player decides
     ("r_group", np.int8, (MAX_AB_ROWS,)),  # [R] choice group, 0 none
     ("r_noncum", np.uint8, (MAX_AB_ROWS,)),  # [R] not accumulative between sources
+    # branch tdteams: a Team member whose partner became Dead acquires Fearful on 1 D6 below
+    # this (TD-18.7, rules.yaml team_partner_dead_fearful_below)
+    ("team_fearful_below", np.int8, ()),
+    ("ab_team", np.int8, (MAX_PROFILES,)),  # [N] TEAM_* bits of its ability (branch tdteams)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -563,6 +581,7 @@ def build_record(
     r["ranged_hit_dice"] = rules.ranged_hit_dice
     r["ranged_hit_min"] = rules.ranged_hit_min_result
     r["los_block_height"] = rules.line_of_sight_block_height
+    r["team_fearful_below"] = rules.team_partner_dead_fearful_below
     r["opt_battlefield"] = battlefield
     r["opt_purchase_limit"] = purchase_limit
     r["opt_turn_limit"] = turn_limit
@@ -804,6 +823,24 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
             contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "set_movement_type" and int(u.eff_selector[e]) == ut.SELECTORS.index(
+                "team_partner"
+            ):
+                r["ab_team"][a] |= TEAM_CARRY  # Carry (teams.team_mtype)
+                continue
+            if kind == "movement_change" and mode_name == "equal_to_this_unit":
+                r["ab_team"][a] |= TEAM_RIDE  # Ride (movement.move_rating)
+                continue
+            if (
+                kind == "permission"
+                and mode_name == "charge_any_path"
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("team_partner")
+            ):
+                r["ab_team"][a] |= TEAM_ANY_PATH  # Ride the Lightning (movement.legal_move)
+                continue
+            if kind == "permission" and mode_name == "choose_team_target":
+                r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)
+                continue
             if kind == "permission" and mode_name == "ignore_range_rating":
                 r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
                 continue
@@ -848,6 +885,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_BEFORE_ESCAPE][a].append(e)
                 if has & {"Movement", "Charge"}:
                     hooks[H_ENGAGE][a].append(e)
+                if "Disengagement" in has:
+                    hooks[H_BEFORE_DISENGAGE][a].append(e)
             elif trig == "during" and has == {"Combat Phase"}:
                 hooks[H_COMBAT][a].append(e)
             elif (

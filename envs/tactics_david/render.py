@@ -235,7 +235,8 @@ if __name__ == "__main__":
 def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None = None):
     """Game b as player `me` may see it, as a PNG: the battlefield picture (draw_battlefield)
     with every unit on it (a disc in its seat's colour, an arrow for its facing, its name, "+n"
-    for a Stacked Unit's n lower members, and Statuses below; a cross when Dead): the PNG's bytes, or written to `path` (returned).
+    for a Stacked Unit's n lower members, and Statuses below; a cross when Dead; the two members
+    of a Unit Team smaller, side by side as oriented): the PNG's bytes, or written to `path` (returned).
     Units in reserve are not on the battlefield, so nothing hidden is drawn (R54)."""
     import io
 
@@ -254,7 +255,11 @@ def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None
         c = int(g["unit_cell"][u])
         x, y = c % cols + 0.5, c // cols + 0.5
         colour = PLAYER_COLOURS[u // MAX_UNITS]
-        ax.add_patch(Circle((x, y), 0.3, facecolor=colour, alpha=0.85))
+        radius = 0.3
+        if g["unit_team"][u] >= 0:  # a Unit Team: side by side on its orientation (TD-9.7)
+            dx, dy = arrow[int(g["unit_team_side"][u]) % 4]
+            x, y, radius = x + 0.7 * dx, y + 0.7 * dy, 0.2
+        ax.add_patch(Circle((x, y), radius, facecolor=colour, alpha=0.85))
         dx, dy = arrow[int(g["unit_facing"][u])]
         ax.annotate("", xy=(x + dx, y + dy), xytext=(x, y), arrowprops={"arrowstyle": "->"})
         if g["unit_status"][u, dead]:

@@ -250,6 +250,11 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_kills"][b, u] = 0
         S["unit_move_bonus"][b, u] = 0
         S["unit_no_reacquire"][b, u] = 0
+        S["unit_team_side"][b, u] = -1  # Unit Teams (teams.py)
+        S["unit_no_move"][b, u] = 0
+        S["unit_team_hit"][b, u] = 0
+    S["eng_solo"][b] = 0
+    S["team_action"][b] = -1
     S["eng_force"][b] = 0
     S["eng_item_phase"][b] = 0
     S["item_target"][b] = -1

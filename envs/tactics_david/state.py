@@ -201,6 +201,18 @@ STATE_FIELDS = [
     # part seven (appended: the fields above keep their offsets)
     ("fx_st_pick", np.int32, ()),  # int32 bits of the Statuses the player chose (RESUME_STATUS)
     ("fx_proc_roll", np.int8, ()),  # int8 the Ranged Hit's dice, unmodified (procedure_roll)
+    # --- branch tdteams: Unit Teams (TD-9.7, TD-18; teams.py) ---
+    # int8[40] the side of the shared Grid Space (FACE_*) a Team member stands on after the
+    # Orientation Procedure (its partner stands on the opposite side), -1 not in a Team
+    ("unit_team_side", np.int8, (N_UNIT_IDS,)),
+    # bool[40] its Movement Phase this Turn allows no Movement or Charging Procedure: its
+    # Team was formed or moved by its partner this Turn (TD-18.2, R81)
+    ("unit_no_move", np.uint8, (N_UNIT_IDS,)),
+    # bool[40] the Team member the attack awaiting STAGE_TEAM_PICK strikes (TD-18.6)
+    ("unit_team_hit", np.uint8, (N_UNIT_IDS,)),
+    ("eng_solo", np.uint8, ()),  # bool the Engaged member leaves its Team (A_UNFORM, TD-18.3)
+    # int16 the attack action waiting for the Team picks (A_STRIKE + s, A_CELL + c, A_SIDE + s)
+    ("team_action", np.int16, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -250,6 +262,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "unit_item",
     "unit_lock",
     "unit_team",
+    "unit_team_side",
+    "team_action",
     "cell_unit",
     "engaged",
     "pending_target",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david import combat, items, movement, setup
+from envs.tactics_david import combat, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_END,
     A_STATUS,
@@ -46,7 +46,9 @@ from envs.tactics_david.actions import (
     STAGE_LOOT,
     STAGE_MOVE,
     STAGE_NONE,
+    STAGE_ORIENT,
     STAGE_RANGED_SIDE,
+    STAGE_TEAM_PICK,
     STAGE_WHIP,
 )
 from envs.tactics_david.effects import (
@@ -63,6 +65,7 @@ from envs.tactics_david.effects import (
     status_choice,
 )
 from envs.tactics_david.record import (
+    H_BEFORE_DISENGAGE,
     H_COMBAT,
     H_DEAD,
     H_END_TURN,
@@ -135,6 +138,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_faced"][b] = 0
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
+    S["eng_solo"][b] = 0  # Unit Teams (TD-18.3)
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
@@ -230,8 +234,10 @@ def legal_actions(S, tb, b: int, out) -> int:
         return legal_engage(S, tb, b, out)
     if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
         return movement.legal_move(S, tb, b, out)
-    if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE:
+    if stage == STAGE_COMBAT or stage == STAGE_RANGED_SIDE or stage == STAGE_TEAM_PICK:
         return combat.legal_combat(S, tb, b, out)
+    if stage == STAGE_ORIENT:
+        return teams.legal_orient(S, tb, b, out)
     if stage >= STAGE_ITEM and stage <= STAGE_LOOT:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
@@ -265,6 +271,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = items.apply_item(S, tb, b, a)
         elif stage == STAGE_EFFECT:
             go = apply_effect_choice(S, tb, b, a)
+        elif stage == STAGE_ORIENT:
+            teams.apply_orient(S, tb, b, a)
         else:
             go = combat.apply_combat(S, tb, b, a)
         # the phase hand-offs: each step returns the one that follows (actions.GO_*) instead
@@ -290,6 +298,9 @@ def step(S, tb, b: int, a: int, out) -> int:
                     end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
+                # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
+                e = np.int64(S["engaged"][b])
+                run_hook(S, tb, b, H_BEFORE_DISENGAGE, e if e >= 0 else NO_SOURCE, -1)
                 disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)

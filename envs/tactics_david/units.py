@@ -120,15 +120,38 @@ def put(S, b: int, u: int, cell: int) -> None:
 
 
 @njit
+def leave_team(S, b: int, u: int) -> None:
+    """Unit u and its partner are no longer a Unit Team (TD-18.3, TD-18.7)."""
+    v = S["unit_team"][b, u]
+    if v >= 0:
+        S["unit_team"][b, v] = -1
+        S["unit_team_side"][b, v] = -1
+    S["unit_team"][b, u] = -1
+    S["unit_team_side"][b, u] = -1
+
+
+@njit
 def move_to(S, b: int, u: int, cell: int) -> None:
-    """Move unit u from its space to an empty space."""
+    """Move unit u alone from its space to another: an empty one, or one holding a single
+    own unit, with which it then forms a Unit Team (TD-18.2; the callers check that it may;
+    the Orientation Procedure follows, provisionally u on the south or east side). A Team
+    member moving alone leaves its Team (TD-18.3, TD-18.7)."""
     old = S["unit_cell"][b, u]
     if S["cell_unit"][b, old, 0] == u:
         S["cell_unit"][b, old, 0] = S["cell_unit"][b, old, 1]
         S["cell_unit"][b, old, 1] = -1
     elif S["cell_unit"][b, old, 1] == u:
         S["cell_unit"][b, old, 1] = -1
-    S["cell_unit"][b, cell, 0] = u
+    leave_team(S, b, u)
+    v = S["cell_unit"][b, cell, 0]
+    if v >= 0 and v != u:
+        S["cell_unit"][b, cell, 1] = u
+        S["unit_team"][b, u] = v
+        S["unit_team"][b, v] = u
+        S["unit_team_side"][b, u] = 2  # FACE_S until the Orientation Procedure (TD-9.7)
+        S["unit_team_side"][b, v] = 0
+    else:
+        S["cell_unit"][b, cell, 0] = u
     S["unit_cell"][b, u] = cell
 
 
@@ -180,6 +203,22 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     unlock(S, b, u)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
+    v = np.int64(S["unit_team"][b, u])
+    if v >= 0 and S["unit_status"][b, v, tb.status_dead] == 0:
+        # its Team partner must leave the space at its first opportunity (movement.legal_move)
+        # and acquires Fearful if 1 D6 < 5 (team_fearful_below; TD-18.7, R83)
+        f = np.int64(tb.status_fearful)
+        if (
+            roll_d(S["rng"], b, 6) < tb.team_fearful_below
+            and tb.st_afflicts[f, S["unit_type"][b, v]]
+        ):
+            if not (S["unit_no_reacquire"][b, v] >> np.int32(f)) & 1 and not ability_immune(
+                S, tb, b, v, f
+            ):
+                S["unit_status"][b, v, f] = STATUS_PERMANENT
+                for t in range(N_STATUSES):
+                    if (tb.st_cancels[f] >> t) & 1:
+                        S["unit_status"][b, v, t] = 0
     # its abilities' "A: Acquiring Dead Status" rows wait for the next effects.run_hook
     q = np.int64(S["fx_n_dead"][b])
     if q < S["fx_dead"].shape[1]:
@@ -248,6 +287,7 @@ def remove_from_game(S, b: int, u: int) -> None:
         elif S["cell_unit"][b, c, 1] == u:
             S["cell_unit"][b, c, 1] = -1
     unlock(S, b, u)
+    leave_team(S, b, u)
     S["unit_cell"][b, u] = -1
     S["unit_place"][b, u] = PLACE_REMOVED
 
@@ -457,6 +497,7 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_no_combat"][b, u] = 0
         S["unit_move_bonus"][b, u] = 0
         S["unit_no_reacquire"][b, u] = 0
+        S["unit_no_move"][b, u] = 0  # Unit Teams (TD-18.2)
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
     # Revival Stone (TD-25.3): a Dead holder discards Dead at the start of its owner's Turn;

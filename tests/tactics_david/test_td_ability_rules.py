@@ -23,13 +23,17 @@ from envs.tactics_david import effects as fx
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
+    A_CHARGE,
     A_END,
     A_ESCAPE,
+    A_FACE,
     A_STATUS,
     A_STRIKE,
+    STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_MOVE,
+    STAGE_TEAM_PICK,
 )
 from envs.tactics_david.combat import (
     _fire,
@@ -60,6 +64,7 @@ from envs.tactics_david.record import (
     H_AFTER_DUEL,
     H_BEFORE_ATTACK,
     H_BEFORE_DEFEND,
+    H_BEFORE_DISENGAGE,
     H_BEFORE_ESCAPE,
     H_DEAD,
     H_END_TURN,
@@ -83,7 +88,8 @@ from envs.tactics_david.state import (
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
 )
-from envs.tactics_david.units import apply_status, kill
+from envs.tactics_david.teams import team_mtype
+from envs.tactics_david.units import apply_status, kill, move_to
 from tests.tactics_david.td_board import (
     B0,
     S_,
@@ -2064,6 +2070,168 @@ def t_alerted():
     assert fx.alerted(S, tb, B0, I(u), I(t)) and not fx.alerted(S, tb, B0, I(h), I(t))
 
 
+# --- Unit Teams (branch tdteams, TD-18; teams.py) ------------------------------------------
+
+
+def _team(S, tb, u: int, v: int, side_u: int = N) -> None:
+    """u joins v's space as a Unit Team (units.move_to), u on side side_u (TD-9.7)."""
+    move_to(S, B0, I(u), I(int(S["unit_cell"][0, v])))
+    S["unit_team_side"][0, u] = side_u
+    S["unit_team_side"][0, v] = (side_u + 2) % 4
+
+
+def _team_dest(S, tb, u: int) -> set[tuple[int, int]]:
+    S["engaged"][0] = u
+    dest = np.zeros(MAX_CELLS, dtype=np.uint8)
+    reach(S, tb, B0, I(u), dest)
+    cols = int(tb.bf_cols[0])
+    return {divmod(int(c), cols) for c in np.flatnonzero(dest)}
+
+
+def t_carry():
+    """Its Team partner has the Soar Movement Type while in the Team: a Knight teamed with
+    the Griffin (Soar) moves as Soar, over a wall of height-2 pieces no Land unit passes; not
+    once the Griffin is Dead (the survivor moves alone) or outside the Team."""
+    tb = record()
+    for r in range(11):
+        paint(tb, r, 8, height=2)
+    S = position(tb)
+    k = unit(S, tb, 0, "Knight", 5, 6, E)
+    g = holder(S, tb, 0, "Carry", 5, 5, E)
+    assert all(c < 8 for _, c in _team_dest(S, tb, k))  # alone: Land
+    _team(S, tb, g, k)
+    assert team_mtype(S, tb, B0, I(k)) == 2  # Soar (tables.MOVEMENT_TYPES)
+    assert (5, 9) in _team_dest(S, tb, k)
+    S["unit_status"][0, g, ST["Dead"]] = STATUS_PERMANENT  # "(Not with Dead Status)"
+    assert all(c < 8 for _, c in _team_dest(S, tb, k))
+
+
+def t_ride():
+    """Its Team partner has its Movement Rating: the Metal Horse (6) with a Soldier (3) moves
+    6, where a Knight (4) with the Soldier moves 3 (the lower rating, TD-18.4)."""
+    tb = record()
+    for name, rating in (("Knight", 3), (HOLDER["Ride"], 6)):
+        S = position(tb)
+        s = unit(S, tb, 0, "Soldier", 5, 6, N)
+        h = unit(S, tb, 0, name, 5, 5, N)
+        _team(S, tb, h, s)
+        assert movement_rating(S, tb, B0, I(s)) == 3
+        want = {
+            (r, c) for r in range(11) for c in range(14) if 0 < abs(r - 5) + abs(c - 6) <= rating
+        }
+        assert _team_dest(S, tb, s) == want, name
+        assert _team_dest(S, tb, h) == want, name
+
+
+def t_circumvent():
+    """It chooses which member of a Unit Team it attacks: from the west against a Team
+    standing east-west (only the western member exposed, TD-18.6) it is still asked
+    (STAGE_TEAM_PICK) and its pick is the one attacked; a unit without it is not asked."""
+    tb = record()
+    for name, asked in ((NEUTRAL, False), (HOLDER["Circumvent"], True)):
+        S = position(tb)
+        k = unit(S, tb, 1, "Knight", 5, 7, W)
+        s = unit(S, tb, 1, "Soldier", 5, 6, W)
+        _team(S, tb, k, s, E)  # the Knight on the east side: hidden from the west
+        a = unit(S, tb, 0, name, 5, 5, E)
+        S["unit_strength"][0, a] = 100
+        got = _combat(S, tb, a)
+        nxt = act(S, tb, A_STRIKE)
+        assert (S["stage"][0] == STAGE_TEAM_PICK) == asked, name
+        if asked:
+            assert S["current"][0] == 0 and sorted(nxt) == [A_FACE + E, A_FACE + W]
+            act(S, tb, A_FACE + E)  # the hidden Knight
+            assert has(S, k, "Dead") and not has(S, s, "Dead")
+        else:
+            assert has(S, s, "Dead") and not has(S, k, "Dead")
+        assert A_STRIKE in got
+
+
+def _partner_bonus(ability: str, amount: int, status: str, at_least: int):
+    """A unit in a Team with the holder gains `amount` on its Base Strength Ratings (not the
+    holder, not an enemy, not outside the Team); before the holder is Disengaged, 1 D6 >=
+    `at_least` gives the partner `status`."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        k = unit(S, tb, 0, "Knight", 5, 5, E)
+        e = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        h = holder(S, tb, 0, ability, 5, 4, E)
+        assert strengths(mods(S, tb, k, e), 0, 0) == [0] * 4
+        _team(S, tb, h, k)
+        assert strengths(mods(S, tb, k, e), 0, 0) == [amount] * 4
+        assert strengths(mods(S, tb, e, k), 1, 0) == [amount] * 4  # defending too
+        assert strengths(mods(S, tb, h, e), 0, 0) == [0] * 4
+        (r,) = peek(S, 6)
+        hook(S, tb, H_BEFORE_DISENGAGE, h)
+        seen.add(r >= at_least)
+        assert has(S, k, status) == (r >= at_least), (seed, r)
+        S["unit_status"][0, h, ST["Dead"]] = STATUS_PERMANENT  # "(Not with Dead Status)"
+        assert strengths(mods(S, tb, k, e), 0, 0) == [0] * 4
+    both_ways(seen)
+
+
+def t_teamwork():
+    _partner_bonus("Teamwork?", 1, "Poisoned", 5)
+
+
+def t_partners():
+    _partner_bonus("Partners?", 2, "Dead", 6)
+    # in play: the roll comes as the holder's Engagement ends (turn.step's Disengagement)
+    tb = record()
+    kills = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        k = unit(S, tb, 0, "Knight", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)
+        h = holder(S, tb, 0, "Partners?", 5, 4, E)
+        _team(S, tb, h, k)
+        engage(S, tb, h)
+        while S["engaged"][0] == h:
+            act(S, tb, A_END)
+        kills.add(has(S, k, "Dead"))
+        if has(S, k, "Dead"):  # then the holder must leave the space (TD-18.7)
+            assert S["unit_team"][0, h] == k
+    both_ways(kills)
+
+
+def t_ride_the_lightning():
+    """Its Team partner has its Movement Rating (Rolling Thunder: 7) and its Team's passed
+    charge may end anywhere within the charge distance by any path (R88), not only on the
+    straight line ahead; a charge of a Team without it stays on its line."""
+    tb = record()
+    S = position(tb)
+    s = unit(S, tb, 0, "Soldier", 5, 6, E)
+    h = holder(S, tb, 0, "Ride the Lightning", 5, 5, E)
+    _team(S, tb, h, s)
+    assert len(_team_dest(S, tb, s)) == len(
+        [1 for r in range(11) for c in range(14) if 0 < abs(r - 5) + abs(c - 6) <= 7]
+    )
+    for name, any_path in ((HOLDER["Ride the Lightning"], True), ("Knight", False)):
+        passed = 0
+        for seed in SEEDS[:12]:
+            S = position(tb, seed=seed)
+            s = unit(S, tb, 0, "Soldier", 5, 6, E)
+            h = unit(S, tb, 0, name, 5, 5, E)
+            _team(S, tb, h, s)
+            unit(S, tb, 1, NEUTRAL, 0, 13, W)
+            engage(S, tb, h)
+            nxt = act(S, tb, A_CHARGE)
+            if S["stage"][0] != STAGE_CHARGE_DIST:
+                continue  # stumbled
+            passed += 1
+            cols = int(tb.bf_cols[0])
+            rows = {(a - A_CELL) // cols for a in nxt if A_CELL <= a < A_CELL + MAX_CELLS}
+            assert (rows != {5}) == any_path, (name, rows)
+            off = [a for a in nxt if A_CELL <= a < A_CELL + MAX_CELLS and (a - A_CELL) // cols != 5]
+            if any_path:
+                act(S, tb, off[0])
+                c = off[0] - A_CELL
+                assert S["unit_cell"][0, h] == c and S["unit_cell"][0, s] == c
+        assert passed > 0
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2189,6 +2357,13 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Overwhelm": t_overwhelm,
     "Ink Shot": t_ink_shot,
     "Alerted": t_alerted,
+    # Unit Teams (branch tdteams)
+    "Carry": t_carry,
+    "Ride": t_ride,
+    "Ride the Lightning": t_ride_the_lightning,
+    "Circumvent": t_circumvent,
+    "Teamwork?": t_teamwork,
+    "Partners?": t_partners,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

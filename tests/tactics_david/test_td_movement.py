@@ -49,7 +49,8 @@ def test_through_allies_not_enemies():
     tb = record()
     S = position(tb)
     u = unit(S, tb, 0, "Soldier", 5, 1, E)  # Soldier: Movement Rating 3
-    unit(S, tb, 0, "Knight", 5, 2, N)
+    v = unit(S, tb, 0, "Knight", 5, 2, N)
+    S["unit_fought"][0, v] = 1  # no Unit Team with it this Turn (TD-18.2)
     dest = _dest(tb, engage(S, tb, u))
     assert (5, 2) not in dest and (5, 4) in dest
     S = position(tb)

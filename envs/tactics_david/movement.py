@@ -329,7 +329,7 @@ def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
 
 @njit_inline  # one caller
 def _charge_any_path(S, tb, b: int, u: int, out) -> int:
-    """STAGE_CHARGE_DIST for a Unit Team with Ride the Lightning (TD-22.2.168, R88): the
+    """STAGE_CHARGE_DIST for a Unit Team with Ride the Lightning (TD-22.2.168, R94): the
     passed charge's distance along any orthogonal path, not only the straight line: through
     allies, not enemies, over what its Movement Type passes, never into a space where charging
     is forbidden (Forest, TD-2.13), stopping on a free space it may occupy; or where it
@@ -374,7 +374,7 @@ def legal_move(S, tb, b: int, out) -> int:
             (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
             & TEAM_ANY_PATH
         ):
-            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R88)
+            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R94)
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
         k = charge_line(S, tb, b, u, line)
         bf = np.int64(S["battlefield"][b])

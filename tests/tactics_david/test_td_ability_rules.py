@@ -2198,7 +2198,7 @@ def t_partners():
 
 def t_ride_the_lightning():
     """Its Team partner has its Movement Rating (Rolling Thunder: 7) and its Team's passed
-    charge may end anywhere within the charge distance by any path (R88), not only on the
+    charge may end anywhere within the charge distance by any path (R94), not only on the
     straight line ahead; a charge of a Team without it stays on its line."""
     tb = record()
     S = position(tb)

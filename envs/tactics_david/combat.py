@@ -115,6 +115,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_BREATH,
     RESUME_STATUS,
     SIDE_BACK,
     SIDE_FRONT,
@@ -502,6 +503,33 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
 
 
 @njit
+def ranged_breath(S, tb, b: int, u: int) -> bool:
+    """Whether unit u's Combat Phase ability is a Ranged dragon's breath (Flame, Magma, Toxic,
+    Nightmare Breath): a `special_attack` of a Ranged unit, made as a Ranged Attack on a
+    space the player picks, Ranged Hit included (R88)."""
+    row = replaced_attack_row(S, tb, b, u)
+    return (
+        row >= 0
+        and tb.r_kind[row] == K_SPECIAL
+        and tb.u_mode[S["unit_member"][b, u, 0]] == MODE_RANGED
+    )
+
+
+@njit
+def legal_breath(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_BREATH: the spaces the Engaged Ranged dragon's breath may be made
+    on, those of its Ranged Attack (ranged_target_ok; A_ABILITY was offered only with one)."""
+    u = np.int64(S["engaged"][b])
+    bf = np.int64(S["battlefield"][b])
+    n = 0
+    for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+        if ranged_target_ok(S, tb, b, u, c):
+            out[n] = A_CELL + c
+            n += 1
+    return n
+
+
+@njit
 def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
     Locked in Combat (TD-16.2), in the Range Area (TD-15.1; its shape with no Range Rating
@@ -554,6 +582,7 @@ def legal_combat(S, tb, b: int, out) -> int:
     # unless on its edge (TD-2.12), not by a Locked unit, which must attack its opponent
     # (TD-16.3), a unit no Ranged Attack may target (TD-16.2)
     bf = np.int64(S["battlefield"][b])
+    shots = 0
     if (
         tb.u_mode[top] == MODE_RANGED
         and (not S["unit_moved"][b, u] or has_permission(S, tb, b, u, PERM_ATTACK_AFTER_MOVE))
@@ -564,9 +593,10 @@ def legal_combat(S, tb, b: int, out) -> int:
             if ranged_target_ok(S, tb, b, u, c):
                 out[n] = A_CELL + c
                 n += 1
-    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
-        out[n] = A_ABILITY
-        n += 1
+                shots += 1
+    if may_use_ability(S, tb, b, u) and (shots > 0 or not ranged_breath(S, tb, b, u)):
+        out[n] = A_ABILITY  # "R: Attack Pro.": instead of attacking (TD-22.2); a Ranged
+        n += 1  # dragon's breath is a Ranged Attack: only where one may be made (R88)
     if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
@@ -613,10 +643,12 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
     S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
+        S["fx_res"][b] = 0
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
-    S["fx_res"][b] = RES_RANGED  # a Ranged Attack (the abilities' attacked_by_ranged)
+    # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
+    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & RES_SPECIAL)
     _attack_area(S, tb, b, u, cells, n, side, False)
     S["fx_res"][b] = 0
 
@@ -649,6 +681,12 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)
             return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
+        if ranged_breath(S, tb, b, u):  # a Ranged dragon's breath: a Ranged Attack (R88)
+            S["fx_res"][b] = RES_SPECIAL  # kept until it is made on the space picked next
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_BREATH
+            S["stage"][b] = STAGE_EFFECT
+            return GO_NONE
         if tb.r_kind[row] == K_SPECIAL:  # a breath: its Attack through its Melee Area (R56)
             S["fx_res"][b] = RES_SPECIAL
             cells = np.empty(MAX_AREA_OUT, dtype=np.int64)

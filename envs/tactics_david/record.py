@@ -197,6 +197,11 @@ IMPLEMENTED_ABILITIES = (
     "Overwhelm",
     "Ink Shot",
     "Alerted",
+    # tdrest: the Ranged dragons' breaths, a Ranged Attack on a picked space (R88)
+    "Flame Breath",
+    "Magma Breath",
+    "Toxic Breath",
+    "Nightmare Breath",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the

@@ -77,6 +77,7 @@ from envs.tactics_david.state import (
     PROC_NONE,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_BREATH,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
@@ -171,6 +172,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_ability_targets(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STATUS:
         return legal_status_choice(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_BREATH:  # a Ranged dragon's breath: its space (R88)
+        return combat.legal_breath(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -181,6 +184,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_BREATH:  # the breath is made on that space (R88)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["stage"][b] = STAGE_COMBAT
+        return combat.apply_combat(S, tb, b, a)
     if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
         # a target of the Combat Phase ability, or a Status it lets the player choose
         row = replaced_attack_row(S, tb, b, u)

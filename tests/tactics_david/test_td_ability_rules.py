@@ -20,16 +20,19 @@ import pytest
 
 from envs.core.rng import roll_d
 from envs.tactics_david import effects as fx
+from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
     A_END,
     A_ESCAPE,
+    A_SIDE,
     A_STATUS,
     A_STRIKE,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_MOVE,
+    STAGE_RANGED_SIDE,
 )
 from envs.tactics_david.combat import (
     _fire,
@@ -65,10 +68,12 @@ from envs.tactics_david.record import (
     H_END_TURN,
     H_LOCK,
     H_RANGED_HIT,
+    H_REPLACES,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
+    PLACE_FIELD,
     PLACE_REMOVED,
     PROC_CHARGE,
     RES_ATT_KILLED_ENEMY,
@@ -105,6 +110,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "tactics_david.md
 HOLDER = dict(zip(TABLES.units.ability_names, TABLES.units.unit_names, strict=True))
 ST = TABLES.status_index
 NEUTRAL = "Tinkerer"
+UNIT_IX = TABLES.units.unit_index
 SEEDS = range(1, 41)
 
 
@@ -2064,6 +2070,118 @@ def t_alerted():
     assert fx.alerted(S, tb, B0, I(u), I(t)) and not fx.alerted(S, tb, B0, I(h), I(t))
 
 
+# --- tdrest: the Ranged dragons' breaths, a Ranged Attack on a picked space (R88) ------------
+
+
+def _ranged_breath(ability: str, amount: int, statuses: tuple[str, ...], k: int):
+    """The holder on (5,0) facing east: A_ABILITY asks a space among its Ranged Attack's
+    targets (not a unit out of Range), the Magical ones a side too; the breath's strength is
+    the row's, each unit attacked rolls k+ for the Statuses, no Duel; a missed Ranged Hit
+    does nothing. No breath after moving (TD-14.2) or with no target in Range."""
+    tb = record()
+    magical = ut.UNIT_TYPES[TABLES.units.unit_type[UNIT_IX[HOLDER[ability]]]] == "Magical"
+    seen = set()
+    hit = 0
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 0, E)
+        t = unit(S, tb, 1, "Titanium Golem", 5, 3, W)  # Rise 3: the Ranged Hit always hits
+        far = unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # out of its Range Area
+        # the breath's strength is the row's, not the printed one
+        S["fx_res"][0] = RES_SPECIAL
+        a_str, _ = sides_and_strengths(S, tb, B0, I(u), I(t), I(0), False)
+        assert a_str == amount
+        S["fx_res"][0] = 0
+        # each unit attacked rolls once after its Attack: k+ gives the Statuses
+        set_procedure(S, u, t, RES_SPECIAL | RES_RANGED)
+        r = peek(S, 6)[0]
+        hook(S, tb, H_AFTER_BREATH, u, t)
+        for name in statuses:
+            can = bool(tb.st_afflicts[ST[name], S["unit_type"][0, t]])
+            assert has(S, t, name) == (r >= k and can), (ability, r, name)
+            S["unit_status"][0, t, ST[name]] = 0
+        seen.add(r >= k)
+        # the whole breath: A_ABILITY, then the space (the Ranged Attack's targets only)
+        got = _combat(S, tb, u)
+        assert A_ABILITY in got and A_CELL + cell(tb, 5, 3) in got
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert got == [A_CELL + cell(tb, 5, 3)]
+        got = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if magical:  # a Magical Attack Type: the side is asked, as for any Ranged Attack
+            assert S["stage"][0] == STAGE_RANGED_SIDE
+            act(S, tb, A_SIDE + 0)
+        assert S["current"][0] == 1  # the Combat Phase is over: the Turn passed
+        assert not S["unit_status"][0, far].any()
+        hit += any(has(S, t, name) for name in statuses)
+        assert S["fx_res"][0] == 0
+    both_ways(seen)
+    assert hit > 0
+    # no Duel follows the breath, as after a melee breath (R56)
+    for seed in SEEDS[:10]:
+        S, a, d = _pair(tb, seed, HOLDER[ability], "Titanium Golem")
+        begin_procedure(S, tb, B0, I(a), I(d), I(0))
+        S["fx_res"][0] = RES_SPECIAL | RES_RANGED
+        contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert not S["fx_res"][0] & RES_DUEL
+    # at its Range Rating (Rise r): the Ranged Hit needs 2 D6 + Range Modifier >= r; a miss
+    # does nothing, a hit attacks (the RNG moves on past the Ranged Hit's dice)
+    top = UNIT_IX[HOLDER[ability]]
+    rise, rmod = int(tb.u_range[top]), int(tb.u_rmod[top])
+    misses = hits = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 0, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, rise, W)
+        assert A_ABILITY in _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        if magical:
+            act(S, tb, A_CELL + cell(tb, 5, rise))
+            copy = S.copy()
+            act(S, tb, A_SIDE + 0)
+        else:
+            copy = S.copy()
+            act(S, tb, A_CELL + cell(tb, 5, rise))
+        d1, d2 = (int(roll_d(copy["rng"], B0, I(6))) for _ in range(2))
+        if d1 + d2 + rmod < rise:
+            misses += 1
+            assert not S["unit_status"][0, t].any() and S["unit_place"][0, t] == PLACE_FIELD
+            assert _missed(S, copy)
+        else:
+            hits += 1
+            assert not _missed(S, copy)
+    assert misses > 0 and hits > 0
+    # not after moving (a Ranged Attack, TD-14.2), nor with no enemy in its Range Area
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, ability, 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 3, W)
+    engage(S, tb, u)
+    act(S, tb, A_CELL + cell(tb, 6, 0))
+    got = act(S, tb, A_END)  # its Combat Phase offers nothing but A_END (applied at once)
+    assert S["stage"][0] != STAGE_COMBAT or A_ABILITY not in got
+    assert S["unit_fought"][0, u] == 0
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, ability, 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    assert A_ABILITY not in _combat(S, tb, u)
+
+
+def t_flame_breath():
+    _ranged_breath("Flame Breath", 1, ("Burned",), 4)
+
+
+def t_magma_breath():
+    _ranged_breath("Magma Breath", 2, ("Burned", "Banished"), 4)
+
+
+def t_toxic_breath():
+    _ranged_breath("Toxic Breath", 1, ("Poisoned",), 4)
+
+
+def t_nightmare_breath():
+    _ranged_breath("Nightmare Breath", 2, ("Fearful",), 4)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2189,6 +2307,10 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Overwhelm": t_overwhelm,
     "Ink Shot": t_ink_shot,
     "Alerted": t_alerted,
+    "Flame Breath": t_flame_breath,
+    "Magma Breath": t_magma_breath,
+    "Toxic Breath": t_toxic_breath,
+    "Nightmare Breath": t_nightmare_breath,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
@@ -2231,13 +2353,13 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Flame Breath's Status roll belongs to its breath, which is not made yet."""
+    Make Bread's Crippled roll (its second row, the Giant's Bread, is not made yet)."""
     tb = record()
-    assert "Flame Breath" not in IMPLEMENTED_ABILITIES
+    assert "Make Bread" not in IMPLEMENTED_ABILITIES
     for seed in SEEDS[:10]:
-        S, a, d = _pair(tb, seed, HOLDER["Flame Breath"], NEUTRAL)
-        set_procedure(S, a, d, RES_SPECIAL)
-        hook(S, tb, H_AFTER_BREATH, a, d)
+        S, a, d = _pair(tb, seed, HOLDER["Make Bread"], NEUTRAL)
+        assert fx.in_attack_area(S, tb, B0, I(a), I(TABLES.units.effect_offset[92]), I(d))
+        hook(S, tb, H_REPLACES, a)
         assert not S["unit_status"][0, d].any()
 
 

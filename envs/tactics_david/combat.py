@@ -53,6 +53,7 @@ from envs.tactics_david.effects import (
     M_STR,
     N_MODS,
     RANGE_MODIFIER,
+    SEL_ATTACK_AREA,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
     active_sum,
@@ -115,7 +116,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
-    RESUME_BREATH,
+    RESUME_PLACE,
     RESUME_STATUS,
     SIDE_BACK,
     SIDE_FRONT,
@@ -502,22 +503,30 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     )
 
 
+PLACE_NO = 0  # ranged_place: the ability is not placed on a target space
+PLACE_BREATH = 1  # a Ranged dragon's breath: a Ranged Attack with the row's strength (R88)
+PLACE_AREA = 2  # its Ranged Area of Attack placed on the space, no Ranged Hit (R89)
+
+
 @njit
-def ranged_breath(S, tb, b: int, u: int) -> bool:
-    """Whether unit u's Combat Phase ability is a Ranged dragon's breath (Flame, Magma, Toxic,
-    Nightmare Breath): a `special_attack` of a Ranged unit, made as a Ranged Attack on a
-    space the player picks, Ranged Hit included (R88)."""
+def ranged_place(S, tb, b: int, u: int) -> int:
+    """Whether unit u's Combat Phase ability is placed on a target space the player picks as
+    a Ranged Attack's target (PLACE_*): the `special_attack` of a Ranged unit (Flame, Magma,
+    Toxic, Nightmare Breath: a Ranged Attack, Ranged Hit included, R88), or a Ranged unit's
+    `attack_area` row (Gorgon Gaze: its Ranged Area placed on that space, R89)."""
     row = replaced_attack_row(S, tb, b, u)
-    return (
-        row >= 0
-        and tb.r_kind[row] == K_SPECIAL
-        and tb.u_mode[S["unit_member"][b, u, 0]] == MODE_RANGED
-    )
+    if row < 0 or tb.u_mode[S["unit_member"][b, u, 0]] != MODE_RANGED:
+        return PLACE_NO
+    if tb.r_kind[row] == K_SPECIAL:
+        return PLACE_BREATH
+    if tb.r_sel[row] == SEL_ATTACK_AREA and not is_combat_row(tb, row):
+        return PLACE_AREA
+    return PLACE_NO
 
 
 @njit
-def legal_breath(S, tb, b: int, out) -> int:
-    """STAGE_EFFECT, RESUME_BREATH: the spaces the Engaged Ranged dragon's breath may be made
+def legal_place(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_PLACE: the spaces the Engaged unit's breath or gaze may be placed
     on, those of its Ranged Attack (ranged_target_ok; A_ABILITY was offered only with one)."""
     u = np.int64(S["engaged"][b])
     bf = np.int64(S["battlefield"][b])
@@ -594,9 +603,17 @@ def legal_combat(S, tb, b: int, out) -> int:
                 out[n] = A_CELL + c
                 n += 1
                 shots += 1
-    if may_use_ability(S, tb, b, u) and (shots > 0 or not ranged_breath(S, tb, b, u)):
-        out[n] = A_ABILITY  # "R: Attack Pro.": instead of attacking (TD-22.2); a Ranged
-        n += 1  # dragon's breath is a Ranged Attack: only where one may be made (R88)
+    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
+        place = ranged_place(S, tb, b, u)
+        if place == PLACE_AREA:  # Gorgon Gaze: a space it could target must exist (R89)
+            for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+                if ranged_target_ok(S, tb, b, u, c):
+                    shots += 1
+                    break
+        # a Ranged dragon's breath is a Ranged Attack: only where one may be made (R88)
+        if place == PLACE_NO or shots > 0:
+            out[n] = A_ABILITY
+            n += 1
     if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
@@ -681,10 +698,12 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)
             return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
-        if ranged_breath(S, tb, b, u):  # a Ranged dragon's breath: a Ranged Attack (R88)
-            S["fx_res"][b] = RES_SPECIAL  # kept until it is made on the space picked next
+        place = ranged_place(S, tb, b, u)
+        if place != PLACE_NO:  # a Ranged breath (R88) or gaze (R89): its space is picked
+            if place == PLACE_BREATH:
+                S["fx_res"][b] = RES_SPECIAL  # kept until it is made on that space
             S["eff_unit"][b] = u
-            S["eff_next"][b] = RESUME_BREATH
+            S["eff_next"][b] = RESUME_PLACE
             S["stage"][b] = STAGE_EFFECT
             return GO_NONE
         if tb.r_kind[row] == K_SPECIAL:  # a breath: its Attack through its Melee Area (R56)

@@ -35,6 +35,7 @@ from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
 from envs.tactics_david.grid import (
+    MAX_AREA_OUT,
     REL_TO_SIDE,
     area_cells,
     line_of_sight,
@@ -752,12 +753,18 @@ def in_range_area(S, tb, b: int, u: int, v: int, los: bool) -> bool:
 @njit
 def in_attack_area(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v stands in unit u's Attack Area as placed for a melee attack now, or in the
-    area the row names (Lightning Cry's MF)."""
+    area the row names (Lightning Cry's MF); a Ranged Area of Attack placed on the target
+    space the player picked, S["pending_target"] (Gorgon Gaze, R89; none picked: no unit)."""
     area = np.int64(tb.r_area[row]) if tb.r_area[row] >= 0 else unit_area(S, tb, b, u)
-    cells = np.empty(16, dtype=np.int64)
+    origin = np.int64(S["unit_cell"][b, u])
+    if tb.area_ranged[area]:
+        origin = np.int64(S["pending_target"][b])
+        if origin < 0:
+            return False
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(
-        tb, np.int64(S["battlefield"][b]), area, np.int64(S["unit_cell"][b, u]),
-        np.int64(S["unit_facing"][b, u]), False, cells,
+        tb, np.int64(S["battlefield"][b]), area, origin, np.int64(S["unit_facing"][b, u]),
+        tb.area_ranged[area] != 0, cells,
     )  # fmt: skip
     for i in range(n):
         if cells[i] == S["unit_cell"][b, v]:

@@ -202,6 +202,7 @@ IMPLEMENTED_ABILITIES = (
     "Magma Breath",
     "Toxic Breath",
     "Nightmare Breath",
+    "Gorgon Gaze",  # its Ranged Area placed on a picked space (R89)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the

@@ -218,9 +218,10 @@ RESUME_ABILITY = -2
 # eff_next: then the Statuses its row lets the player choose (discard one / any: A_STATUS + s,
 # A_END to stop), before the ability acts (R57)
 RESUME_STATUS = -3
-# eff_next (tdrest): the player picks the space a Ranged dragon's breath is made on (A_CELL +
-# c, as a Ranged Attack's target; R88); fx_res holds RES_SPECIAL until the breath is made
-RESUME_BREATH = -4
+# eff_next (tdrest): the player picks the target space of a Ranged unit's ability placed as
+# its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
+# until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
+RESUME_PLACE = -4
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress

@@ -21,6 +21,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import combat, items, movement, setup
 from envs.tactics_david.actions import (
+    A_CELL,
     A_END,
     A_STATUS,
     A_UNIT,
@@ -75,9 +76,10 @@ from envs.tactics_david.state import (
     FORCE_NONE,
     MAX_UNITS,
     PROC_NONE,
+    RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
-    RESUME_BREATH,
+    RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
@@ -172,8 +174,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_ability_targets(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STATUS:
         return legal_status_choice(S, tb, b, out)
-    if S["eff_next"][b] == RESUME_BREATH:  # a Ranged dragon's breath: its space (R88)
-        return combat.legal_breath(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
+        return combat.legal_place(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -184,11 +186,16 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
-    if S["eff_next"][b] == RESUME_BREATH:  # the breath is made on that space (R88)
+    if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
         S["stage"][b] = STAGE_COMBAT
-        return combat.apply_combat(S, tb, b, a)
+        if S["fx_res"][b] & RES_SPECIAL:  # a breath: a Ranged Attack on it (R88)
+            return combat.apply_combat(S, tb, b, a)
+        S["pending_target"][b] = a - A_CELL  # the gaze's Ranged Area placed on it (R89)
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        S["pending_target"][b] = -1
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
         # a target of the Combat Phase ability, or a Status it lets the player choose
         row = replaced_attack_row(S, tb, b, u)

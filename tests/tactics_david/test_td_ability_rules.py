@@ -2182,6 +2182,44 @@ def t_nightmare_breath():
     _ranged_breath("Nightmare Breath", 2, ("Fearful",), 4)
 
 
+def t_gorgon_gaze():
+    """R: Attack Pro.: the player picks a space the Gorgon's Ranged Attack could target
+    (Range 2); its Attack Area RI is placed there: the target and the ray beyond it (I4).
+    Each unit in it, friend or foe, rolls: 5+ Petrified; a unit off the ray never is. No
+    Ranged Hit is made, and having moved does not forbid it (R89)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+        ally = unit(S, tb, 0, NEUTRAL, 5, 6, W)  # on the ray, out of Range
+        t = unit(S, tb, 1, NEUTRAL, 5, 2, W)
+        off = unit(S, tb, 1, NEUTRAL, 4, 1, W)  # in Range, off the ray
+        got = _combat(S, tb, u)
+        assert A_ABILITY in got
+        assert act(S, tb, A_ABILITY) == sorted([A_CELL + cell(tb, 5, 2), A_CELL + cell(tb, 4, 1)])
+        r_ally, r_t = peek(S, 6, 6)  # one roll per unit, in unit order
+        act(S, tb, A_CELL + cell(tb, 5, 2))
+        assert has(S, ally, "Petrified") == (r_ally >= 5)
+        assert has(S, t, "Petrified") == (r_t >= 5)
+        assert not has(S, off, "Petrified")
+        assert S["stage"][0] not in (STAGE_EFFECT, STAGE_COMBAT)  # the Combat Phase is over
+        assert S["pending_target"][0] == -1
+        seen.add(r_t >= 5)
+    both_ways(seen)
+    # having moved: still offered (not a Ranged Attack, R47); no unit in Range: not offered
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 3, W)
+    engage(S, tb, u)
+    act(S, tb, A_CELL + cell(tb, 5, 1))
+    assert A_ABILITY in act(S, tb, A_END)
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 5, W)
+    assert A_ABILITY not in _combat(S, tb, u)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2311,6 +2349,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Magma Breath": t_magma_breath,
     "Toxic Breath": t_toxic_breath,
     "Nightmare Breath": t_nightmare_breath,
+    "Gorgon Gaze": t_gorgon_gaze,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

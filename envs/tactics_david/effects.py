@@ -52,6 +52,7 @@ from envs.tactics_david.record import (
     H_RANGED_HIT,
     H_REPLACES,
 )
+from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
@@ -205,6 +206,9 @@ K_SPECIAL = _k("special_attack")
 SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
+K_REPLACE = _k("replace_unit")
+REPLACE_THIS_PLAYER = _m("replace_unit", "this_player")
+REPLACE_OWNER = _m("replace_unit", "owner")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 RANGE_RATING = _m("range_change", "rating")
@@ -427,6 +431,16 @@ def _alive(S, tb, b: int, v: int) -> bool:
 
 
 @njit
+def _pickable(S, tb, b: int, row: int, v: int) -> bool:
+    """Unit v may be picked by row `row`'s selector: in play; a Dead unit on the battlefield
+    instead when the row is about Dead units (tb.r_dead_ok: Raise Dead, Grave Riser "Units
+    ... who have the Dead Status", so its `same_target` rows pick them only; R90)."""
+    if S["unit_place"][b, v] != PLACE_FIELD:
+        return False
+    return (S["unit_status"][b, v, tb.status_dead] != 0) == (tb.r_dead_ok[row] != 0)
+
+
+@njit
 def _team_ok(tb, row: int, src: int, v: int) -> bool:
     team = tb.r_team[row]
     if v == src:
@@ -569,9 +583,10 @@ def _until(tb, row: int) -> int:
 
 
 @njit_inline  # one caller
-def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
+def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Ability row `row` of unit src acts on unit v (one switch over the effect kinds; a kind
-    or mode not interpreted yet does nothing)."""
+    or mode not interpreted yet does nothing); returns the unit on v's space afterwards (v,
+    or the unit that replaced it, replace.replace_unit)."""
     kind = np.int64(tb.r_kind[row])
     mode = np.int64(tb.r_mode[row])
     bits = np.int64(tb.r_statuses[row])
@@ -618,6 +633,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
         S["fx_res"][b] |= RES_NEGATED
     elif kind == K_REMOVE:
         remove_from_game(S, b, v)
+    elif kind == K_REPLACE and (mode == REPLACE_THIS_PLAYER or mode == REPLACE_OWNER):
+        return replace_unit(S, tb, b, row, src, v)
+    return v
 
 
 @njit
@@ -682,7 +700,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 np.int64(S["unit_facing"][b, src]), 1, 0,
                             )  # fmt: skip
                         for v in range(N_UNIT_IDS):
-                            if not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
+                            if not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, src, v):
                                 continue
                             if h == H_ENGAGE_AURA and v != opp:
                                 continue
@@ -726,7 +744,8 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             continue
                         if not conditions_hold(S, tb, b, row, src, v, opp, -1, -1):
                             continue
-                        _apply_effect(S, tb, b, row, src, v)
+                        picked[j] = _apply_effect(S, tb, b, row, src, v)  # a replaced unit's
+                        # successor is the next `same_target` row's pick (R90)
         S["fx_cause"][b] = -1
         k = np.int64(S["fx_n_dead"][b])
         if k == 0:
@@ -777,7 +796,7 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Whether unit u's ability row `row` may pick unit v: another unit in play, of the row's
     team, within its radius (`target_within`) or in its Range Area (`target_in_range`), in
     Line of Sight when the row says so."""
-    if v < 0 or v == u or not _alive(S, tb, b, v) or not _team_ok(tb, row, u, v):
+    if v < 0 or v == u or not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, u, v):
         return False
     if tb.r_sel[row] == SEL_TARGET_IN_RANGE:
         return in_range_area(S, tb, b, u, v, tb.r_los[row] != 0)

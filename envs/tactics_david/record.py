@@ -203,6 +203,11 @@ IMPLEMENTED_ABILITIES = (
     "Toxic Breath",
     "Nightmare Breath",
     "Gorgon Gaze",  # its Ranged Area placed on a picked space (R89)
+    # tdrest: a unit replaced by another (replace.py; R90, I39)
+    "Raise Dead",
+    "Polymorph",
+    "Grave Riser",
+    "Infect",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -425,6 +430,10 @@ TD_TABLE_FIELDS = [
     ("r_optional", np.uint8, (MAX_AB_ROWS,)),  # [R] "may": the player decides
     ("r_group", np.int8, (MAX_AB_ROWS,)),  # [R] choice group, 0 none
     ("r_noncum", np.uint8, (MAX_AB_ROWS,)),  # [R] not accumulative between sources
+    # tdrest
+    ("r_unit", np.int16, (MAX_AB_ROWS,)),  # [R] the unit a replace_unit row brings (profile), -1
+    ("r_dead_ok", np.uint8, (MAX_AB_ROWS,)),  # [R] its selector picks Dead units too: a
+    # condition target_has_status Dead (Raise Dead, Grave Riser; R90)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -809,6 +818,13 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_optional"][e] = u.eff_optional[e]
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
+            r["r_unit"][e] = u.eff_unit[e]
+            r["r_dead_ok"][e] = any(
+                ut.CONDITIONS[int(u.eff_condition[e, k])] == "target_has_status"
+                and "Dead" in u.condition_values[int(u.eff_condition_value[e, k])]
+                for k in range(3)
+                if int(u.eff_condition[e, k]) >= 0 and int(u.eff_condition_value[e, k]) >= 0
+            )
             contest = {"Attack", "Defend", "Duel", "Escape"}
             if kind == "permission" and mode_name == "ignore_range_rating":
                 r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
@@ -826,6 +842,12 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "remove_from_game" and trig == "always":
                 hooks[H_AFTER_ATTACK][a].append(e)  # Soul Reap: its victims, once killed
+                continue
+            if trig == "always" and int(u.eff_selector[e]) in (
+                ut.SELECTORS.index("victims"),
+                ut.SELECTORS.index("same_target"),
+            ) and not has:  # fmt: skip
+                hooks[H_AFTER_ATTACK][a].append(e)  # Infect: its victims, once killed (R90)
                 continue
             if trig == "before" and "Combat Lock" in has:
                 hooks[H_LOCK][a].append(e)

@@ -2220,6 +2220,140 @@ def t_gorgon_gaze():
     assert A_ABILITY not in _combat(S, tb, u)
 
 
+# --- tdrest: replacing a unit by another (replace.replace_unit; R90, I39) --------------------
+
+
+def _on(S, tb, row: int, col: int) -> int:
+    return int(S["cell_unit"][0, cell(tb, row, col), 0])
+
+
+def _is(S, u: int, name: str) -> bool:
+    return int(S["unit_member"][0, u, 0]) == UNIT_IX[name] and S["unit_n_members"][0, u] == 1
+
+
+def t_raise_dead():
+    """R: Attack Pro.: the player picks a Dead unit in the Lich's Range Area (no living one);
+    4+: it is replaced by a Zombie facing the same way under the Lich's player's control, not
+    Dead, not Engaged this Turn, costing nothing (I39); the old unit leaves the game."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Raise Dead", 5, 0, E)
+        dead = unit(S, tb, 1, NEUTRAL, 5, 3, S_)
+        kill(S, tb, B0, I(dead), I(-1))
+        alive = unit(S, tb, 1, NEUTRAL, 5, 5, W)
+        cost = [int(x) for x in S["army_cost"][0]]
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]  # the Dead unit only
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        z = _on(S, tb, 5, 3)
+        if r >= 4:
+            assert z // 20 == 0 and z != u and _is(S, z, "Zombie")
+            assert S["unit_facing"][0, z] == S_ and not has(S, z, "Dead")
+            assert S["unit_cost"][0, z] == 0
+            assert S["current"][0] == 1  # the Zombie could not be Engaged: the Turn ended
+            assert S["unit_place"][0, dead] == PLACE_REMOVED
+        else:
+            assert z == dead and has(S, dead, "Dead")
+        assert S["unit_place"][0, alive] == PLACE_FIELD and _is(S, alive, NEUTRAL)
+        assert [int(x) for x in S["army_cost"][0]] == cost
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_polymorph():
+    """R: Attack Pro.: a unit in Range and Line of Sight; 6 Slime, 5 Pup, 4 Egg, each staying
+    its owner's (same unit, same Purchase Cost, its Statuses and Items gone) and Confused;
+    3 or less nothing."""
+    tb = record()
+    want = {6: "Slime", 5: "Pup", 4: "Egg"}
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Polymorph", 5, 0, E)
+        t = unit(S, tb, 1, "Titanium Golem", 5, 3, W)
+        apply_status(S, tb, B0, I(t), I(ST["Pumped"]), I(STATUS_PERMANENT))
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        cost = int(S["unit_cost"][0, t])
+        assert A_ABILITY in _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert _on(S, tb, 5, 3) == t and S["unit_cost"][0, t] == cost
+        if r >= 4:
+            assert _is(S, t, want[r]) and not has(S, t, "Pumped")
+            can = bool(tb.st_afflicts[ST["Confused"], S["unit_type"][0, t]])
+            assert has(S, t, "Confused") == can
+            assert list(S["unit_strength"][0, t]) == list(tb.u_strength[UNIT_IX[want[r]]])
+        else:
+            assert _is(S, t, "Titanium Golem") and has(S, t, "Pumped")
+        assert violations(S, tb, 0) == []
+        seen.add(r)
+    assert {4, 5, 6} <= seen and min(seen) <= 3
+
+
+def t_grave_riser():
+    """A: Unit Engagement: 5+ on one D6: every Dead unit within 3 Grid Spaces (either army's)
+    is replaced by a Skeleton under this player's control, Dead (RA15); a Dead unit farther
+    away and a living one stay."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Grave Riser", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 7, W)
+        own = unit(S, tb, 0, NEUTRAL, 4, 5, S_)
+        far = unit(S, tb, 1, NEUTRAL, 5, 10, W)
+        alive = unit(S, tb, 1, NEUTRAL, 6, 5, N)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        for v in (foe, own, far):
+            kill(S, tb, B0, I(v), I(-1))
+        r = peek(S, 6)[0]
+        engage(S, tb, u)
+        a, o = _on(S, tb, 5, 7), _on(S, tb, 4, 5)
+        if r >= 5:
+            assert a // 20 == 0 and _is(S, a, "Skeleton") and has(S, a, "Dead")
+            assert S["unit_place"][0, foe] == PLACE_REMOVED
+            assert o == own and _is(S, own, "Skeleton") and has(S, own, "Dead")
+        else:
+            assert a == foe and o == own and _is(S, own, NEUTRAL)
+        assert _is(S, far, NEUTRAL) and _is(S, alive, NEUTRAL) and not has(S, alive, "Dead")
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
+def t_infect():
+    """All: a unit this Zombie's Attack gives the Dead Status is, on 4+ (one roll per
+    victim), replaced by a Zombie under this player's control, which acquires the Dead
+    Status (RA15); a unit that survived is not."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Infect"], NEUTRAL)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        kill(S, tb, B0, I(d), I(0))
+        set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+        r = peek(S, 6)[0]
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        z = _on(S, tb, 5, 6)
+        if r >= 4:
+            assert z // 20 == 0 and z != a and _is(S, z, "Zombie") and has(S, z, "Dead")
+            assert S["unit_place"][0, d] == PLACE_REMOVED
+        else:
+            assert z == d and has(S, d, "Dead")
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+    S, a, d = _pair(tb, 1, HOLDER["Infect"], NEUTRAL)
+    set_procedure(S, a, d, 0)  # the defender survived
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert _on(S, tb, 5, 6) == d and _is(S, d, NEUTRAL)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2350,6 +2484,10 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Toxic Breath": t_toxic_breath,
     "Nightmare Breath": t_nightmare_breath,
     "Gorgon Gaze": t_gorgon_gaze,
+    "Raise Dead": t_raise_dead,
+    "Polymorph": t_polymorph,
+    "Grave Riser": t_grave_riser,
+    "Infect": t_infect,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -72,6 +72,7 @@ from envs.tactics_david.state import (
     UNTIL_THEN_APPLY,
     UNTIL_TURN,
     USE_COMBAT_ABILITY,
+    USE_DISENGAGED,
 )
 from envs.tactics_david.units import (
     apply_status,
@@ -147,6 +148,7 @@ C_ADJ_DEAD = _c("adjacent_dead_unit")
 C_LOCKED_WITH_SELF = _c("locked_with_self")
 C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
+C_COUNTERS = _c("counters_exhausted")
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
@@ -366,6 +368,9 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = S["unit_lock"][b, tgt] == src
         elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
             ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
+        elif c == C_COUNTERS:  # Hatch: the Disengagement with no counter left (values[0]+1)
+            d = np.int64(S["unit_uses"][b, src, USE_DISENGAGED]) - 1
+            ok = d >= 0 and d < 256 and _in_set(tb, row, k, d)
         if not ok:
             return False
     return True

@@ -208,6 +208,7 @@ IMPLEMENTED_ABILITIES = (
     "Polymorph",
     "Grave Riser",
     "Infect",
+    "Hatch",  # counted Disengagements, H_DISENGAGED (RA13)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -231,7 +232,8 @@ H_COMBAT = 14  # "D: Combat Pha.": used once in its Combat Phase besides its Att
 H_AFTER_BREATH = 15  # after each defender's Attack of a special attack (the breaths, R56)
 H_RANGED_HIT = 16  # during this unit's Ranged Hit Procedure (Perfect Shot, Headshot; R58)
 H_AFTER_AURA = 17  # after any unit's Attack that killed an enemy: other units' auras (R59)
-N_HOOKS = 18
+H_DISENGAGED = 18  # tdrest: after this unit's Disengagement (Hatch, RA13)
+N_HOOKS = 19
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -885,6 +887,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                 and int(u.eff_selector[e]) == ut.SELECTORS.index("units_within")
             ):
                 hooks[H_AFTER_AURA][a].append(e)  # Vampiric Aura: its allies' kills too
+            elif trig == "after" and has == {"Disengagement"}:
+                hooks[H_DISENGAGED][a].append(e)  # Hatch: counted Disengagements (RA13)
             elif trig == "during" and has == {"Escape"}:
                 hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
             elif trig == "during" and has == {"Ranged Hit"}:

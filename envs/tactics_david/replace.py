@@ -76,8 +76,9 @@ def replace_unit(S, tb, b: int, row: int, src: int, v: int) -> int:
     S["unit_attack_type"][b, w] = tb.u_type[prof]
     for s in range(N_STATUSES):
         S["unit_status"][b, w, s] = 0
-    for k in range(S["unit_uses"].shape[2]):
-        S["unit_uses"][b, w, k] = 0
+    if src != v:  # a unit replacing itself (Hatch) keeps its counters for its next rows
+        for k in range(S["unit_uses"].shape[2]):
+            S["unit_uses"][b, w, k] = 0
     S["unit_move_bonus"][b, w] = 0
     S["unit_no_reacquire"][b, w] = 0
     S["unit_kills"][b, w] = 0

@@ -66,6 +66,7 @@ from envs.tactics_david.effects import (
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
+    H_DISENGAGED,
     H_END_TURN,
     H_ENGAGE,
     H_ENGAGE_AURA,
@@ -84,6 +85,7 @@ from envs.tactics_david.state import (
     UNTIL_DISENGAGED,
     UNTIL_TURN,
     USE_COMBAT_ABILITY,
+    USE_DISENGAGED,
 )
 from envs.tactics_david.units import (
     OUT_DEAD,
@@ -305,7 +307,11 @@ def step(S, tb, b: int, a: int, out) -> int:
                     end_turn(S, tb, b)
                 go = GO_NONE
             else:  # GO_DISENGAGE
-                disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
+                u = np.int64(S["engaged"][b])
+                if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
+                    S["unit_uses"][b, u, USE_DISENGAGED] += 1
+                run_hook(S, tb, b, H_DISENGAGED, u, -1)
+                disengaged(S, tb, b, u)  # lasting effects end or act
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)
                 go = GO_NONE

@@ -31,6 +31,7 @@ from envs.tactics_david.actions import (
     A_STRIKE,
     STAGE_COMBAT,
     STAGE_EFFECT,
+    STAGE_ENGAGE,
     STAGE_MOVE,
     STAGE_RANGED_SIDE,
 )
@@ -2354,6 +2355,31 @@ def t_infect():
     assert _on(S, tb, 5, 6) == d and _is(S, d, NEUTRAL)
 
 
+def t_hatch():
+    """Two counters, one removed at each Disengagement: at the third, when none can be
+    removed, the Egg is replaced by a Baby Dragon (same unit, owner, space, facing) that
+    acquires Pumped and Haste (RA13); not before."""
+    tb = record()
+    S = position(tb, seed=3)
+    egg = holder(S, tb, 0, "Hatch", 5, 5, E)
+    unit(S, tb, 0, NEUTRAL, 9, 0, N)  # a second unit: the Turn goes on after the Egg's
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    for k in range(3):
+        S["unit_engaged"][0, egg] = 0
+        S["stage"][0] = STAGE_ENGAGE
+        S["current"][0] = 0
+        engage(S, tb, egg)
+        while S["engaged"][0] == egg:  # end its phases at once
+            act(S, tb, A_END)
+        if k < 2:
+            assert _is(S, egg, "Egg") and not has(S, egg, "Pumped"), k
+        else:
+            assert _on(S, tb, 5, 5) == egg and _is(S, egg, "Baby Dragon")
+            assert has(S, egg, "Pumped") and has(S, egg, "Haste")
+            assert S["unit_facing"][0, egg] == E and S["unit_place"][0, egg] == PLACE_FIELD
+    assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2488,6 +2514,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Polymorph": t_polymorph,
     "Grave Riser": t_grave_riser,
     "Infect": t_infect,
+    "Hatch": t_hatch,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

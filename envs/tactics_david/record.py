@@ -209,6 +209,7 @@ IMPLEMENTED_ABILITIES = (
     "Grave Riser",
     "Infect",
     "Hatch",  # counted Disengagements, H_DISENGAGED (RA13)
+    "Ctrl Alt Del",  # Engaged while Dead (R91)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -239,11 +240,13 @@ PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after movi
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
 PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
 PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
+PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
     "charge_allowed": PERM_CHARGE,
     "charge_through_water": PERM_CHARGE_WATER,
+    "engage_while_dead": PERM_ENGAGE_DEAD,
 }
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order

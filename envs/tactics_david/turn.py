@@ -71,6 +71,7 @@ from envs.tactics_david.record import (
     H_ENGAGE,
     H_ENGAGE_AURA,
     H_REPLACES,
+    SP_RELENTLESS,
     TRIG_ENGAGEMENT,
 )
 from envs.tactics_david.state import (
@@ -97,6 +98,8 @@ from envs.tactics_david.units import (
     disengage,
     end_turn,
     has_flag,
+    has_special,
+    is_dead,
     may_act,
     run_status_rows,
 )
@@ -162,6 +165,8 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
         return GO_NONE
     if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
         return GO_DISENGAGE
+    if is_dead(S, tb, b, u) and not has_special(S, tb, b, u, SP_RELENTLESS):
+        return GO_DISENGAGE  # Engaged while Dead and still Dead: Disengaged at once (R91)
     if out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         return GO_END_MOVEMENT

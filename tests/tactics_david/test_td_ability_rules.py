@@ -29,6 +29,7 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_UNIT,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_ENGAGE,
@@ -101,6 +102,7 @@ from tests.tactics_david.td_board import (
     act,
     cell,
     engage,
+    legal,
     paint,
     position,
     record,
@@ -2380,6 +2382,31 @@ def t_hatch():
     assert violations(S, tb, 0) == []
 
 
+def t_ctrl_alt_del():
+    """May be Engaged with the Dead Status (a Dead unit without it may not); then 5+ on one
+    D6 discards the Dead Status and its phases follow, otherwise it is Disengaged at once
+    (R91)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Ctrl Alt Del", 5, 5, E)
+        other = unit(S, tb, 0, NEUTRAL, 9, 0, N)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        kill(S, tb, B0, I(u), I(-1))
+        kill(S, tb, B0, I(other), I(-1))
+        got = legal(S, tb)
+        assert A_UNIT + u % 20 in got and A_UNIT + other % 20 not in got
+        r = peek(S, 6)[0]
+        engage(S, tb, u)
+        if r >= 5:
+            assert not has(S, u, "Dead") and S["engaged"][0] == u
+        else:
+            assert has(S, u, "Dead") and S["engaged"][0] != u and S["unit_engaged"][0, u]
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2515,6 +2542,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Grave Riser": t_grave_riser,
     "Infect": t_infect,
     "Hatch": t_hatch,
+    "Ctrl Alt Del": t_ctrl_alt_del,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -192,6 +192,7 @@ STR_FIXED = _m("strength_change", "fixed")
 STR_DICE = _m("strength_change", "dice")
 STR_PER_UNIT = _m("strength_change", "per_unit_within")
 STR_PER_ENEMY_AREA = _m("strength_change", "per_enemy_in_attack_area")
+STR_PER_SPACE = _m("strength_change", "per_space_moved")
 K_HALF = _k("strength_multiply")
 K_DICE = _k("dice_change")
 DICE_ADD = _m("dice_change", "add")
@@ -492,6 +493,10 @@ def _amount(S, tb, b: int, row: int, src: int) -> int:
         return n * np.int64(tb.r_amount[row])
     if kind == K_STRENGTH and mode == STR_PER_ENEMY_AREA:
         return _enemies_in_area(S, tb, b, src) * max(np.int64(tb.r_amount[row]), 1)
+    if kind == K_STRENGTH and mode == STR_PER_SPACE:  # Dungball: moved in its Engagement (R92)
+        if S["engaged"][b] != src:
+            return np.int64(0)
+        return np.int64(S["eng_moved"][b]) * np.int64(tb.r_amount[row])
     return np.int64(tb.r_amount[row])
 
 

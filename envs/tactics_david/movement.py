@@ -404,6 +404,17 @@ def end_movement(S, tb, b: int) -> int:
 
 
 @njit
+def _move_counted(S, tb, b: int, u: int, c: int) -> None:
+    """The Engaged unit u moves to space c; the orthogonal steps count in S["eng_moved"]
+    (Dungball, R92)."""
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
+    old = np.int64(S["unit_cell"][b, u])
+    steps = abs(old // cols - c // cols) + abs(old % cols - c % cols)
+    S["eng_moved"][b] = min(np.int64(S["eng_moved"][b]) + steps, 127)
+    move_to(S, b, u, c)
+
+
+@njit
 def apply_move(S, tb, b: int, a: int) -> int:
     """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring); returns the next
     step (GO_*)."""
@@ -421,7 +432,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
         return GO_NONE
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
-            move_to(S, b, u, a - A_CELL)
+            _move_counted(S, tb, b, u, a - A_CELL)
         return GO_END_MOVEMENT
     if a == A_END:
         return GO_END_MOVEMENT
@@ -474,8 +485,8 @@ def apply_move(S, tb, b: int, a: int) -> int:
             roll += roll_d(S["rng"], b, 6)
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
-            move_to(S, b, u, c)
+            _move_counted(S, tb, b, u, c)
         return GO_END_MOVEMENT
-    move_to(S, b, u, a - A_CELL)  # Movement Procedure
+    _move_counted(S, tb, b, u, a - A_CELL)  # Movement Procedure
     S["eng_procedure"][b] = PROC_MOVE
     return GO_NONE

@@ -210,6 +210,7 @@ IMPLEMENTED_ABILITIES = (
     "Infect",
     "Hatch",  # counted Disengagements, H_DISENGAGED (RA13)
     "Ctrl Alt Del",  # Engaged while Dead (R91)
+    "Dungball",  # the spaces moved this Engagement (eng_moved, R92)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the

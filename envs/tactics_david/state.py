@@ -201,6 +201,9 @@ STATE_FIELDS = [
     # part seven (appended: the fields above keep their offsets)
     ("fx_st_pick", np.int32, ()),  # int32 bits of the Statuses the player chose (RESUME_STATUS)
     ("fx_proc_roll", np.int8, ()),  # int8 the Ranged Hit's dice, unmodified (procedure_roll)
+    # tdrest (appended)
+    ("eng_moved", np.int8, ()),  # int8 Grid Spaces the Engaged unit moved this Engagement
+    # (Movement, Charge: orthogonal steps from start to end of each; Dungball, R92)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

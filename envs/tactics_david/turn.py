@@ -143,6 +143,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_faced"][b] = 0
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
+    S["eng_moved"][b] = 0
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows

@@ -2407,6 +2407,31 @@ def t_ctrl_alt_del():
     both_ways(seen)
 
 
+def t_dungball():
+    """D: Attack Pro.: +1 to its Front Strength Rating in its Attack per Grid Space it moved
+    in this Engagement (orthogonal steps, R92): 3 after moving 3, 1 after 1; nothing before
+    moving, on its other sides, or when it defends (not Engaged)."""
+    tb = record()
+    for steps in (3, 1):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Dungball", 5, 5 - steps, E)
+        d = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        engage(S, tb, u)
+        assert strengths(mods(S, tb, u, d), 0, 0) == [0, 0, 0, 0]
+        act(S, tb, A_CELL + cell(tb, 5, 5))
+        assert S["eng_moved"][0] == steps
+        assert strengths(mods(S, tb, u, d), 0, 0) == [steps, 0, 0, 0]
+        assert strengths(mods(S, tb, u, d), 0, 1) == [0, 0, 0, 0]  # not in the Duel
+        assert strengths(mods(S, tb, d, u), 1, 0) == [0, 0, 0, 0]  # defending: nothing
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Dungball", 5, 5, E)
+    d = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+    S["eng_moved"][0] = 4  # another unit's moves (the Golem Engaged) do not count
+    S["engaged"][0] = d
+    assert strengths(mods(S, tb, u, d), 0, 0) == [0, 0, 0, 0]
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2543,6 +2568,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Infect": t_infect,
     "Hatch": t_hatch,
     "Ctrl Alt Del": t_ctrl_alt_del,
+    "Dungball": t_dungball,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

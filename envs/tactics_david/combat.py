@@ -35,6 +35,7 @@ from envs.tactics_david.actions import (
     GO_AFTER_ATTACK,
     GO_ITEM_PHASE_2,
     GO_NONE,
+    STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_GAME_OVER,
     STAGE_RANGED_SIDE,
@@ -58,6 +59,7 @@ from envs.tactics_david.effects import (
     SEL_TARGET_WITHIN,
     active_sum,
     alerted,
+    attack_twice,
     collect_modifiers,
     dead_immune,
     expire,
@@ -121,6 +123,7 @@ from envs.tactics_david.state import (
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
+    USE_ATTACKS,
     USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.units import (
@@ -603,7 +606,8 @@ def legal_combat(S, tb, b: int, out) -> int:
                 out[n] = A_CELL + c
                 n += 1
                 shots += 1
-    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
+    second = S["unit_uses"][b, u, USE_ATTACKS] > 0  # its second Attack (R93)
+    if may_use_ability(S, tb, b, u) and not second:  # "R: Attack Pro.": instead of attacking
         place = ranged_place(S, tb, b, u)
         if place == PLACE_AREA:  # Gorgon Gaze: a space it could target must exist (R89)
             for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
@@ -614,10 +618,15 @@ def legal_combat(S, tb, b: int, out) -> int:
         if place == PLACE_NO or shots > 0:
             out[n] = A_ABILITY
             n += 1
-    if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
+    if (
+        not second
+        and enemy
+        and S["eng_force"][b] == FORCE_ADVANCE
+        and _enemy_in_contact(S, tb, b, u)
+    ):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
-    if n == 0 or S["unit_lock"][b, u] < 0:
+    if n == 0 or S["unit_lock"][b, u] < 0 or second:
         out[n] = A_END
         n += 1
     return n
@@ -721,9 +730,11 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
+        S["unit_uses"][b, u, USE_ATTACKS] += 1  # its Attacks this Engagement (R93)
         return GO_AFTER_ATTACK
     if a >= A_SIDE and a < A_SIDE + 4:
         _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
+        S["unit_uses"][b, u, USE_ATTACKS] += 1
         return GO_AFTER_ATTACK
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -731,6 +742,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         S["stage"][b] = STAGE_RANGED_SIDE
         return GO_NONE
     _fire(S, tb, b, u, target, 0)
+    S["unit_uses"][b, u, USE_ATTACKS] += 1
     return GO_AFTER_ATTACK
 
 
@@ -750,5 +762,13 @@ def after_attack(S, tb, b: int, u: int) -> int:
             S["stage"][b] = STAGE_EFFECT
             return GO_NONE
         S["eff_unit"][b] = -1
+    if (
+        S["stage"][b] != STAGE_GAME_OVER
+        and S["unit_uses"][b, u, USE_ATTACKS] == 1
+        and in_play(S, tb, b, u)
+        and attack_twice(S, tb, b, u)
+    ):
+        S["stage"][b] = STAGE_COMBAT  # Beast Whisperer: it may attack again (R93)
+        return GO_NONE
     resolve_reflections(S, tb, b, u)
     return GO_ITEM_PHASE_2

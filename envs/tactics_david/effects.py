@@ -1116,6 +1116,27 @@ def alerted(S, tb, b: int, u: int, v: int) -> bool:
 
 
 @njit
+def attack_twice(S, tb, b: int, u: int) -> bool:
+    """Whether unit u may make a second Attack (and Duel) in its Combat Phase: an allied unit
+    in play whose ability grants it (Beast Whisperer: u within its radius and of the Pup
+    Root, the row's conditions; granted once however many grant it, R93)."""
+    p = u // MAX_UNITS
+    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        for m in range(S["unit_n_members"][b, h]):
+            prof = np.int64(S["unit_member"][b, h, m])
+            if prof < 0 or tb.ab_twice_row[prof] < 0 or not ability_on(S, tb, b, h, prof):
+                continue
+            row = np.int64(tb.ab_twice_row[prof])
+            if (
+                _team_ok(tb, row, h, u)
+                and (h == u or distance(S, tb, b, h, u) <= tb.r_radius[row])
+                and conditions_hold(S, tb, b, row, h, u, -1, -1, -1)
+            ):
+                return True
+    return False
+
+
+@njit
 def ranged_hit_bonus(S, tb, b: int, u: int, mod: int) -> int:
     """The dice unit u's abilities add to its Ranged Hit Procedure (Perfect Shot's D3, R58),
     rolled, each result changed by `mod` as the procedure's own dice are (Necklace)."""

@@ -211,6 +211,7 @@ IMPLEMENTED_ABILITIES = (
     "Hatch",  # counted Disengagements, H_DISENGAGED (RA13)
     "Ctrl Alt Del",  # Engaged while Dead (R91)
     "Dungball",  # the spaces moved this Engagement (eng_moved, R92)
+    "Beast Whisperer",  # a second Attack (effects.attack_twice, R93)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -440,6 +441,7 @@ TD_TABLE_FIELDS = [
     ("r_unit", np.int16, (MAX_AB_ROWS,)),  # [R] the unit a replace_unit row brings (profile), -1
     ("r_dead_ok", np.uint8, (MAX_AB_ROWS,)),  # [R] its selector picks Dead units too: a
     # condition target_has_status Dead (Raise Dead, Grave Riser; R90)
+    ("ab_twice_row", np.int16, (MAX_PROFILES,)),  # [N] its attack_twice row, -1 (R93)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -765,6 +767,7 @@ def _ability_rows(t: T.Tables, r) -> None:
         raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
     r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
     r["r_cond"][:] = -1
+    r["ab_twice_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -832,6 +835,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 if int(u.eff_condition[e, k]) >= 0 and int(u.eff_condition_value[e, k]) >= 0
             )
             contest = {"Attack", "Defend", "Duel", "Escape"}
+            if kind == "extra_procedure" and mode_name == "attack_twice":
+                r["ab_twice_row"][a] = e  # Beast Whisperer: read by effects.attack_twice (R93)
+                continue
             if kind == "permission" and mode_name == "ignore_range_rating":
                 r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
                 continue

@@ -243,6 +243,7 @@ RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength
 RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
 # unit_uses counters
 USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
+USE_ATTACKS = 2  # tdrest: its Attacks in this Engagement (Beast Whisperer's second, R93)
 USE_DISENGAGED = 1  # tdrest: times it was Disengaged, at most 3 (Hatch's 2 counters, RA13)
 
 # eng_procedure

@@ -85,6 +85,7 @@ from envs.tactics_david.state import (
     RESUME_STATUS,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
+    USE_ATTACKS,
     USE_COMBAT_ABILITY,
     USE_DISENGAGED,
 )
@@ -146,6 +147,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_moved"][b] = 0
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
+    S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)

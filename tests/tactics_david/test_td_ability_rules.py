@@ -2432,6 +2432,47 @@ def t_dungball():
     assert strengths(mods(S, tb, u, d), 0, 0) == [0, 0, 0, 0]
 
 
+def _two_attacks(whisperer_at, attacker: str, seed: int):
+    """The attacker (seat 0) on (5,5) facing a Titanium Golem on (5,6), a Beast Whisperer at
+    `whisperer_at` (None: none): the legal actions after its first Attack (None: the Combat
+    Phase ended) and whether both were still in play."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, attacker, 5, 5, E)
+    if whisperer_at is not None:
+        holder(S, tb, 0, "Beast Whisperer", *whisperer_at, S_)
+    g = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    got = _combat(S, tb, u)
+    assert A_STRIKE in got
+    got = act(S, tb, A_STRIKE)
+    # both still in play (else no second strike could be offered, and nothing was asked)
+    alive = not has(S, u, "Dead") and not has(S, g, "Dead")
+    if S["stage"][0] == STAGE_COMBAT and S["engaged"][0] == u:
+        return S, tb, got, alive
+    return S, tb, None, alive
+
+
+def t_beast_whisperer():
+    """A Pup-root ally within 3 Grid Spaces may Attack (and Duel) twice in its Combat Phase:
+    after its first Attack the Combat Phase goes on with an Attack or End offered, after the
+    second it ends (R93). Not a Pup-root unit, not a Pup 4 spaces away, not without it."""
+    seconds = 0
+    for seed in SEEDS[:20]:
+        S, tb, got, alive = _two_attacks((3, 5), "Pup", seed)
+        if not alive:
+            continue
+        assert got is not None and A_STRIKE in got and A_END in got
+        act(S, tb, A_STRIKE)
+        assert not (S["stage"][0] == STAGE_COMBAT and S["engaged"][0] == 0)
+        seconds += 1
+    assert seconds > 0
+    for seed in SEEDS[:10]:
+        for at, name in (((1, 5), "Pup"), (None, "Pup"), ((3, 5), NEUTRAL)):
+            _, _, got, _ = _two_attacks(at, name, seed)
+            assert got is None, (at, name)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2569,6 +2610,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Hatch": t_hatch,
     "Ctrl Alt Del": t_ctrl_alt_del,
     "Dungball": t_dungball,
+    "Beast Whisperer": t_beast_whisperer,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

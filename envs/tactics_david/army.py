@@ -168,13 +168,14 @@ def check_pieces(tables: Tables, pieces: Sequence[Sequence[int]], army_type: int
 
 
 def state_army(S: np.ndarray, b: int, p: int) -> list[tuple[int, ...]]:
-    """Seat p's pieces in game b of a state batch, as units.yaml rows top first."""
+    """Seat p's pieces in game b of a state batch, as units.yaml rows top first; not a unit
+    an ability brought into play under its control, which was not bought (cost 0, I39)."""
     from envs.tactics_david.state import MAX_UNITS, PLACE_NONE
 
     out = []
     for k in range(int(S["army_size"][b, p])):
         u = p * MAX_UNITS + k
-        if S["unit_place"][b, u] == PLACE_NONE:
+        if S["unit_place"][b, u] == PLACE_NONE or S["unit_cost"][b, u] == 0:
             continue
         out.append(tuple(int(m) for m in S["unit_member"][b, u] if m >= 0))
     return out

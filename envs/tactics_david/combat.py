@@ -60,10 +60,12 @@ from envs.tactics_david.effects import (
     M_STR,
     N_MODS,
     RANGE_MODIFIER,
+    SEL_ATTACK_AREA,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
     active_sum,
     alerted,
+    attack_twice,
     collect_modifiers,
     dead_immune,
     expire,
@@ -124,10 +126,12 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_PLACE,
     RESUME_STATUS,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
+    USE_ATTACKS,
     USE_COMBAT_ABILITY,
 )
 from envs.tactics_david.teams import clear_picks, pick_cell, team_bits, team_struck
@@ -513,6 +517,41 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     )
 
 
+PLACE_NO = 0  # ranged_place: the ability is not placed on a target space
+PLACE_BREATH = 1  # a Ranged dragon's breath: a Ranged Attack with the row's strength (R88)
+PLACE_AREA = 2  # its Ranged Area of Attack placed on the space, no Ranged Hit (R89)
+
+
+@njit
+def ranged_place(S, tb, b: int, u: int) -> int:
+    """Whether unit u's Combat Phase ability is placed on a target space the player picks as
+    a Ranged Attack's target (PLACE_*): the `special_attack` of a Ranged unit (Flame, Magma,
+    Toxic, Nightmare Breath: a Ranged Attack, Ranged Hit included, R88), or a Ranged unit's
+    `attack_area` row (Gorgon Gaze: its Ranged Area placed on that space, R89)."""
+    row = replaced_attack_row(S, tb, b, u)
+    if row < 0 or tb.u_mode[S["unit_member"][b, u, 0]] != MODE_RANGED:
+        return PLACE_NO
+    if tb.r_kind[row] == K_SPECIAL:
+        return PLACE_BREATH
+    if tb.r_sel[row] == SEL_ATTACK_AREA and not is_combat_row(tb, row):
+        return PLACE_AREA
+    return PLACE_NO
+
+
+@njit
+def legal_place(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_PLACE: the spaces the Engaged unit's breath or gaze may be placed
+    on, those of its Ranged Attack (ranged_target_ok; A_ABILITY was offered only with one)."""
+    u = np.int64(S["engaged"][b])
+    bf = np.int64(S["battlefield"][b])
+    n = 0
+    for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+        if ranged_target_ok(S, tb, b, u, c):
+            out[n] = A_CELL + c
+            n += 1
+    return n
+
+
 @njit
 def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u may make a Ranged Attack on the unit on space c: an enemy in play, not
@@ -574,6 +613,7 @@ def legal_combat(S, tb, b: int, out) -> int:
     # unless on its edge (TD-2.12), not by a Locked unit, which must attack its opponent
     # (TD-16.3), a unit no Ranged Attack may target (TD-16.2)
     bf = np.int64(S["battlefield"][b])
+    shots = 0
     if (
         tb.u_mode[top] == MODE_RANGED
         and (not S["unit_moved"][b, u] or has_permission(S, tb, b, u, PERM_ATTACK_AFTER_MOVE))
@@ -584,13 +624,28 @@ def legal_combat(S, tb, b: int, out) -> int:
             if ranged_target_ok(S, tb, b, u, c):
                 out[n] = A_CELL + c
                 n += 1
-    if may_use_ability(S, tb, b, u):  # "R: Attack Pro.": instead of attacking (TD-22.2)
-        out[n] = A_ABILITY
-        n += 1
-    if enemy and S["eng_force"][b] == FORCE_ADVANCE and _enemy_in_contact(S, tb, b, u):
+                shots += 1
+    second = S["unit_uses"][b, u, USE_ATTACKS] > 0  # its second Attack (R93)
+    if may_use_ability(S, tb, b, u) and not second:  # "R: Attack Pro.": instead of attacking
+        place = ranged_place(S, tb, b, u)
+        if place == PLACE_AREA:  # Gorgon Gaze: a space it could target must exist (R89)
+            for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
+                if ranged_target_ok(S, tb, b, u, c):
+                    shots += 1
+                    break
+        # a Ranged dragon's breath is a Ranged Attack: only where one may be made (R88)
+        if place == PLACE_NO or shots > 0:
+            out[n] = A_ABILITY
+            n += 1
+    if (
+        not second
+        and enemy
+        and S["eng_force"][b] == FORCE_ADVANCE
+        and _enemy_in_contact(S, tb, b, u)
+    ):
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         return sides  # Enraged in contact: must attack (TD-20.18); strikes are out[:sides]
-    if n == 0 or S["unit_lock"][b, u] < 0:
+    if n == 0 or S["unit_lock"][b, u] < 0 or second:
         out[n] = A_END
         n += 1
     return n
@@ -633,10 +688,12 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
     run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
     S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
+        S["fx_res"][b] = 0
         return  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
-    S["fx_res"][b] = RES_RANGED  # a Ranged Attack (the abilities' attacked_by_ranged)
+    # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
+    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & RES_SPECIAL)
     _attack_area(S, tb, b, u, cells, n, side, False)
     S["fx_res"][b] = 0
 
@@ -684,6 +741,14 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)
             return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
+        place = ranged_place(S, tb, b, u)
+        if place != PLACE_NO:  # a Ranged breath (R88) or gaze (R89): its space is picked
+            if place == PLACE_BREATH:
+                S["fx_res"][b] = RES_SPECIAL  # kept until it is made on that space
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_PLACE
+            S["stage"][b] = STAGE_EFFECT
+            return GO_NONE
         if tb.r_kind[row] == K_SPECIAL:  # a breath: its Attack through its Melee Area (R56)
             S["fx_res"][b] = RES_SPECIAL
             cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
@@ -702,6 +767,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         top = S["unit_member"][b, u, 0]
         _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
         clear_picks(S, b)
+        S["unit_uses"][b, u, USE_ATTACKS] += 1  # its Attacks this Engagement (R93)
         return GO_AFTER_ATTACK
     if a < A_CELL + MAX_CELLS:
         S["pending_target"][b] = a - A_CELL
@@ -718,6 +784,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         S["team_action"][b] = -1
     _fire(S, tb, b, u, target, a - A_SIDE if a >= A_SIDE and a < A_SIDE + 4 else 0)
     clear_picks(S, b)
+    S["unit_uses"][b, u, USE_ATTACKS] += 1
     return GO_AFTER_ATTACK
 
 
@@ -775,5 +842,13 @@ def after_attack(S, tb, b: int, u: int) -> int:
             S["stage"][b] = STAGE_EFFECT
             return GO_NONE
         S["eff_unit"][b] = -1
+    if (
+        S["stage"][b] != STAGE_GAME_OVER
+        and S["unit_uses"][b, u, USE_ATTACKS] == 1
+        and in_play(S, tb, b, u)
+        and attack_twice(S, tb, b, u)
+    ):
+        S["stage"][b] = STAGE_COMBAT  # Beast Whisperer: it may attack again (R93)
+        return GO_NONE
     resolve_reflections(S, tb, b, u)
     return GO_ITEM_PHASE_2

@@ -35,6 +35,7 @@ from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
 from envs.tactics_david.grid import (
+    MAX_AREA_OUT,
     REL_TO_SIDE,
     area_cells,
     line_of_sight,
@@ -51,6 +52,7 @@ from envs.tactics_david.record import (
     H_RANGED_HIT,
     H_REPLACES,
 )
+from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
@@ -70,6 +72,7 @@ from envs.tactics_david.state import (
     UNTIL_THEN_APPLY,
     UNTIL_TURN,
     USE_COMBAT_ABILITY,
+    USE_DISENGAGED,
 )
 from envs.tactics_david.units import (
     apply_status,
@@ -145,6 +148,7 @@ C_ADJ_DEAD = _c("adjacent_dead_unit")
 C_LOCKED_WITH_SELF = _c("locked_with_self")
 C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
+C_COUNTERS = _c("counters_exhausted")
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
@@ -189,6 +193,7 @@ STR_FIXED = _m("strength_change", "fixed")
 STR_DICE = _m("strength_change", "dice")
 STR_PER_UNIT = _m("strength_change", "per_unit_within")
 STR_PER_ENEMY_AREA = _m("strength_change", "per_enemy_in_attack_area")
+STR_PER_SPACE = _m("strength_change", "per_space_moved")
 K_HALF = _k("strength_multiply")
 K_DICE = _k("dice_change")
 DICE_ADD = _m("dice_change", "add")
@@ -205,6 +210,9 @@ K_SPECIAL = _k("special_attack")
 SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
+K_REPLACE = _k("replace_unit")
+REPLACE_THIS_PLAYER = _m("replace_unit", "this_player")
+REPLACE_OWNER = _m("replace_unit", "owner")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 RANGE_RATING = _m("range_change", "rating")
@@ -362,6 +370,9 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = S["unit_lock"][b, tgt] == src
         elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
             ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
+        elif c == C_COUNTERS:  # Hatch: the Disengagement with no counter left (values[0]+1)
+            d = np.int64(S["unit_uses"][b, src, USE_DISENGAGED]) - 1
+            ok = d >= 0 and d < 256 and _in_set(tb, row, k, d)
         if not ok:
             return False
     return True
@@ -427,6 +438,16 @@ def _alive(S, tb, b: int, v: int) -> bool:
 
 
 @njit
+def _pickable(S, tb, b: int, row: int, v: int) -> bool:
+    """Unit v may be picked by row `row`'s selector: in play; a Dead unit on the battlefield
+    instead when the row is about Dead units (tb.r_dead_ok: Raise Dead, Grave Riser "Units
+    ... who have the Dead Status", so its `same_target` rows pick them only; R90)."""
+    if S["unit_place"][b, v] != PLACE_FIELD:
+        return False
+    return (S["unit_status"][b, v, tb.status_dead] != 0) == (tb.r_dead_ok[row] != 0)
+
+
+@njit
 def _team_ok(tb, row: int, src: int, v: int) -> bool:
     team = tb.r_team[row]
     if v == src:
@@ -473,6 +494,10 @@ def _amount(S, tb, b: int, row: int, src: int) -> int:
         return n * np.int64(tb.r_amount[row])
     if kind == K_STRENGTH and mode == STR_PER_ENEMY_AREA:
         return _enemies_in_area(S, tb, b, src) * max(np.int64(tb.r_amount[row]), 1)
+    if kind == K_STRENGTH and mode == STR_PER_SPACE:  # Dungball: moved in its Engagement (R92)
+        if S["engaged"][b] != src:
+            return np.int64(0)
+        return np.int64(S["eng_moved"][b]) * np.int64(tb.r_amount[row])
     return np.int64(tb.r_amount[row])
 
 
@@ -569,9 +594,10 @@ def _until(tb, row: int) -> int:
 
 
 @njit_inline  # one caller
-def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
+def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Ability row `row` of unit src acts on unit v (one switch over the effect kinds; a kind
-    or mode not interpreted yet does nothing)."""
+    or mode not interpreted yet does nothing); returns the unit on v's space afterwards (v,
+    or the unit that replaced it, replace.replace_unit)."""
     kind = np.int64(tb.r_kind[row])
     mode = np.int64(tb.r_mode[row])
     bits = np.int64(tb.r_statuses[row])
@@ -618,6 +644,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
         S["fx_res"][b] |= RES_NEGATED
     elif kind == K_REMOVE:
         remove_from_game(S, b, v)
+    elif kind == K_REPLACE and (mode == REPLACE_THIS_PLAYER or mode == REPLACE_OWNER):
+        return replace_unit(S, tb, b, row, src, v)
+    return v
 
 
 @njit
@@ -682,7 +711,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 np.int64(S["unit_facing"][b, src]), 1, 0,
                             )  # fmt: skip
                         for v in range(N_UNIT_IDS):
-                            if not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
+                            if not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, src, v):
                                 continue
                             if h == H_ENGAGE_AURA and v != opp:
                                 continue
@@ -732,7 +761,8 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                             continue
                         if not conditions_hold(S, tb, b, row, src, v, opp, -1, -1):
                             continue
-                        _apply_effect(S, tb, b, row, src, v)
+                        picked[j] = _apply_effect(S, tb, b, row, src, v)  # a replaced unit's
+                        # successor is the next `same_target` row's pick (R90)
         S["fx_cause"][b] = -1
         k = np.int64(S["fx_n_dead"][b])
         if k == 0:
@@ -759,12 +789,18 @@ def in_range_area(S, tb, b: int, u: int, v: int, los: bool) -> bool:
 @njit
 def in_attack_area(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v stands in unit u's Attack Area as placed for a melee attack now, or in the
-    area the row names (Lightning Cry's MF)."""
+    area the row names (Lightning Cry's MF); a Ranged Area of Attack placed on the target
+    space the player picked, S["pending_target"] (Gorgon Gaze, R89; none picked: no unit)."""
     area = np.int64(tb.r_area[row]) if tb.r_area[row] >= 0 else unit_area(S, tb, b, u)
-    cells = np.empty(16, dtype=np.int64)
+    origin = np.int64(S["unit_cell"][b, u])
+    if tb.area_ranged[area]:
+        origin = np.int64(S["pending_target"][b])
+        if origin < 0:
+            return False
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(
-        tb, np.int64(S["battlefield"][b]), area, np.int64(S["unit_cell"][b, u]),
-        np.int64(S["unit_facing"][b, u]), False, cells,
+        tb, np.int64(S["battlefield"][b]), area, origin, np.int64(S["unit_facing"][b, u]),
+        tb.area_ranged[area] != 0, cells,
     )  # fmt: skip
     for i in range(n):
         if cells[i] == S["unit_cell"][b, v]:
@@ -777,7 +813,7 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Whether unit u's ability row `row` may pick unit v: another unit in play, of the row's
     team, within its radius (`target_within`) or in its Range Area (`target_in_range`), in
     Line of Sight when the row says so."""
-    if v < 0 or v == u or not _alive(S, tb, b, v) or not _team_ok(tb, row, u, v):
+    if v < 0 or v == u or not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, u, v):
         return False
     if tb.r_sel[row] == SEL_TARGET_IN_RANGE:
         return in_range_area(S, tb, b, u, v, tb.r_los[row] != 0)
@@ -1083,6 +1119,27 @@ def alerted(S, tb, b: int, u: int, v: int) -> bool:
                 and tb.ab_alert[prof] > 0
                 and ability_on(S, tb, b, h, prof)
                 and distance(S, tb, b, h, v) <= tb.ab_alert[prof]
+            ):
+                return True
+    return False
+
+
+@njit
+def attack_twice(S, tb, b: int, u: int) -> bool:
+    """Whether unit u may make a second Attack (and Duel) in its Combat Phase: an allied unit
+    in play whose ability grants it (Beast Whisperer: u within its radius and of the Pup
+    Root, the row's conditions; granted once however many grant it, R93)."""
+    p = u // MAX_UNITS
+    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        for m in range(S["unit_n_members"][b, h]):
+            prof = np.int64(S["unit_member"][b, h, m])
+            if prof < 0 or tb.ab_twice_row[prof] < 0 or not ability_on(S, tb, b, h, prof):
+                continue
+            row = np.int64(tb.ab_twice_row[prof])
+            if (
+                _team_ok(tb, row, h, u)
+                and (h == u or distance(S, tb, b, h, u) <= tb.r_radius[row])
+                and conditions_hold(S, tb, b, row, h, u, -1, -1, -1)
             ):
                 return True
     return False

@@ -592,6 +592,10 @@ def _go(S, tb, b: int, u: int, c: int) -> bool:
     """Move the Engaged unit u to space c: with its Team partner when they move together
     (TD-18.4), else alone (leaving its Team, TD-18.3/18.7). Returns whether it formed a Unit
     Team there (TD-18.2)."""
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])  # the orthogonal steps count (Dungball, R92)
+    old = np.int64(S["unit_cell"][b, u])
+    steps = abs(old // cols - c // cols) + abs(old % cols - c % cols)
+    S["eng_moved"][b] = min(np.int64(S["eng_moved"][b]) + steps, 127)
     if moves_as_team(S, tb, b, u):
         move_team(S, b, u, c)
         return False

@@ -204,6 +204,21 @@ IMPLEMENTED_ABILITIES = (
     "Circumvent",
     "Teamwork?",
     "Partners?",
+    # tdrest: the Ranged dragons' breaths, a Ranged Attack on a picked space (R88)
+    "Flame Breath",
+    "Magma Breath",
+    "Toxic Breath",
+    "Nightmare Breath",
+    "Gorgon Gaze",  # its Ranged Area placed on a picked space (R89)
+    # tdrest: a unit replaced by another (replace.py; R90, I39)
+    "Raise Dead",
+    "Polymorph",
+    "Grave Riser",
+    "Infect",
+    "Hatch",  # counted Disengagements, H_DISENGAGED (RA13)
+    "Ctrl Alt Del",  # Engaged while Dead (R91)
+    "Dungball",  # the spaces moved this Engagement (eng_moved, R92)
+    "Beast Whisperer",  # a second Attack (effects.attack_twice, R93)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -229,7 +244,8 @@ H_RANGED_HIT = 16  # during this unit's Ranged Hit Procedure (Perfect Shot, Head
 H_AFTER_AURA = 17  # after any unit's Attack that killed an enemy: other units' auras (R59)
 # branch tdteams: before the Engaged unit is Disengaged (Teamwork?, Partners?: R86)
 H_BEFORE_DISENGAGE = 18
-N_HOOKS = 19
+H_DISENGAGED = 19  # tdrest: after this unit's Disengagement (Hatch, RA13)
+N_HOOKS = 20
 # ab_team bits (branch tdteams): what an ability does to its unit's Unit Team (teams.py)
 TEAM_CARRY = 1  # Carry: the partner has the Soar Movement Type while in the Team
 TEAM_RIDE = 2  # Ride, Ride the Lightning: the partner has this unit's Movement Rating
@@ -240,11 +256,13 @@ PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after movi
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
 PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
 PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
+PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
     "charge_allowed": PERM_CHARGE,
     "charge_through_water": PERM_CHARGE_WATER,
+    "engage_while_dead": PERM_ENGAGE_DEAD,
 }
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
@@ -437,6 +455,11 @@ TD_TABLE_FIELDS = [
     # this (TD-18.7, rules.yaml team_partner_dead_fearful_below)
     ("team_fearful_below", np.int8, ()),
     ("ab_team", np.int8, (MAX_PROFILES,)),  # [N] TEAM_* bits of its ability (branch tdteams)
+    # tdrest
+    ("r_unit", np.int16, (MAX_AB_ROWS,)),  # [R] the unit a replace_unit row brings (profile), -1
+    ("r_dead_ok", np.uint8, (MAX_AB_ROWS,)),  # [R] its selector picks Dead units too: a
+    # condition target_has_status Dead (Raise Dead, Grave Riser; R90)
+    ("ab_twice_row", np.int16, (MAX_PROFILES,)),  # [N] its attack_twice row, -1 (R93)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -763,6 +786,7 @@ def _ability_rows(t: T.Tables, r) -> None:
         raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
     r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
     r["r_cond"][:] = -1
+    r["ab_twice_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -822,6 +846,13 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_optional"][e] = u.eff_optional[e]
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
+            r["r_unit"][e] = u.eff_unit[e]
+            r["r_dead_ok"][e] = any(
+                ut.CONDITIONS[int(u.eff_condition[e, k])] == "target_has_status"
+                and "Dead" in u.condition_values[int(u.eff_condition_value[e, k])]
+                for k in range(3)
+                if int(u.eff_condition[e, k]) >= 0 and int(u.eff_condition_value[e, k]) >= 0
+            )
             contest = {"Attack", "Defend", "Duel", "Escape"}
             if kind == "set_movement_type" and int(u.eff_selector[e]) == ut.SELECTORS.index(
                 "team_partner"
@@ -841,6 +872,9 @@ def _ability_rows(t: T.Tables, r) -> None:
             if kind == "permission" and mode_name == "choose_team_target":
                 r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)
                 continue
+            if kind == "extra_procedure" and mode_name == "attack_twice":
+                r["ab_twice_row"][a] = e  # Beast Whisperer: read by effects.attack_twice (R93)
+                continue
             if kind == "permission" and mode_name == "ignore_range_rating":
                 r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)
                 continue
@@ -857,6 +891,12 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "remove_from_game" and trig == "always":
                 hooks[H_AFTER_ATTACK][a].append(e)  # Soul Reap: its victims, once killed
+                continue
+            if trig == "always" and int(u.eff_selector[e]) in (
+                ut.SELECTORS.index("victims"),
+                ut.SELECTORS.index("same_target"),
+            ) and not has:  # fmt: skip
+                hooks[H_AFTER_ATTACK][a].append(e)  # Infect: its victims, once killed (R90)
                 continue
             if trig == "before" and "Combat Lock" in has:
                 hooks[H_LOCK][a].append(e)
@@ -896,6 +936,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                 and int(u.eff_selector[e]) == ut.SELECTORS.index("units_within")
             ):
                 hooks[H_AFTER_AURA][a].append(e)  # Vampiric Aura: its allies' kills too
+            elif trig == "after" and has == {"Disengagement"}:
+                hooks[H_DISENGAGED][a].append(e)  # Hatch: counted Disengagements (RA13)
             elif trig == "during" and has == {"Escape"}:
                 hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
             elif trig == "during" and has == {"Ranged Hit"}:

@@ -262,6 +262,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["trade_partner"][b] = -1
     S["whip_unit"][b] = -1
     S["eng_whipped"][b] = 0
+    S["eng_moved"][b] = 0
     S["loot_from"][b] = -1
     S["loot_slot"][b] = -1
     S["refl_count"][b] = 0

@@ -213,6 +213,9 @@ STATE_FIELDS = [
     ("eng_solo", np.uint8, ()),  # bool the Engaged member leaves its Team (A_UNFORM, TD-18.3)
     # int16 the attack action waiting for the Team picks (A_STRIKE + s, A_CELL + c, A_SIDE + s)
     ("team_action", np.int16, ()),
+    # tdrest (appended)
+    ("eng_moved", np.int8, ()),  # int8 Grid Spaces the Engaged unit moved this Engagement
+    # (Movement, Charge: orthogonal steps from start to end of each; Dungball, R92)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -230,6 +233,10 @@ RESUME_ABILITY = -2
 # eff_next: then the Statuses its row lets the player choose (discard one / any: A_STATUS + s,
 # A_END to stop), before the ability acts (R57)
 RESUME_STATUS = -3
+# eff_next (tdrest): the player picks the target space of a Ranged unit's ability placed as
+# its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
+# until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
+RESUME_PLACE = -4
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -248,6 +255,8 @@ RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength
 RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
 # unit_uses counters
 USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
+USE_ATTACKS = 2  # tdrest: its Attacks in this Engagement (Beast Whisperer's second, R93)
+USE_DISENGAGED = 1  # tdrest: times it was Disengaged, at most 3 (Hatch's 2 counters, RA13)
 
 # eng_procedure
 PROC_NONE = 0

@@ -21,6 +21,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import combat, items, movement, setup, teams
 from envs.tactics_david.actions import (
+    A_CELL,
     A_END,
     A_STATUS,
     A_UNIT,
@@ -68,22 +69,28 @@ from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
     H_COMBAT,
     H_DEAD,
+    H_DISENGAGED,
     H_END_TURN,
     H_ENGAGE,
     H_ENGAGE_AURA,
     H_REPLACES,
+    SP_RELENTLESS,
     TRIG_ENGAGEMENT,
 )
 from envs.tactics_david.state import (
     FORCE_NONE,
     MAX_UNITS,
     PROC_NONE,
+    RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
+    USE_ATTACKS,
     USE_COMBAT_ABILITY,
+    USE_DISENGAGED,
 )
 from envs.tactics_david.units import (
     OUT_DEAD,
@@ -95,6 +102,8 @@ from envs.tactics_david.units import (
     disengage,
     end_turn,
     has_flag,
+    has_special,
+    is_dead,
     may_act,
     run_status_rows,
 )
@@ -139,8 +148,10 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["eng_force"][b] = FORCE_NONE
     S["eng_whipped"][b] = 0
     S["eng_solo"][b] = 0  # Unit Teams (TD-18.3)
+    S["eng_moved"][b] = 0
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
+    S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -161,6 +172,8 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
         return GO_NONE
     if out & (OUT_DEAD | OUT_DISENGAGE) or has_flag(S, b, u, tb.st_no_phases):
         return GO_DISENGAGE
+    if is_dead(S, tb, b, u) and not has_special(S, tb, b, u, SP_RELENTLESS):
+        return GO_DISENGAGE  # Engaged while Dead and still Dead: Disengaged at once (R91)
     if out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         return GO_END_MOVEMENT
@@ -175,6 +188,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_ability_targets(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STATUS:
         return legal_status_choice(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
+        return combat.legal_place(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -185,6 +200,16 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["stage"][b] = STAGE_COMBAT
+        if S["fx_res"][b] & RES_SPECIAL:  # a breath: a Ranged Attack on it (R88)
+            return combat.apply_combat(S, tb, b, a)
+        S["pending_target"][b] = a - A_CELL  # the gaze's Ranged Area placed on it (R89)
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        S["pending_target"][b] = -1
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
         # a target of the Combat Phase ability, or a Status it lets the player choose
         row = replaced_attack_row(S, tb, b, u)
@@ -299,9 +324,12 @@ def step(S, tb, b: int, a: int, out) -> int:
                 go = GO_NONE
             else:  # GO_DISENGAGE
                 # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
-                e = np.int64(S["engaged"][b])
-                run_hook(S, tb, b, H_BEFORE_DISENGAGE, e if e >= 0 else NO_SOURCE, -1)
-                disengaged(S, tb, b, np.int64(S["engaged"][b]))  # lasting effects end or act
+                u = np.int64(S["engaged"][b])
+                run_hook(S, tb, b, H_BEFORE_DISENGAGE, u if u >= 0 else NO_SOURCE, -1)
+                if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
+                    S["unit_uses"][b, u, USE_DISENGAGED] += 1
+                run_hook(S, tb, b, H_DISENGAGED, u, -1)
+                disengaged(S, tb, b, u)  # lasting effects end or act
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)
                 go = GO_NONE

@@ -28,6 +28,7 @@ from envs.tactics_david.record import (
     EFF_FLEE,
     EFF_NO_COMBAT_PHASE,
     EFF_ROTATE,
+    PERM_ENGAGE_DEAD,
     SCORE_KILLS,
     SP_RELENTLESS,
     SP_SWARM,
@@ -92,10 +93,14 @@ def has_special(S, tb, b: int, u: int, kind: int) -> bool:
 @njit
 def may_act(S, tb, b: int, u: int) -> bool:
     """On the battlefield and able to be Engaged and act: not Dead, or Dead but Relentless
-    (TD-23.2)."""
+    (TD-23.2), or Dead with an ability that may be Engaged so (Ctrl Alt Del, R91)."""
     if S["unit_place"][b, u] != PLACE_FIELD:
         return False
-    return not is_dead(S, tb, b, u) or has_special(S, tb, b, u, SP_RELENTLESS)
+    return (
+        not is_dead(S, tb, b, u)
+        or has_special(S, tb, b, u, SP_RELENTLESS)
+        or has_permission(S, tb, b, u, PERM_ENGAGE_DEAD)
+    )
 
 
 @njit

@@ -20,6 +20,7 @@ import pytest
 
 from envs.core.rng import roll_d
 from envs.tactics_david import effects as fx
+from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
@@ -27,12 +28,16 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_EFFECT,
+    STAGE_ENGAGE,
     STAGE_MOVE,
+    STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
 from envs.tactics_david.combat import (
@@ -70,10 +75,12 @@ from envs.tactics_david.record import (
     H_END_TURN,
     H_LOCK,
     H_RANGED_HIT,
+    H_REPLACES,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
+    PLACE_FIELD,
     PLACE_REMOVED,
     PROC_CHARGE,
     RES_ATT_KILLED_ENEMY,
@@ -101,6 +108,7 @@ from tests.tactics_david.td_board import (
     act,
     cell,
     engage,
+    legal,
     paint,
     position,
     record,
@@ -111,6 +119,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "tactics_david.md
 HOLDER = dict(zip(TABLES.units.ability_names, TABLES.units.unit_names, strict=True))
 ST = TABLES.status_index
 NEUTRAL = "Tinkerer"
+UNIT_IX = TABLES.units.unit_index
 SEEDS = range(1, 41)
 
 
@@ -2232,6 +2241,406 @@ def t_ride_the_lightning():
         assert passed > 0
 
 
+# --- tdrest: the Ranged dragons' breaths, a Ranged Attack on a picked space (R88) ------------
+
+
+def _ranged_breath(ability: str, amount: int, statuses: tuple[str, ...], k: int):
+    """The holder on (5,0) facing east: A_ABILITY asks a space among its Ranged Attack's
+    targets (not a unit out of Range), the Magical ones a side too; the breath's strength is
+    the row's, each unit attacked rolls k+ for the Statuses, no Duel; a missed Ranged Hit
+    does nothing. No breath after moving (TD-14.2) or with no target in Range."""
+    tb = record()
+    magical = ut.UNIT_TYPES[TABLES.units.unit_type[UNIT_IX[HOLDER[ability]]]] == "Magical"
+    seen = set()
+    hit = 0
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 0, E)
+        t = unit(S, tb, 1, "Titanium Golem", 5, 3, W)  # Rise 3: the Ranged Hit always hits
+        far = unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # out of its Range Area
+        # the breath's strength is the row's, not the printed one
+        S["fx_res"][0] = RES_SPECIAL
+        a_str, _ = sides_and_strengths(S, tb, B0, I(u), I(t), I(0), False)
+        assert a_str == amount
+        S["fx_res"][0] = 0
+        # each unit attacked rolls once after its Attack: k+ gives the Statuses
+        set_procedure(S, u, t, RES_SPECIAL | RES_RANGED)
+        r = peek(S, 6)[0]
+        hook(S, tb, H_AFTER_BREATH, u, t)
+        for name in statuses:
+            can = bool(tb.st_afflicts[ST[name], S["unit_type"][0, t]])
+            assert has(S, t, name) == (r >= k and can), (ability, r, name)
+            S["unit_status"][0, t, ST[name]] = 0
+        seen.add(r >= k)
+        # the whole breath: A_ABILITY, then the space (the Ranged Attack's targets only)
+        got = _combat(S, tb, u)
+        assert A_ABILITY in got and A_CELL + cell(tb, 5, 3) in got
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert got == [A_CELL + cell(tb, 5, 3)]
+        got = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if magical:  # a Magical Attack Type: the side is asked, as for any Ranged Attack
+            assert S["stage"][0] == STAGE_RANGED_SIDE
+            act(S, tb, A_SIDE + 0)
+        assert S["current"][0] == 1  # the Combat Phase is over: the Turn passed
+        assert not S["unit_status"][0, far].any()
+        hit += any(has(S, t, name) for name in statuses)
+        assert S["fx_res"][0] == 0
+    both_ways(seen)
+    assert hit > 0
+    # no Duel follows the breath, as after a melee breath (R56)
+    for seed in SEEDS[:10]:
+        S, a, d = _pair(tb, seed, HOLDER[ability], "Titanium Golem")
+        begin_procedure(S, tb, B0, I(a), I(d), I(0))
+        S["fx_res"][0] = RES_SPECIAL | RES_RANGED
+        contest(S, tb, B0, I(a), I(d), I(0), False, False)
+        assert not S["fx_res"][0] & RES_DUEL
+    # at its Range Rating (Rise r): the Ranged Hit needs 2 D6 + Range Modifier >= r; a miss
+    # does nothing, a hit attacks (the RNG moves on past the Ranged Hit's dice)
+    top = UNIT_IX[HOLDER[ability]]
+    rise, rmod = int(tb.u_range[top]), int(tb.u_rmod[top])
+    misses = hits = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, ability, 5, 0, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, rise, W)
+        assert A_ABILITY in _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        if magical:
+            act(S, tb, A_CELL + cell(tb, 5, rise))
+            copy = S.copy()
+            act(S, tb, A_SIDE + 0)
+        else:
+            copy = S.copy()
+            act(S, tb, A_CELL + cell(tb, 5, rise))
+        d1, d2 = (int(roll_d(copy["rng"], B0, I(6))) for _ in range(2))
+        if d1 + d2 + rmod < rise:
+            misses += 1
+            assert not S["unit_status"][0, t].any() and S["unit_place"][0, t] == PLACE_FIELD
+            assert _missed(S, copy)
+        else:
+            hits += 1
+            assert not _missed(S, copy)
+    assert misses > 0 and hits > 0
+    # not after moving (a Ranged Attack, TD-14.2), nor with no enemy in its Range Area
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, ability, 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 3, W)
+    engage(S, tb, u)
+    act(S, tb, A_CELL + cell(tb, 6, 0))
+    got = act(S, tb, A_END)  # its Combat Phase offers nothing but A_END (applied at once)
+    assert S["stage"][0] != STAGE_COMBAT or A_ABILITY not in got
+    assert S["unit_fought"][0, u] == 0
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, ability, 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    assert A_ABILITY not in _combat(S, tb, u)
+
+
+def t_flame_breath():
+    _ranged_breath("Flame Breath", 1, ("Burned",), 4)
+
+
+def t_magma_breath():
+    _ranged_breath("Magma Breath", 2, ("Burned", "Banished"), 4)
+
+
+def t_toxic_breath():
+    _ranged_breath("Toxic Breath", 1, ("Poisoned",), 4)
+
+
+def t_nightmare_breath():
+    _ranged_breath("Nightmare Breath", 2, ("Fearful",), 4)
+
+
+def t_gorgon_gaze():
+    """R: Attack Pro.: the player picks a space the Gorgon's Ranged Attack could target
+    (Range 2); its Attack Area RI is placed there: the target and the ray beyond it (I4).
+    Each unit in it, friend or foe, rolls: 5+ Petrified; a unit off the ray never is. No
+    Ranged Hit is made, and having moved does not forbid it (R89)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+        ally = unit(S, tb, 0, NEUTRAL, 5, 6, W)  # on the ray, out of Range
+        t = unit(S, tb, 1, NEUTRAL, 5, 2, W)
+        off = unit(S, tb, 1, NEUTRAL, 4, 1, W)  # in Range, off the ray
+        got = _combat(S, tb, u)
+        assert A_ABILITY in got
+        assert act(S, tb, A_ABILITY) == sorted([A_CELL + cell(tb, 5, 2), A_CELL + cell(tb, 4, 1)])
+        r_ally, r_t = peek(S, 6, 6)  # one roll per unit, in unit order
+        act(S, tb, A_CELL + cell(tb, 5, 2))
+        assert has(S, ally, "Petrified") == (r_ally >= 5)
+        assert has(S, t, "Petrified") == (r_t >= 5)
+        assert not has(S, off, "Petrified")
+        assert S["stage"][0] not in (STAGE_EFFECT, STAGE_COMBAT)  # the Combat Phase is over
+        assert S["pending_target"][0] == -1
+        seen.add(r_t >= 5)
+    both_ways(seen)
+    # having moved: still offered (not a Ranged Attack, R47); no unit in Range: not offered
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 3, W)
+    engage(S, tb, u)
+    act(S, tb, A_CELL + cell(tb, 5, 1))
+    assert A_ABILITY in act(S, tb, A_END)
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Gorgon Gaze", 5, 0, E)
+    unit(S, tb, 1, NEUTRAL, 5, 5, W)
+    assert A_ABILITY not in _combat(S, tb, u)
+
+
+# --- tdrest: replacing a unit by another (replace.replace_unit; R90, I39) --------------------
+
+
+def _on(S, tb, row: int, col: int) -> int:
+    return int(S["cell_unit"][0, cell(tb, row, col), 0])
+
+
+def _is(S, u: int, name: str) -> bool:
+    return int(S["unit_member"][0, u, 0]) == UNIT_IX[name] and S["unit_n_members"][0, u] == 1
+
+
+def t_raise_dead():
+    """R: Attack Pro.: the player picks a Dead unit in the Lich's Range Area (no living one);
+    4+: it is replaced by a Zombie facing the same way under the Lich's player's control, not
+    Dead, not Engaged this Turn, costing nothing (I39); the old unit leaves the game."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Raise Dead", 5, 0, E)
+        dead = unit(S, tb, 1, NEUTRAL, 5, 3, S_)
+        kill(S, tb, B0, I(dead), I(-1))
+        alive = unit(S, tb, 1, NEUTRAL, 5, 5, W)
+        cost = [int(x) for x in S["army_cost"][0]]
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]  # the Dead unit only
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        z = _on(S, tb, 5, 3)
+        if r >= 4:
+            assert z // 20 == 0 and z != u and _is(S, z, "Zombie")
+            assert S["unit_facing"][0, z] == S_ and not has(S, z, "Dead")
+            assert S["unit_cost"][0, z] == 0
+            assert S["current"][0] == 1  # the Zombie could not be Engaged: the Turn ended
+            assert S["unit_place"][0, dead] == PLACE_REMOVED
+        else:
+            assert z == dead and has(S, dead, "Dead")
+        assert S["unit_place"][0, alive] == PLACE_FIELD and _is(S, alive, NEUTRAL)
+        assert [int(x) for x in S["army_cost"][0]] == cost
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_polymorph():
+    """R: Attack Pro.: a unit in Range and Line of Sight; 6 Slime, 5 Pup, 4 Egg, each staying
+    its owner's (same unit, same Purchase Cost, its Statuses and Items gone) and Confused;
+    3 or less nothing."""
+    tb = record()
+    want = {6: "Slime", 5: "Pup", 4: "Egg"}
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Polymorph", 5, 0, E)
+        t = unit(S, tb, 1, "Titanium Golem", 5, 3, W)
+        apply_status(S, tb, B0, I(t), I(ST["Pumped"]), I(STATUS_PERMANENT))
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        cost = int(S["unit_cost"][0, t])
+        assert A_ABILITY in _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert _on(S, tb, 5, 3) == t and S["unit_cost"][0, t] == cost
+        if r >= 4:
+            assert _is(S, t, want[r]) and not has(S, t, "Pumped")
+            can = bool(tb.st_afflicts[ST["Confused"], S["unit_type"][0, t]])
+            assert has(S, t, "Confused") == can
+            assert list(S["unit_strength"][0, t]) == list(tb.u_strength[UNIT_IX[want[r]]])
+        else:
+            assert _is(S, t, "Titanium Golem") and has(S, t, "Pumped")
+        assert violations(S, tb, 0) == []
+        seen.add(r)
+    assert {4, 5, 6} <= seen and min(seen) <= 3
+
+
+def t_grave_riser():
+    """A: Unit Engagement: 5+ on one D6: every Dead unit within 3 Grid Spaces (either army's)
+    is replaced by a Skeleton under this player's control, Dead (RA15); a Dead unit farther
+    away and a living one stay."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Grave Riser", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 7, W)
+        own = unit(S, tb, 0, NEUTRAL, 4, 5, S_)
+        far = unit(S, tb, 1, NEUTRAL, 5, 10, W)
+        alive = unit(S, tb, 1, NEUTRAL, 6, 5, N)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        for v in (foe, own, far):
+            kill(S, tb, B0, I(v), I(-1))
+        r = peek(S, 6)[0]
+        engage(S, tb, u)
+        a, o = _on(S, tb, 5, 7), _on(S, tb, 4, 5)
+        if r >= 5:
+            assert a // 20 == 0 and _is(S, a, "Skeleton") and has(S, a, "Dead")
+            assert S["unit_place"][0, foe] == PLACE_REMOVED
+            assert o == own and _is(S, own, "Skeleton") and has(S, own, "Dead")
+        else:
+            assert a == foe and o == own and _is(S, own, NEUTRAL)
+        assert _is(S, far, NEUTRAL) and _is(S, alive, NEUTRAL) and not has(S, alive, "Dead")
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
+def t_infect():
+    """All: a unit this Zombie's Attack gives the Dead Status is, on 4+ (one roll per
+    victim), replaced by a Zombie under this player's control, which acquires the Dead
+    Status (RA15); a unit that survived is not."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Infect"], NEUTRAL)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        kill(S, tb, B0, I(d), I(0))
+        set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+        r = peek(S, 6)[0]
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        z = _on(S, tb, 5, 6)
+        if r >= 4:
+            assert z // 20 == 0 and z != a and _is(S, z, "Zombie") and has(S, z, "Dead")
+            assert S["unit_place"][0, d] == PLACE_REMOVED
+        else:
+            assert z == d and has(S, d, "Dead")
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+    S, a, d = _pair(tb, 1, HOLDER["Infect"], NEUTRAL)
+    set_procedure(S, a, d, 0)  # the defender survived
+    hook(S, tb, H_AFTER_ATTACK, a, d)
+    assert _on(S, tb, 5, 6) == d and _is(S, d, NEUTRAL)
+
+
+def t_hatch():
+    """Two counters, one removed at each Disengagement: at the third, when none can be
+    removed, the Egg is replaced by a Baby Dragon (same unit, owner, space, facing) that
+    acquires Pumped and Haste (RA13); not before."""
+    tb = record()
+    S = position(tb, seed=3)
+    egg = holder(S, tb, 0, "Hatch", 5, 5, E)
+    unit(S, tb, 0, NEUTRAL, 9, 0, N)  # a second unit: the Turn goes on after the Egg's
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    for k in range(3):
+        S["unit_engaged"][0, egg] = 0
+        S["stage"][0] = STAGE_ENGAGE
+        S["current"][0] = 0
+        engage(S, tb, egg)
+        while S["engaged"][0] == egg:  # end its phases at once
+            act(S, tb, A_END)
+        if k < 2:
+            assert _is(S, egg, "Egg") and not has(S, egg, "Pumped"), k
+        else:
+            assert _on(S, tb, 5, 5) == egg and _is(S, egg, "Baby Dragon")
+            assert has(S, egg, "Pumped") and has(S, egg, "Haste")
+            assert S["unit_facing"][0, egg] == E and S["unit_place"][0, egg] == PLACE_FIELD
+    assert violations(S, tb, 0) == []
+
+
+def t_ctrl_alt_del():
+    """May be Engaged with the Dead Status (a Dead unit without it may not); then 5+ on one
+    D6 discards the Dead Status and its phases follow, otherwise it is Disengaged at once
+    (R91)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Ctrl Alt Del", 5, 5, E)
+        other = unit(S, tb, 0, NEUTRAL, 9, 0, N)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        kill(S, tb, B0, I(u), I(-1))
+        kill(S, tb, B0, I(other), I(-1))
+        got = legal(S, tb)
+        assert A_UNIT + u % 20 in got and A_UNIT + other % 20 not in got
+        r = peek(S, 6)[0]
+        engage(S, tb, u)
+        if r >= 5:
+            assert not has(S, u, "Dead") and S["engaged"][0] == u
+        else:
+            assert has(S, u, "Dead") and S["engaged"][0] != u and S["unit_engaged"][0, u]
+        seen.add(r >= 5)
+    both_ways(seen)
+
+
+def t_dungball():
+    """D: Attack Pro.: +1 to its Front Strength Rating in its Attack per Grid Space it moved
+    in this Engagement (orthogonal steps, R92): 3 after moving 3, 1 after 1; nothing before
+    moving, on its other sides, or when it defends (not Engaged)."""
+    tb = record()
+    for steps in (3, 1):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Dungball", 5, 5 - steps, E)
+        d = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        engage(S, tb, u)
+        assert strengths(mods(S, tb, u, d), 0, 0) == [0, 0, 0, 0]
+        act(S, tb, A_CELL + cell(tb, 5, 5))
+        assert S["eng_moved"][0] == steps
+        assert strengths(mods(S, tb, u, d), 0, 0) == [steps, 0, 0, 0]
+        assert strengths(mods(S, tb, u, d), 0, 1) == [0, 0, 0, 0]  # not in the Duel
+        assert strengths(mods(S, tb, d, u), 1, 0) == [0, 0, 0, 0]  # defending: nothing
+    S = position(tb, seed=1)
+    u = holder(S, tb, 0, "Dungball", 5, 5, E)
+    d = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+    S["eng_moved"][0] = 4  # another unit's moves (the Golem Engaged) do not count
+    S["engaged"][0] = d
+    assert strengths(mods(S, tb, u, d), 0, 0) == [0, 0, 0, 0]
+
+
+def _two_attacks(whisperer_at, attacker: str, seed: int):
+    """The attacker (seat 0) on (5,5) facing a Titanium Golem on (5,6), a Beast Whisperer at
+    `whisperer_at` (None: none): the legal actions after its first Attack (None: the Combat
+    Phase ended) and whether both were still in play."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, attacker, 5, 5, E)
+    if whisperer_at is not None:
+        holder(S, tb, 0, "Beast Whisperer", *whisperer_at, S_)
+    g = unit(S, tb, 1, "Titanium Golem", 5, 6, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    got = _combat(S, tb, u)
+    assert A_STRIKE in got
+    got = act(S, tb, A_STRIKE)
+    # both still in play (else no second strike could be offered, and nothing was asked)
+    alive = not has(S, u, "Dead") and not has(S, g, "Dead")
+    if S["stage"][0] == STAGE_COMBAT and S["engaged"][0] == u:
+        return S, tb, got, alive
+    return S, tb, None, alive
+
+
+def t_beast_whisperer():
+    """A Pup-root ally within 3 Grid Spaces may Attack (and Duel) twice in its Combat Phase:
+    after its first Attack the Combat Phase goes on with an Attack or End offered, after the
+    second it ends (R93). Not a Pup-root unit, not a Pup 4 spaces away, not without it."""
+    seconds = 0
+    for seed in SEEDS[:20]:
+        S, tb, got, alive = _two_attacks((3, 5), "Pup", seed)
+        if not alive:
+            continue
+        assert got is not None and A_STRIKE in got and A_END in got
+        act(S, tb, A_STRIKE)
+        assert not (S["stage"][0] == STAGE_COMBAT and S["engaged"][0] == 0)
+        seconds += 1
+    assert seconds > 0
+    for seed in SEEDS[:10]:
+        for at, name in (((1, 5), "Pup"), (None, "Pup"), ((3, 5), NEUTRAL)):
+            _, _, got, _ = _two_attacks(at, name, seed)
+            assert got is None, (at, name)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2364,6 +2773,19 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Circumvent": t_circumvent,
     "Teamwork?": t_teamwork,
     "Partners?": t_partners,
+    "Flame Breath": t_flame_breath,
+    "Magma Breath": t_magma_breath,
+    "Toxic Breath": t_toxic_breath,
+    "Nightmare Breath": t_nightmare_breath,
+    "Gorgon Gaze": t_gorgon_gaze,
+    "Raise Dead": t_raise_dead,
+    "Polymorph": t_polymorph,
+    "Grave Riser": t_grave_riser,
+    "Infect": t_infect,
+    "Hatch": t_hatch,
+    "Ctrl Alt Del": t_ctrl_alt_del,
+    "Dungball": t_dungball,
+    "Beast Whisperer": t_beast_whisperer,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
@@ -2406,13 +2828,13 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Flame Breath's Status roll belongs to its breath, which is not made yet."""
+    Make Bread's Crippled roll (its second row, the Giant's Bread, is not made yet)."""
     tb = record()
-    assert "Flame Breath" not in IMPLEMENTED_ABILITIES
+    assert "Make Bread" not in IMPLEMENTED_ABILITIES
     for seed in SEEDS[:10]:
-        S, a, d = _pair(tb, seed, HOLDER["Flame Breath"], NEUTRAL)
-        set_procedure(S, a, d, RES_SPECIAL)
-        hook(S, tb, H_AFTER_BREATH, a, d)
+        S, a, d = _pair(tb, seed, HOLDER["Make Bread"], NEUTRAL)
+        assert fx.in_attack_area(S, tb, B0, I(a), I(TABLES.units.effect_offset[92]), I(d))
+        hook(S, tb, H_REPLACES, a)
         assert not S["unit_status"][0, d].any()
 
 

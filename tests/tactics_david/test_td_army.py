@@ -290,7 +290,7 @@ def test_agents_build_armies_and_finish_games():
     and play the game out; the heuristic spends its purchase limit until no unit fits."""
     from agents.tactics_david.baselines import AGENT_HEURISTIC, AGENT_RANDOM, choose_action
     from envs.tactics_david import kernels as K
-    from envs.tactics_david.actions import MAX_LEGAL, STAGE_GAME_OVER
+    from envs.tactics_david.actions import MAX_LEGAL, STAGE_BUY, STAGE_BUY_STACK, STAGE_GAME_OVER
 
     tb = ruleset(options={"army_building": "players", "army": "mixed"}).tables_batch[0]
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -298,13 +298,16 @@ def test_agents_build_armies_and_finish_games():
     S = st.allocate(1)
     n = K.start(S, tb, B0, I(8), I(0), out)
     agents = (I(AGENT_HEURISTIC), I(AGENT_RANDOM))
+    built = None  # the armies as bought (abilities may replace units later: Hatch, I39)
     while n > 0:
+        if built is None and S["stage"][0] not in (STAGE_BUY, STAGE_BUY_STACK):
+            built = [A.state_army(S, 0, p) for p in range(2)]
         a = choose_action(S, tb, B0, agents[int(S["current"][0])], buf)
         assert a in set(out[:n].tolist())
         n = K.apply(S, tb, B0, I(a), out)
-    assert S["stage"][0] == STAGE_GAME_OVER
+    assert S["stage"][0] == STAGE_GAME_OVER and built is not None
     for p in range(2):
-        A.check_pieces(TABLES, A.state_army(S, 0, p), A.ARMY_MIXED, 100)
+        A.check_pieces(TABLES, built[p], A.ARMY_MIXED, 100)
     left = 100 - int(S["army_cost"][0, 0])
     assert left < int(TABLES.units.cost.min()) or S["army_size"][0, 0] == st.MAX_UNITS
 

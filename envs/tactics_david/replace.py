@@ -9,7 +9,8 @@ unit; Polymorph replaces a unit by another that stays with its owner. One kernel
   unit's profile; Polymorph's unit is the same unit for the Turn (Engaged or not as before),
   a unit raised by this Player may not be Engaged this Turn (R90).
 - Another owner (`this_player` on an enemy unit): the new unit takes a new slot of this
-  Player's army (none free: nothing happens), costs nothing (it was not bought, I39), and may
+  Player's army (none free, or the unit is a Unit Team member whose partner shares its space:
+  nothing happens, R95), costs nothing (it was not bought, I39), and may
   not be Engaged this Turn (Raise Dead's text, read for all three, R90); the old unit leaves
   the game as a removed unit (R53).
 Either way the unit on the space is fresh: its Statuses and lasting effects are gone, its
@@ -54,8 +55,10 @@ def replace_unit(S, tb, b: int, row: int, src: int, v: int) -> int:
     unlock(S, b, v)
     w = v
     if p != v // MAX_UNITS:  # under another Player's control: a new unit of its army
-        if S["army_size"][b, p] >= MAX_UNITS:
-            return v  # no slot left: nothing happens
+        if S["army_size"][b, p] >= MAX_UNITS or S["unit_team"][b, v] >= 0:
+            # no slot left, or a Team member: its partner's space cannot hold the other
+            # Player's unit (TD-18.1, R95): nothing happens
+            return v
         cell = np.int64(S["unit_cell"][b, v])
         facing = S["unit_facing"][b, v]
         remove_from_game(S, b, v)

@@ -2523,6 +2523,21 @@ def t_infect():
     set_procedure(S, a, d, 0)  # the defender survived
     hook(S, tb, H_AFTER_ATTACK, a, d)
     assert _on(S, tb, 5, 6) == d and _is(S, d, NEUTRAL)
+    # a Unit Team member is never replaced by the other player's Zombie: its partner shares
+    # the space, which holds only one player's units (TD-18.1, R95); it stays Dead
+    replaced = 0
+    for seed in SEEDS[:12]:
+        S, a, d = _pair(tb, seed, HOLDER["Infect"], NEUTRAL)
+        mate = unit(S, tb, 1, "Knight", 6, 6, N)
+        _team(S, tb, mate, d)
+        kill(S, tb, B0, I(d), I(0))
+        set_procedure(S, a, d, RES_KILLED | RES_ATT_KILLED_ENEMY)
+        replaced += peek(S, 6)[0] >= 4
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        assert has(S, d, "Dead") and S["unit_place"][0, d] == PLACE_FIELD
+        assert sorted(S["cell_unit"][0, cell(tb, 5, 6)]) == sorted([d, mate])
+        assert violations(S, tb, 0) == []
+    assert replaced > 0  # the roll would have replaced it
 
 
 def t_hatch():

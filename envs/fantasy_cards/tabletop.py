@@ -30,7 +30,6 @@ error names the file, the entry and the field.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -138,12 +137,14 @@ def _route_offsets(dx: int, dy: int, n: int) -> list[tuple[int, int]]:
     cx, cy = dx, dy
     out = []
     while len(out) < n:
-        # parameter s (the line is s * (dx, dy)) where it leaves the current cell in x and y
-        tx = Fraction(2 * cx + sx, 2 * dx) if sx else None
-        ty = Fraction(2 * cy + sy, 2 * dy) if sy else None
-        if ty is None or (tx is not None and tx < ty):
+        # parameter s (the line is s * (dx, dy)) where it leaves the current cell in x and y:
+        # tx = (2 cx + sx) / (2 dx), both terms of sx's sign, so tx < ty compares the
+        # cross products of their absolute values (integers: exact, as fractions would be)
+        tx_num, tx_den = abs(2 * cx + sx), abs(2 * dx)
+        ty_num, ty_den = abs(2 * cy + sy), abs(2 * dy)
+        if not sy or (sx and tx_num * ty_den < ty_num * tx_den):
             cx += sx
-        elif tx is None or ty < tx:
+        elif not sx or ty_num * tx_den < tx_num * ty_den:
             cy += sy
         else:
             cx += sx
@@ -154,26 +155,27 @@ def _route_offsets(dx: int, dy: int, n: int) -> list[tuple[int, int]]:
 
 def _fill_routes(r: np.ndarray) -> None:
     """g_fb_route: for attacker cell a and target cell t, the cells entered after t (the route
-    stops, -1, where it leaves the table)."""
+    stops, -1, where it leaves the table). Array operations over every (a, t) pair at once:
+    this runs at every start (the cached start is judged, benchmarks/README.md)."""
     n = tat.FB_LEN
-    cols = np.arange(CELLS * CELLS) % CELLS
-    rows = np.arange(CELLS * CELLS) // CELLS
-    route = r["g_fb_route"]
+    m = CELLS * CELLS
+    cols = np.arange(m) % CELLS
+    rows = np.arange(m) // CELLS
+    w = 2 * CELLS - 1
+    offs = np.zeros((w, w, n, 2), dtype=np.int64)  # by (dx, dy) + CELLS - 1
     for dx in range(-CELLS + 1, CELLS):
         for dy in range(-CELLS + 1, CELLS):
-            if dx == 0 and dy == 0:
-                continue
-            offs = _route_offsets(dx, dy, n)
-            # every attacker a with a + (dx, dy) on the table
-            ok = (cols + dx >= 0) & (cols + dx < CELLS) & (rows + dy >= 0) & (rows + dy < CELLS)
-            a = np.flatnonzero(ok)
-            tc, tr = cols[a] + dx, rows[a] + dy
-            t = tr * CELLS + tc
-            alive = np.ones(len(a), dtype=bool)
-            for k, (ox, oy) in enumerate(offs):
-                c, rr = tc + ox, tr + oy
-                alive &= (c >= 0) & (c < CELLS) & (rr >= 0) & (rr < CELLS)
-                route[a[alive], t[alive], k, 0] = (rr * CELLS + c)[alive]
+            if dx or dy:
+                offs[dx + CELLS - 1, dy + CELLS - 1] = _route_offsets(dx, dy, n)
+    dx = cols[None, :] - cols[:, None]  # [a, t]
+    dy = rows[None, :] - rows[:, None]
+    o = offs[dx + CELLS - 1, dy + CELLS - 1]  # [a, t, k, 2]
+    c = cols[None, :, None] + o[..., 0]
+    rr = rows[None, :, None] + o[..., 1]
+    on = (c >= 0) & (c < CELLS) & (rr >= 0) & (rr < CELLS)
+    alive = np.logical_and.accumulate(on, axis=2) & ((dx != 0) | (dy != 0))[:, :, None]
+    route = r["g_fb_route"][:m, :m, :, 0]
+    route[alive] = (rr * CELLS + c)[alive]
 
 
 def compile_battlefield(

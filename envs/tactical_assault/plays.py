@@ -39,7 +39,13 @@ from envs.fantasy_cards.tables import (
     TIMING_ANY_TIME,
     TRIGGERS,
 )
-from envs.tactical_assault.geometry import LOS_EXISTS, LOS_OBSTRUCTED, in_arc, line_of_sight
+from envs.tactical_assault.geometry import (
+    LOS_EXISTS,
+    LOS_OBSTRUCTED,
+    in_arc,
+    line_of_sight,
+    line_of_sight_fast,
+)
 from envs.tactical_assault.state import (
     MAX_DIRS,
     MAX_POS,
@@ -263,7 +269,7 @@ def sight(S, tb, b, occ, u, v, code):
         if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:  # an oversized unit (LB R28)
             occ[key] = 1 + _los_oversized(tb, occ, u, v, a, c)
         else:
-            occ[key] = 1 + line_of_sight(tb, occ, a, c)
+            occ[key] = 1 + line_of_sight_fast(tb, occ, a, c)
     bits = np.int64(occ[key]) - 1
     if bits == 0:
         return 0
@@ -818,4 +824,4 @@ def point_in_sight(S, tb, b, occ, u, z, code):
         return False
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), z):
         return False
-    return line_of_sight(tb, occ, a, z) != 0
+    return line_of_sight_fast(tb, occ, a, z) != 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import njit, njit_inline
 from envs.core.rng import randint
 from envs.fantasy_cards.tables import (
     EFFECT_AERIAL_ATTACK,
@@ -190,6 +190,19 @@ def _list_situations(S, tb, b, p, general, new_only, occ, scratch, best, out, n)
     return n
 
 
+@njit_inline
+def _window_may_offer(S, tb, b, p):
+    """Some card of p's hand fits the open window (plays.window_fits), so its Situations must
+    be checked for use; otherwise the window offers only "pass" (self-play's most frequent
+    decision: answered without the occupancy and LOS set-up of a full listing)."""
+    general = S["win_trigger"][b] == 0
+    new_only = general and S["gw_kind"][b] == GW_NEW
+    for k in range(tb.n_cards):
+        if window_fits(S, tb, b, p, k, general, new_only):
+            return True
+    return False
+
+
 @njit
 def legal_actions(S, tb, b, out):
     """The legal actions of game b's current decision into out[:n] (0 once over)."""
@@ -281,6 +294,9 @@ def legal_actions(S, tb, b, out):
         out[0] = A_POS + tb.g_fb_route[fr, th, k, 0]
         out[1] = A_POS + tb.g_fb_route[fr, th, k, 1]
         return 2
+    if st == STAGE_WINDOW and not _window_may_offer(S, tb, b, p):
+        out[0] = A_PASS  # most windows: no card in the hand fits, so no listing to set up
+        return 1
     occ = new_occ()
     occupancy(S, tb, b, occ)
     scratch = np.zeros(MAX_DIRS, dtype=np.int64)

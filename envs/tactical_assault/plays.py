@@ -211,11 +211,13 @@ def reserved(S, b, u, y):
 
 # occ (new_occ, occupancy): MAX_POS position entries, then a cache of the LOS traced between
 # units while the units stand still: occ[LOS_CACHE + u * MAX_UNITS + v] = 1 + the LOS bits from
-# u's position to v's (sight), 0 not traced yet. occupancy() marks it stale (occ[LOS_STALE]);
-# sight() clears a stale cache before its first use, so listings that trace no LOS pay nothing.
+# u's position to v's (sight), 0 not traced yet; then occ[CC_CACHE + u] = 1 + whether u is in
+# Close Combat (in_cc), 0 not asked yet. occupancy() marks both stale (occ[LOS_STALE]); the
+# first use clears a stale cache (fresh_caches), so listings that ask nothing pay nothing.
 LOS_STALE = MAX_POS
 LOS_CACHE = MAX_POS + 1
-OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+CC_CACHE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+OCC_SIZE = CC_CACHE + MAX_UNITS
 
 
 @njit
@@ -236,7 +238,32 @@ def occupancy(S, tb, b, occ):
 
 @njit
 def new_occ():
-    return np.zeros(OCC_SIZE, dtype=np.uint8)
+    """No unit on any position, the caches stale (only the positions are written: every
+    listing makes one)."""
+    occ = np.empty(OCC_SIZE, dtype=np.uint8)
+    occ[:LOS_CACHE] = 0
+    occ[LOS_STALE] = 1
+    return occ
+
+
+@njit
+def fresh_caches(occ):
+    """Clear occ's caches (LOS, Close Combat) if occupancy() marked them stale."""
+    if occ[LOS_STALE]:
+        occ[LOS_CACHE:] = 0
+        occ[LOS_STALE] = 0
+
+
+@njit
+def in_cc(S, tb, b, u, occ):
+    """in_close_combat(S, tb, b, u), asked once per listing (occ's Close Combat cache): a
+    listing asks it of each unit for every card that names a condition or a move."""
+    fresh_caches(occ)
+    c = occ[CC_CACHE + u]
+    if c == 0:
+        c = 2 if in_close_combat(S, tb, b, u) else 1
+        occ[CC_CACHE + u] = c
+    return c == 2
 
 
 @njit
@@ -261,9 +288,7 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
-    if occ[LOS_STALE]:
-        occ[LOS_CACHE:] = 0
-        occ[LOS_STALE] = 0
+    fresh_caches(occ)
     key = LOS_CACHE + u * MAX_UNITS + v  # the same pair is asked once per card and step
     if occ[key] == 0:
         if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:  # an oversized unit (LB R28)
@@ -598,15 +623,15 @@ def can_take_cards(S, tb, b, play, u):
 
 
 @njit
-def condition_ok(S, tb, b, cond, u):
+def condition_ok(S, tb, b, cond, u, occ):
     if cond == COND_ON:
         return S["unit_where"][b, u] == WHERE_ON
     if cond == COND_OFF:
         return S["unit_where"][b, u] == WHERE_OFF
     if cond == COND_IN_CC:
-        return in_close_combat(S, tb, b, u)
+        return in_cc(S, tb, b, u, occ)
     if cond == COND_NOT_IN_CC:
-        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, tb, b, u)
+        return S["unit_where"][b, u] == WHERE_ON and not in_cc(S, tb, b, u, occ)
     if cond == COND_SHAKEN:
         return S["unit_status"][b, u] & STATUS_SHAKEN != 0
     if cond == COND_OOA:
@@ -681,7 +706,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
             forced = np.int64(S["win_enemy"][b])
     # the cheap checks above first (windows ask about many cards and units): same answer
-    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u, occ):
         return False
     for j in range(tb.step_kind.shape[1]):
         kind = tb.step_kind[play, j]
@@ -692,7 +717,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 # away_from_enemy (Evade): away from the enemy of the event, at least a step
                 if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
                     return False
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_cc(S, tb, b, u, occ):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 start = np.int64(S["unit_pos"][b, u])
@@ -700,7 +725,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 if away_options(S, tb, b, u, origin, start, 0, left, scratch) == 0:
                     return False
             elif j == 0:
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_cc(S, tb, b, u, occ):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (

@@ -69,7 +69,7 @@ from envs.tactical_assault.flow import (
     end_turn,
     general_passed,
     next_chooser,
-    place_ok,
+    place_map,
     placed,
     to_place,
 )
@@ -227,15 +227,13 @@ def legal_actions(S, tb, b, out):
                 n += 1
         return n
     if st == STAGE_DEPLOY_POS:
+        ok = np.empty(MAX_POS, dtype=np.uint8)
+        if place_map(S, tb, b, p, True, ok) == 0:  # none far enough from the enemy (FC R32)
+            place_map(S, tb, b, p, False, ok)
         for z in range(tb.g_n_pos):
-            if place_ok(S, tb, b, p, z, True):
+            if ok[z]:
                 out[n] = A_POS + z
                 n += 1
-        if n == 0:  # no place far enough from the enemy (FC R32)
-            for z in range(tb.g_n_pos):
-                if place_ok(S, tb, b, p, z, False):
-                    out[n] = A_POS + z
-                    n += 1
         return n
     if st == STAGE_FACING:
         for f in range(tb.g_n_dirs):

@@ -737,9 +737,10 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     return False
         elif kind == EFFECT_MELEE_ATTACK:
             if j == 0:
+                # the event's unit alone when there is one (forced), else any enemy
                 found = False
-                for v in range(MAX_UNITS):
-                    if (forced < 0 or v == forced) and melee_target_ok(S, b, tb, u, v):
+                for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                    if melee_target_ok(S, b, tb, u, v):
                         found = True
                         break
                 if not found:
@@ -747,8 +748,8 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         elif kind == EFFECT_RANGED_ATTACK:
             code = np.int64(tb.step_range[play, j])
             found = False
-            for v in range(MAX_UNITS):
-                if (forced < 0 or v == forced) and S["unit_where"][b, v] == WHERE_ON:
+            for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                if S["unit_where"][b, v] == WHERE_ON:
                     if ranged_target_ok(S, tb, b, occ, u, v, code):
                         found = True
                         break
@@ -772,8 +773,8 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             if S["unit_where"][b, u] != WHERE_OFF:
                 return False
             found = False
-            for v in range(MAX_UNITS):
-                if (forced < 0 or v == forced) and aerial_target_ok(S, tb, b, u, v):
+            for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                if aerial_target_ok(S, tb, b, u, v):
                     found = True
                     break
             if not found:
@@ -816,8 +817,24 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
 
 @njit
 def playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
+    # a play triggered by an event about one unit is usable on that unit only (usable_direct),
+    # or on a unit holding a pass-along that may hand it on (usable): the others are skipped
+    trig = np.int64(tb.play_trigger[play])
+    only = -1
+    if (
+        trig == TRIG_ENEMY_CONTACT
+        or trig == TRIG_RANGED_ON
+        or trig == TRIG_MELEE_ON
+        or trig == TRIG_ATTACK_DECLARED
+        or trig == TRIG_MELEE_RESOLVED
+    ):
+        only = np.int64(S["win_unit"][b])
     for u in range(MAX_UNITS):
-        if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
+        if S["unit_side"][b, u] != p:
+            continue
+        if only >= 0 and u != only and not holds_pass(S, tb, b, play, u):
+            continue
+        if usable(S, tb, b, p, play, u, occ, scratch, best):
             return True
     return False
 

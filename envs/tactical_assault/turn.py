@@ -182,6 +182,9 @@ def _list_situations(S, tb, b, p, general, new_only, occ, scratch, best, out, n)
     """Append to out[n:] the Situations player p may play now: those that fit the open
     window (plays.window_fits) and are usable on some unit; returns the new count."""
     for k in range(tb.n_cards):
+        # window_fits asks this first; read here, the call is made for hand cards only
+        if S["card_place"][b, p, k] != PLACE_HAND:
+            continue
         if window_fits(S, tb, b, p, k, general, new_only):
             play = np.int64(tb.card_situation[k])
             if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
@@ -198,7 +201,9 @@ def _window_may_offer(S, tb, b, p):
     general = S["win_trigger"][b] == 0
     new_only = general and S["gw_kind"][b] == GW_NEW
     for k in range(tb.n_cards):
-        if window_fits(S, tb, b, p, k, general, new_only):
+        if S["card_place"][b, p, k] == PLACE_HAND and window_fits(
+            S, tb, b, p, k, general, new_only
+        ):
             return True
     return False
 

@@ -740,7 +740,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 # the event's unit alone when there is one (forced), else any enemy
                 found = False
                 for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
-                    if melee_target_ok(S, b, tb, u, v):
+                    if S["unit_where"][b, v] == WHERE_ON and melee_target_ok(S, b, tb, u, v):
                         found = True
                         break
                 if not found:
@@ -749,7 +749,8 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             code = np.int64(tb.step_range[play, j])
             found = False
             for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
-                if S["unit_where"][b, v] == WHERE_ON:
+                # ranged_target_ok's first checks read here: a call per slot costs more
+                if S["unit_where"][b, v] == WHERE_ON and S["unit_side"][b, v] != p:
                     if ranged_target_ok(S, tb, b, occ, u, v, code):
                         found = True
                         break
@@ -774,7 +775,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 return False
             found = False
             for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
-                if aerial_target_ok(S, tb, b, u, v):
+                if S["unit_where"][b, v] == WHERE_ON and aerial_target_ok(S, tb, b, u, v):
                     found = True
                     break
             if not found:
@@ -783,7 +784,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             d = np.int64(tb.step_distance[play, j])
             found = False
             for v in range(MAX_UNITS):
-                if obstacle_in_reach(S, tb, b, u, v, d):
+                if S["unit_where"][b, v] == WHERE_ON and obstacle_in_reach(S, tb, b, u, v, d):
                     found = True
                     break
             if not found:
@@ -830,13 +831,25 @@ def playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
     ):
         only = np.int64(S["win_unit"][b])
     for u in range(MAX_UNITS):
-        if S["unit_side"][b, u] != p:
+        if S["unit_side"][b, u] != p or not may_be_usable(S, tb, b, play, u):
             continue
         if only >= 0 and u != only and not holds_pass(S, tb, b, play, u):
             continue
         if usable(S, tb, b, p, play, u, occ, scratch, best):
             return True
     return False
+
+
+@njit_inline
+def may_be_usable(S, tb, b, play, u):
+    """usable's first checks of own unit u, for loops over the unit slots to read before
+    calling it (a call per slot costs more than the checks): False only where usable is
+    False (no pass-along held, and the card does not name u's type or u has had its Action)."""
+    if S["unit_pass"][b, u] != 0:
+        return True
+    if tb.play_on[play, S["unit_type"][b, u]] == 0:
+        return False
+    return not (tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u])
 
 
 @njit

@@ -83,6 +83,7 @@ from envs.tactical_assault.plays import (
     contacts_enemy,
     holds_pass,
     infiltrate_ok,
+    may_be_usable,
     melee_target_ok,
     move_options,
     new_occ,
@@ -332,7 +333,9 @@ def legal_actions(S, tb, b, out):
     if st == STAGE_PLAY_UNIT:
         play = _sel_play(S, tb, b)
         for u in range(MAX_UNITS):
-            if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
+            if S["unit_side"][b, u] != p or not may_be_usable(S, tb, b, play, u):
+                continue
+            if usable(S, tb, b, p, play, u, occ, scratch, best):
                 out[n] = A_UNIT + u
                 n += 1
         return n
@@ -379,6 +382,8 @@ def legal_actions(S, tb, b, out):
         clear = tb.step_kind[play, j] == EFFECT_REMOVE_OBSTACLE
         aerial = tb.step_kind[play, j] == EFFECT_AERIAL_ATTACK
         for v in range(MAX_UNITS):
+            if S["unit_where"][b, v] != WHERE_ON:
+                continue  # every kind of target is on the battlefield
             if aerial:
                 ok = aerial_target_ok(S, tb, b, u, v)
             elif clear:

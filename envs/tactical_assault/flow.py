@@ -239,9 +239,9 @@ def place_map(S, tb, b, p, spaced, ok):
             for z in range(n):
                 if tb.g_contact[z, y] or tb.g_dist[z, y] < reach:
                     ok[z] = 0
-    m = 0
+    m = np.int64(0)  # not uint8 (ok's type): with NUMBA_DISABLE_JIT numpy's would wrap at 256
     for z in range(n):
-        m += ok[z]
+        m += np.int64(ok[z])
     return m
 
 

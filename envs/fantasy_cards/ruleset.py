@@ -39,16 +39,24 @@ CAMPAIGN_NOTE = (
 )
 
 
-def _render_text(view, S: np.ndarray, me: int, b: int = 0) -> str:
+@lru_cache(maxsize=8)
+def _view(battlefield: str):
+    """The battlefield's drawing data, read when something is first rendered (not at start)."""
+    from envs.fantasy_cards.view import TabletopView
+
+    return TabletopView.load(Path(battlefield))
+
+
+def _render_text(battlefield: str, S: np.ndarray, me: int, b: int = 0) -> str:
     from envs.fantasy_cards.view import render_text
 
-    return render_text(view, S, me, b)
+    return render_text(_view(battlefield), S, me, b)
 
 
-def _render_image(view, S: np.ndarray, me: int, b: int = 0, path=None):
+def _render_image(battlefield: str, S: np.ndarray, me: int, b: int = 0, path=None):
     from envs.fantasy_cards.view import render_image
 
-    return render_image(view, S, me, b, path)
+    return render_image(_view(battlefield), S, me, b, path)
 
 
 @lru_cache(maxsize=8)
@@ -57,21 +65,19 @@ def _build(config_dir: str | None) -> Ruleset:
 
     from envs.fantasy_cards.tables import load_tables
     from envs.fantasy_cards.tabletop import battlefield_record
-    from envs.fantasy_cards.view import TabletopView
     from envs.tactical_assault.ruleset import Identity, build
 
     folder = Path(config_dir) if config_dir is not None else FC_CONFIG
     fc = load_tables(folder)
     path = folder / BATTLEFIELD_FILE
     tba = battlefield_record(path, fc)  # a fresh, writable record
-    view = TabletopView.load(path)
     ident = Identity(NAME, ENV_NAME, TITLE, SEED_FILE, "docs/rules/fantasy_cards.md")
     rs = build(
         ident,
         fc,
         tba,
-        partial(_render_text, view),
-        partial(_render_image, view),
+        partial(_render_text, str(path)),
+        partial(_render_image, str(path)),
         config_dir,
         {},
         {},

@@ -30,7 +30,6 @@ error names the file, the entry and the field.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -129,51 +128,53 @@ def cell(col: int, row: int) -> int:
     return row * CELLS + col
 
 
-def _route_offsets(dx: int, dy: int, n: int) -> list[tuple[int, int]]:
-    """The cells (as offsets from the target's) the line from (0, 0) through (dx, dy) enters
-    beyond (dx, dy), in order: a grid walk with exact arithmetic, stepping diagonally where
-    the line passes exactly through a corner."""
-    sx = 1 if dx > 0 else -1 if dx < 0 else 0
-    sy = 1 if dy > 0 else -1 if dy < 0 else 0
-    cx, cy = dx, dy
-    out = []
-    while len(out) < n:
-        # parameter s (the line is s * (dx, dy)) where it leaves the current cell in x and y
-        tx = Fraction(2 * cx + sx, 2 * dx) if sx else None
-        ty = Fraction(2 * cy + sy, 2 * dy) if sy else None
-        if ty is None or (tx is not None and tx < ty):
-            cx += sx
-        elif tx is None or ty < tx:
-            cy += sy
-        else:
-            cx += sx
-            cy += sy
-        out.append((cx - dx, cy - dy))
-    return out
+def _route_offsets(dx: np.ndarray, dy: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each line from (0, 0) through (dx[i], dy[i]) (not both 0), the cells (as offsets
+    from (dx, dy)) it enters beyond (dx, dy), in order: out[0][i, k], out[1][i, k]. A grid
+    walk with exact integer arithmetic, stepping diagonally where the line passes exactly
+    through a corner; every line at once (this runs at every start)."""
+    sx, sy = np.sign(dx), np.sign(dy)
+    cx, cy = dx.copy(), dy.copy()
+    ox = np.empty((len(dx), n), dtype=np.int64)
+    oy = np.empty((len(dx), n), dtype=np.int64)
+    for k in range(n):
+        # parameter s (the line is s * (dx, dy)) where it leaves the current cell in x and y:
+        # tx = (2 cx + sx) / (2 dx), both terms of sx's sign, so tx < ty compares the
+        # cross products of their absolute values
+        tx_ty = np.abs(2 * cx + sx) * np.abs(2 * dy)  # tx * |2 dx| |2 dy|
+        ty_tx = np.abs(2 * cy + sy) * np.abs(2 * dx)
+        x_first = (sy == 0) | ((sx != 0) & (tx_ty < ty_tx))
+        y_first = ~x_first & ((sx == 0) | (ty_tx < tx_ty))
+        cx += np.where(y_first, 0, sx)  # x alone, or both through a corner
+        cy += np.where(x_first, 0, sy)
+        ox[:, k] = cx - dx
+        oy[:, k] = cy - dy
+    return ox, oy
 
 
 def _fill_routes(r: np.ndarray) -> None:
     """g_fb_route: for attacker cell a and target cell t, the cells entered after t (the route
-    stops, -1, where it leaves the table)."""
+    stops, -1, where it leaves the table). Array operations over every (a, t) pair at once:
+    this runs at every start (the cached start is judged, benchmarks/README.md)."""
     n = tat.FB_LEN
-    cols = np.arange(CELLS * CELLS) % CELLS
-    rows = np.arange(CELLS * CELLS) // CELLS
-    route = r["g_fb_route"]
-    for dx in range(-CELLS + 1, CELLS):
-        for dy in range(-CELLS + 1, CELLS):
-            if dx == 0 and dy == 0:
-                continue
-            offs = _route_offsets(dx, dy, n)
-            # every attacker a with a + (dx, dy) on the table
-            ok = (cols + dx >= 0) & (cols + dx < CELLS) & (rows + dy >= 0) & (rows + dy < CELLS)
-            a = np.flatnonzero(ok)
-            tc, tr = cols[a] + dx, rows[a] + dy
-            t = tr * CELLS + tc
-            alive = np.ones(len(a), dtype=bool)
-            for k, (ox, oy) in enumerate(offs):
-                c, rr = tc + ox, tr + oy
-                alive &= (c >= 0) & (c < CELLS) & (rr >= 0) & (rr < CELLS)
-                route[a[alive], t[alive], k, 0] = (rr * CELLS + c)[alive]
+    m = CELLS * CELLS
+    cols = np.arange(m) % CELLS
+    rows = np.arange(m) // CELLS
+    w = 2 * CELLS - 1
+    d = np.arange(w * w)
+    dx, dy = d // w - (CELLS - 1), d % w - (CELLS - 1)  # every (dx, dy), by d
+    dx[dx == 0] += (dy[dx == 0] == 0) * 1  # (0, 0) has no line: any stand-in, never used
+    ox, oy = _route_offsets(dx, dy, n)
+    ox, oy = ox.reshape(w, w, n), oy.reshape(w, w, n)
+    i = cols[None, :] - cols[:, None] + (CELLS - 1)  # [a, t]: t - a
+    j = rows[None, :] - rows[:, None] + (CELLS - 1)
+    c = ox[i, j] + cols[None, :, None]
+    rr = oy[i, j] + rows[None, :, None]
+    # the walk moves monotonically away from t, so a step on the table has every earlier
+    # step on it too: the route stops at its first step off the table
+    on = (c >= 0) & (c < CELLS) & (rr >= 0) & (rr < CELLS)
+    on[np.arange(m), np.arange(m)] = False  # a == t: no line
+    r["g_fb_route"][:m, :m, :, 0] = np.where(on, rr * CELLS + c, -1)
 
 
 def compile_battlefield(

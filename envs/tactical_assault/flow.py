@@ -27,8 +27,9 @@ from envs.tactical_assault.actions import (
     STAGE_WINDOW,
 )
 from envs.tactical_assault.cards import replenish, shuffle_deck
-from envs.tactical_assault.plays import covers
+from envs.tactical_assault.plays import covers, fp_zone
 from envs.tactical_assault.state import (
+    MAX_POS,
     MAX_UNITS,
     N_PLAYERS,
     N_UNIT_TYPES,
@@ -217,42 +218,43 @@ def to_place(S, tb, b, p, u):
 
 
 @njit
-def place_ok(S, tb, b, p, z, spaced):
-    """Position z is free, standable, in p's deployment (or arrival) area and in contact with
-    no enemy unit; `spaced`: also at least sc_deploy_min from every enemy unit at the start
-    (FC "Deploy Forces"; R32: dropped only when no position is far enough)."""
-    if tb.g_standable[z] == 0:
-        return False
+def place_map(S, tb, b, p, spaced, ok):
+    """ok[z] = 1 where position z is free, standable, in p's deployment (or arrival) area and
+    in contact with no enemy unit; `spaced`: also at least sc_deploy_min from every enemy unit
+    at the start (FC "Deploy Forces"; R32: dropped only when no position is far enough).
+    Returns how many. Every position at once: a unit rules out the positions it covers
+    (plays.covers) and, an enemy, those near it."""
+    n = np.int64(tb.g_n_pos)
     start = S["deploying"][b] == DEPLOY_START
     area = tb.sc_deploy if start else tb.sc_arrive_zone
-    if area[p, z] == 0:
-        return False
     dmin = np.int64(tb.sc_deploy_min)
     reach = np.int64(tb.g_dist_units[dmin]) if spaced and start and dmin >= 0 else 0
+    for z in range(n):
+        ok[z] = 1 if tb.g_standable[z] != 0 and area[p, z] != 0 else 0
     for v in range(MAX_UNITS):
         if S["unit_where"][b, v] != WHERE_ON:
             continue
-        y = S["unit_pos"][b, v]
-        if covers(S, tb, b, v, z):
-            return False
-        if S["unit_side"][b, v] != p and (tb.g_contact[z, y] or tb.g_dist[z, y] < reach):
-            return False
-    return True
-
-
-@njit
-def _has_free_place(S, tb, b, p):
-    for z in range(tb.g_n_pos):
-        if place_ok(S, tb, b, p, z, False):
-            return True
-    return False
+        y = np.int64(S["unit_pos"][b, v])
+        ok[y] = 0
+        for f in range(tb.sc_fp_n[v]):
+            c = fp_zone(tb, v, y, f)
+            if c >= 0:
+                ok[c] = 0
+        if S["unit_side"][b, v] != p:
+            for z in range(n):
+                if tb.g_contact[z, y] or tb.g_dist[z, y] < reach:
+                    ok[z] = 0
+    m = np.int64(0)  # not uint8 (ok's type): with NUMBA_DISABLE_JIT numpy's would wrap at 256
+    for z in range(n):
+        m += np.int64(ok[z])
+    return m
 
 
 @njit
 def _wants_to_place(S, tb, b, p):
     for u in range(MAX_UNITS):
         if to_place(S, tb, b, p, u):
-            return _has_free_place(S, tb, b, p)
+            return place_map(S, tb, b, p, False, np.empty(MAX_POS, dtype=np.uint8)) > 0
     return False
 
 

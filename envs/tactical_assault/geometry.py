@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
-from envs.tactical_assault.state import MAX_DIRS
+from envs.tactical_assault.state import MAX_DIRS, MAX_POS
 
 LOS_EXISTS = 1
 LOS_OBSTRUCTED = 2  # Obstructing terrain crossed, or only a non-centre point seen (LB R11)
@@ -81,8 +81,10 @@ def _segment_meets_side(tb, z, k, p0x, p0y, dx, dy):
 
 
 @njit
-def _los_point(tb, occ, a, b, px, py):
-    """LOS_* bits of the line from a's centre to point (px, py) of position b."""
+def _los_point(tb, occ, a, b, px, py, cells):
+    """LOS_* bits of the line from a's centre to point (px, py) of position b. cells (a bit
+    per position, or size 0: not wanted, e.g. occ[:0], a view that allocates nothing) gets the positions the line meets, a and b aside;
+    complete when the result is not 0 (los_tables)."""
     n = tb.g_n_pos
     nd = tb.g_n_dirs
     p0x = tb.g_centre[a, 0]
@@ -145,6 +147,8 @@ def _los_point(tb, occ, a, b, px, py):
                     t_in = max(t_in, ts)
         if miss or t_in > t_out:
             continue
+        if cells.shape[0] > 0:
+            cells[z >> 3] |= np.uint8(1 << (z & 7))
         if occ[z] == 2:
             obstructed = True  # FC "LOS Is Drawn Through An Obstacle"
         elif occ[z]:
@@ -207,7 +211,7 @@ def line_of_sight(tb, occ, a, b):
     corners and side midpoints, 5% inside), the target is Obscured = Obstructed (LB R11)."""
     if a == b:
         return LOS_EXISTS
-    bits = _los_point(tb, occ, a, b, tb.g_centre[b, 0], tb.g_centre[b, 1])
+    bits = _los_point(tb, occ, a, b, tb.g_centre[b, 0], tb.g_centre[b, 1], occ[:0])
     if bits:
         return bits
     nd = tb.g_n_dirs
@@ -224,7 +228,61 @@ def line_of_sight(tb, occ, a, b):
             py = (tb.g_vertex[b, k, 1] + tb.g_vertex[b, k2, 1]) / 2.0
         px = cx + 0.95 * (px - cx)
         py = cy + 0.95 * (py - cy)
-        bits = _los_point(tb, occ, a, b, px, py)
+        bits = _los_point(tb, occ, a, b, px, py, occ[:0])
         if bits:
             return bits | LOS_OBSTRUCTED
     return 0
+
+
+@njit
+def los_tables(tb, centre, any_point, cells):
+    """The ground's LOS with no unit on it, for every pair of positions (tables.derive_los):
+    centre[a, b] the LOS_* bits of the centre-to-centre line (0: terrain blocks it);
+    any_point[a, b] line_of_sight(a, b) (0: terrain hides every point of b from a); cells[a, b]
+    a bit per position the centre line meets (where centre[a, b] is not 0)."""
+    n = np.int64(tb.g_n_pos)
+    occ = np.zeros(MAX_POS, dtype=np.uint8)
+    for a in range(n):
+        for b in range(n):
+            if a == b:
+                centre[a, b] = LOS_EXISTS
+                any_point[a, b] = LOS_EXISTS
+                continue
+            row = cells[a, b]
+            bits = _los_point(tb, occ, a, b, tb.g_centre[b, 0], tb.g_centre[b, 1], row)
+            centre[a, b] = bits
+            if bits == 0:
+                row[:] = 0
+                any_point[a, b] = line_of_sight(tb, occ, a, b)
+            else:
+                any_point[a, b] = bits
+
+
+@njit
+def line_of_sight_fast(tb, occ, a, b):
+    """line_of_sight(tb, occ, a, b), the same bits, from the ground's LOS tables where they
+    decide it (tables.derive_los; g_los_ready): units only ever block or obstruct a line, so
+    a line terrain blocks at every point stays blocked, and a centre line terrain leaves open
+    that meets no unit is open with terrain's bits (an Obstacle met: Obstructed, as in
+    _los_point). Otherwise (a unit on the centre line) the lines are traced."""
+    if a == b:
+        return LOS_EXISTS
+    if tb.g_los_ready == 0:
+        return line_of_sight(tb, occ, a, b)
+    if tb.g_los_any[a, b] == 0:
+        return 0
+    bits = np.int64(tb.g_los_centre[a, b])
+    if bits == 0:
+        return line_of_sight(tb, occ, a, b)
+    for i in range(MAX_POS >> 3):
+        m = np.int64(tb.g_los_cells[a, b, i])
+        if m == 0:
+            continue
+        for j in range(8):
+            if (m >> j) & 1:
+                o = occ[(i << 3) + j]
+                if o == 2:
+                    bits |= LOS_OBSTRUCTED  # FC "LOS Is Drawn Through An Obstacle"
+                elif o != 0:
+                    return line_of_sight(tb, occ, a, b)  # a unit on the centre line
+    return bits

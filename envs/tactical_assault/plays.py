@@ -39,7 +39,13 @@ from envs.fantasy_cards.tables import (
     TIMING_ANY_TIME,
     TRIGGERS,
 )
-from envs.tactical_assault.geometry import LOS_EXISTS, LOS_OBSTRUCTED, in_arc, line_of_sight
+from envs.tactical_assault.geometry import (
+    LOS_EXISTS,
+    LOS_OBSTRUCTED,
+    in_arc,
+    line_of_sight,
+    line_of_sight_fast,
+)
 from envs.tactical_assault.state import (
     MAX_DIRS,
     MAX_POS,
@@ -205,11 +211,13 @@ def reserved(S, b, u, y):
 
 # occ (new_occ, occupancy): MAX_POS position entries, then a cache of the LOS traced between
 # units while the units stand still: occ[LOS_CACHE + u * MAX_UNITS + v] = 1 + the LOS bits from
-# u's position to v's (sight), 0 not traced yet. occupancy() marks it stale (occ[LOS_STALE]);
-# sight() clears a stale cache before its first use, so listings that trace no LOS pay nothing.
+# u's position to v's (sight), 0 not traced yet; then occ[CC_CACHE + u] = 1 + whether u is in
+# Close Combat (in_cc), 0 not asked yet. occupancy() marks both stale (occ[LOS_STALE]); the
+# first use clears a stale cache (fresh_caches), so listings that ask nothing pay nothing.
 LOS_STALE = MAX_POS
 LOS_CACHE = MAX_POS + 1
-OCC_SIZE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+CC_CACHE = LOS_CACHE + MAX_UNITS * MAX_UNITS
+OCC_SIZE = CC_CACHE + MAX_UNITS
 
 
 @njit
@@ -230,7 +238,32 @@ def occupancy(S, tb, b, occ):
 
 @njit
 def new_occ():
-    return np.zeros(OCC_SIZE, dtype=np.uint8)
+    """No unit on any position, the caches stale (only the positions are written: every
+    listing makes one)."""
+    occ = np.empty(OCC_SIZE, dtype=np.uint8)
+    occ[:LOS_CACHE] = 0
+    occ[LOS_STALE] = 1
+    return occ
+
+
+@njit
+def fresh_caches(occ):
+    """Clear occ's caches (LOS, Close Combat) if occupancy() marked them stale."""
+    if occ[LOS_STALE]:
+        occ[LOS_CACHE:] = 0
+        occ[LOS_STALE] = 0
+
+
+@njit
+def in_cc(S, tb, b, u, occ):
+    """in_close_combat(S, tb, b, u), asked once per listing (occ's Close Combat cache): a
+    listing asks it of each unit for every card that names a condition or a move."""
+    fresh_caches(occ)
+    c = occ[CC_CACHE + u]
+    if c == 0:
+        c = 2 if in_close_combat(S, tb, b, u) else 1
+        occ[CC_CACHE + u] = c
+    return c == 2
 
 
 @njit
@@ -255,15 +288,13 @@ def sight(S, tb, b, occ, u, v, code):
         return 0
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), c):
         return 0
-    if occ[LOS_STALE]:
-        occ[LOS_CACHE:] = 0
-        occ[LOS_STALE] = 0
+    fresh_caches(occ)
     key = LOS_CACHE + u * MAX_UNITS + v  # the same pair is asked once per card and step
     if occ[key] == 0:
         if tb.sc_fp_n[u] > 0 or tb.sc_fp_n[v] > 0:  # an oversized unit (LB R28)
             occ[key] = 1 + _los_oversized(tb, occ, u, v, a, c)
         else:
-            occ[key] = 1 + line_of_sight(tb, occ, a, c)
+            occ[key] = 1 + line_of_sight_fast(tb, occ, a, c)
     bits = np.int64(occ[key]) - 1
     if bits == 0:
         return 0
@@ -591,15 +622,15 @@ def can_take_cards(S, tb, b, play, u):
 
 
 @njit
-def condition_ok(S, tb, b, cond, u):
+def condition_ok(S, tb, b, cond, u, occ):
     if cond == COND_ON:
         return S["unit_where"][b, u] == WHERE_ON
     if cond == COND_OFF:
         return S["unit_where"][b, u] == WHERE_OFF
     if cond == COND_IN_CC:
-        return in_close_combat(S, tb, b, u)
+        return in_cc(S, tb, b, u, occ)
     if cond == COND_NOT_IN_CC:
-        return S["unit_where"][b, u] == WHERE_ON and not in_close_combat(S, tb, b, u)
+        return S["unit_where"][b, u] == WHERE_ON and not in_cc(S, tb, b, u, occ)
     if cond == COND_SHAKEN:
         return S["unit_status"][b, u] & STATUS_SHAKEN != 0
     if cond == COND_OOA:
@@ -674,7 +705,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         elif trig == TRIG_MELEE_RESOLVED or trig == TRIG_ENEMY_CONTACT:
             forced = np.int64(S["win_enemy"][b])
     # the cheap checks above first (windows ask about many cards and units): same answer
-    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u):
+    if not condition_ok(S, tb, b, np.int64(tb.play_condition[play]), u, occ):
         return False
     for j in range(tb.step_kind.shape[1]):
         kind = tb.step_kind[play, j]
@@ -685,7 +716,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 # away_from_enemy (Evade): away from the enemy of the event, at least a step
                 if forced < 0 or S["unit_where"][b, forced] != WHERE_ON:
                     return False
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_cc(S, tb, b, u, occ):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 start = np.int64(S["unit_pos"][b, u])
@@ -693,7 +724,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                 if away_options(S, tb, b, u, start, origin, start, 0, left, scratch) == 0:
                     return False
             elif j == 0:
-                if S["unit_where"][b, u] != WHERE_ON or in_close_combat(S, tb, b, u):
+                if S["unit_where"][b, u] != WHERE_ON or in_cc(S, tb, b, u, occ):
                     return False
                 left = np.int64(tb.g_dist_units[tb.step_distance[play, j]])
                 if (
@@ -714,9 +745,10 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
                     return False
         elif kind == EFFECT_MELEE_ATTACK:
             if j == 0:
+                # the event's unit alone when there is one (forced), else any enemy
                 found = False
-                for v in range(MAX_UNITS):
-                    if (forced < 0 or v == forced) and melee_target_ok(S, b, tb, u, v):
+                for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                    if S["unit_where"][b, v] == WHERE_ON and melee_target_ok(S, b, tb, u, v):
                         found = True
                         break
                 if not found:
@@ -724,8 +756,9 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
         elif kind == EFFECT_RANGED_ATTACK:
             code = np.int64(tb.step_range[play, j])
             found = False
-            for v in range(MAX_UNITS):
-                if (forced < 0 or v == forced) and S["unit_where"][b, v] == WHERE_ON:
+            for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                # ranged_target_ok's first checks read here: a call per slot costs more
+                if S["unit_where"][b, v] == WHERE_ON and S["unit_side"][b, v] != p:
                     if ranged_target_ok(S, tb, b, occ, u, v, code):
                         found = True
                         break
@@ -749,8 +782,8 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             if S["unit_where"][b, u] != WHERE_OFF:
                 return False
             found = False
-            for v in range(MAX_UNITS):
-                if (forced < 0 or v == forced) and aerial_target_ok(S, tb, b, u, v):
+            for v in range(max(forced, 0), forced + 1 if forced >= 0 else MAX_UNITS):
+                if S["unit_where"][b, v] == WHERE_ON and aerial_target_ok(S, tb, b, u, v):
                     found = True
                     break
             if not found:
@@ -759,7 +792,7 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
             d = np.int64(tb.step_distance[play, j])
             found = False
             for v in range(MAX_UNITS):
-                if obstacle_in_reach(S, tb, b, u, v, d):
+                if S["unit_where"][b, v] == WHERE_ON and obstacle_in_reach(S, tb, b, u, v, d):
                     found = True
                     break
             if not found:
@@ -793,10 +826,38 @@ def usable_direct(S, tb, b, p, play, u, occ, scratch, best, any_type):
 
 @njit
 def playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
+    # a play triggered by an event about one unit is usable on that unit only (usable_direct),
+    # or on a unit holding a pass-along that may hand it on (usable): the others are skipped
+    trig = np.int64(tb.play_trigger[play])
+    only = -1
+    if (
+        trig == TRIG_ENEMY_CONTACT
+        or trig == TRIG_RANGED_ON
+        or trig == TRIG_MELEE_ON
+        or trig == TRIG_ATTACK_DECLARED
+        or trig == TRIG_MELEE_RESOLVED
+    ):
+        only = np.int64(S["win_unit"][b])
     for u in range(MAX_UNITS):
-        if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
+        if S["unit_side"][b, u] != p or not may_be_usable(S, tb, b, play, u):
+            continue
+        if only >= 0 and u != only and not holds_pass(S, tb, b, play, u):
+            continue
+        if usable(S, tb, b, p, play, u, occ, scratch, best):
             return True
     return False
+
+
+@njit_inline
+def may_be_usable(S, tb, b, play, u):
+    """usable's first checks of own unit u, for loops over the unit slots to read before
+    calling it (a call per slot costs more than the checks): False only where usable is
+    False (no pass-along held, and the card does not name u's type or u has had its Action)."""
+    if S["unit_pass"][b, u] != 0:
+        return True
+    if tb.play_on[play, S["unit_type"][b, u]] == 0:
+        return False
+    return not (tb.play_timing[play] == TIMING_ACTION and S["unit_acted"][b, u])
 
 
 @njit
@@ -826,4 +887,4 @@ def point_in_sight(S, tb, b, occ, u, z, code):
         return False
     if not in_arc(tb, a, np.int64(S["unit_facing"][b, u]), z):
         return False
-    return line_of_sight(tb, occ, a, z) != 0
+    return line_of_sight_fast(tb, occ, a, z) != 0

@@ -121,6 +121,14 @@ TA_TABLE_FIELDS = [
     ("g_fb_route", np.int16, (MAX_POS, MAX_POS, FB_LEN, 2)),  # [A, T, k, option] Fall Back
     # route of a unit at T attacked from A: the positions the line from A through T enters
     # after T, in order; a second option where the line meets two equally (else -1)
+    # the ground's LOS with no unit on it (derive_los; geometry.line_of_sight_fast)
+    ("g_los_ready", np.uint8, ()),  # 1: the g_los_* tables below hold this ground's LOS
+    ("g_los_centre", np.uint8, (MAX_POS, MAX_POS)),  # [A, B] LOS_* bits of the line from
+    # A's centre to B's, 0 terrain blocks it
+    ("g_los_any", np.uint8, (MAX_POS, MAX_POS)),  # [A, B] line_of_sight(A, B): 0 terrain hides
+    # every point of B
+    ("g_los_cells", np.uint8, (MAX_POS, MAX_POS, MAX_POS // 8)),  # [A, B, P / 8] a bit per
+    # position the centre line meets (where g_los_centre is not 0): the units it may meet
     # --- the forces and the scenario (sc_*, vc_*) ---
     ("sc_n_units", np.int16, ()),  # unit slots used
     ("sc_unit_side", np.int8, (MAX_UNITS,)),  # [U] seat
@@ -187,6 +195,80 @@ def derive_ground(r: np.ndarray) -> None:
     r["g_n_lsides"] = len(z)
     r["g_lside"][:] = -1
     r["g_lside"][: len(z)] = z * MAX_DIRS + k
+    derive_los(r)
+
+
+# what the ground's LOS is computed from (geometry._los_point, line_of_sight)
+_LOS_INPUTS = (
+    "g_n_pos",
+    "g_n_dirs",
+    "g_dist_units",
+    "g_dist",
+    "g_centre",
+    "g_vertex",
+    "g_normal",
+    "g_offset",
+    "g_ground",
+    "g_top",
+    "g_covering",
+    "g_obstructing",
+    "g_template",
+    "g_side_covering",
+    "g_side_obstructing",
+    "g_side_top",
+    "g_bbox",
+    "g_radius",
+    "g_yorder",
+    "g_ysorted",
+    "g_max_height",
+    "g_n_lsides",
+    "g_lside",
+)
+_LOS_OUTPUTS = ("g_los_centre", "g_los_any", "g_los_cells")
+
+
+def derive_los(r: np.ndarray) -> None:
+    """The g_los_* fields: the ground's LOS with no unit on it, for every pair of positions
+    (geometry.los_tables), which geometry.line_of_sight_fast reads instead of tracing lines.
+
+    A few tenths of a second of tracing, paid once per ground and source version: the result
+    is kept as a file in the numba cache folder of the core (envs/core/jit.py; its name
+    hashes these inputs, its folder the kernels' sources), so a cached start only reads it."""
+    import hashlib
+    import os
+    import tempfile
+
+    from envs.core.jit import cache_dir
+    from envs.tactical_assault import geometry
+
+    h = hashlib.sha256()
+    for name in _LOS_INPUTS:
+        h.update(np.ascontiguousarray(r[name]).tobytes())
+    path = cache_dir("tactical_assault") / f"los-{h.hexdigest()[:24]}.npz"
+    try:
+        with np.load(path) as got:
+            for name in _LOS_OUTPUTS:
+                r[name][...] = got[name]
+        r["g_los_ready"] = 1
+        return
+    except (OSError, KeyError, ValueError):
+        pass  # not there yet (or unreadable): computed below
+    from numba.core import config
+
+    if config.DISABLE_JIT:
+        return  # traced in Python it would take minutes; line_of_sight_fast then traces
+    rec = np.zeros(1, dtype=TA_TABLES_DTYPE)
+    rec[0] = r
+    tb = as_tb(rec)
+    geometry.los_tables(tb, r["g_los_centre"], r["g_los_any"], r["g_los_cells"])
+    r["g_los_ready"] = 1
+    try:  # written whole, then renamed: a concurrent start reads the old file or the new one
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **{name: r[name] for name in _LOS_OUTPUTS})
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache only costs the tracing at the next start
 
 
 def card_record(t: fct.Tables) -> np.ndarray:

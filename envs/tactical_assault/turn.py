@@ -69,7 +69,7 @@ from envs.tactical_assault.flow import (
     end_turn,
     general_passed,
     next_chooser,
-    place_ok,
+    place_map,
     placed,
     to_place,
 )
@@ -84,6 +84,7 @@ from envs.tactical_assault.plays import (
     contacts_enemy,
     holds_pass,
     infiltrate_ok,
+    may_be_usable,
     melee_target_ok,
     move_options,
     new_occ,
@@ -181,12 +182,30 @@ def _list_situations(S, tb, b, p, general, new_only, occ, scratch, best, out, n)
     """Append to out[n:] the Situations player p may play now: those that fit the open
     window (plays.window_fits) and are usable on some unit; returns the new count."""
     for k in range(tb.n_cards):
+        # window_fits asks this first; read here, the call is made for hand cards only
+        if S["card_place"][b, p, k] != PLACE_HAND:
+            continue
         if window_fits(S, tb, b, p, k, general, new_only):
             play = np.int64(tb.card_situation[k])
             if playable_on_some_unit(S, tb, b, p, play, occ, scratch, best):
                 out[n] = A_SITUATION + k
                 n += 1
     return n
+
+
+@njit_inline
+def _window_may_offer(S, tb, b, p):
+    """Some card of p's hand fits the open window (plays.window_fits), so its Situations must
+    be checked for use; otherwise the window offers only "pass" (self-play's most frequent
+    decision: answered without the occupancy and LOS set-up of a full listing)."""
+    general = S["win_trigger"][b] == 0
+    new_only = general and S["gw_kind"][b] == GW_NEW
+    for k in range(tb.n_cards):
+        if S["card_place"][b, p, k] == PLACE_HAND and window_fits(
+            S, tb, b, p, k, general, new_only
+        ):
+            return True
+    return False
 
 
 @njit
@@ -213,15 +232,13 @@ def legal_actions(S, tb, b, out):
                 n += 1
         return n
     if st == STAGE_DEPLOY_POS:
+        ok = np.empty(MAX_POS, dtype=np.uint8)
+        if place_map(S, tb, b, p, True, ok) == 0:  # none far enough from the enemy (FC R32)
+            place_map(S, tb, b, p, False, ok)
         for z in range(tb.g_n_pos):
-            if place_ok(S, tb, b, p, z, True):
+            if ok[z]:
                 out[n] = A_POS + z
                 n += 1
-        if n == 0:  # no place far enough from the enemy (FC R32)
-            for z in range(tb.g_n_pos):
-                if place_ok(S, tb, b, p, z, False):
-                    out[n] = A_POS + z
-                    n += 1
         return n
     if st == STAGE_FACING:
         for f in range(tb.g_n_dirs):
@@ -280,6 +297,9 @@ def legal_actions(S, tb, b, out):
         out[0] = A_POS + tb.g_fb_route[fr, th, k, 0]
         out[1] = A_POS + tb.g_fb_route[fr, th, k, 1]
         return 2
+    if st == STAGE_WINDOW and not _window_may_offer(S, tb, b, p):
+        out[0] = A_PASS  # most windows: no card in the hand fits, so no listing to set up
+        return 1
     occ = new_occ()
     occupancy(S, tb, b, occ)
     scratch = np.zeros(MAX_DIRS, dtype=np.int64)
@@ -312,7 +332,9 @@ def legal_actions(S, tb, b, out):
     if st == STAGE_PLAY_UNIT:
         play = _sel_play(S, tb, b)
         for u in range(MAX_UNITS):
-            if S["unit_side"][b, u] == p and usable(S, tb, b, p, play, u, occ, scratch, best):
+            if S["unit_side"][b, u] != p or not may_be_usable(S, tb, b, play, u):
+                continue
+            if usable(S, tb, b, p, play, u, occ, scratch, best):
                 out[n] = A_UNIT + u
                 n += 1
         return n
@@ -359,6 +381,8 @@ def legal_actions(S, tb, b, out):
         clear = tb.step_kind[play, j] == EFFECT_REMOVE_OBSTACLE
         aerial = tb.step_kind[play, j] == EFFECT_AERIAL_ATTACK
         for v in range(MAX_UNITS):
+            if S["unit_where"][b, v] != WHERE_ON:
+                continue  # every kind of target is on the battlefield
             if aerial:
                 ok = aerial_target_ok(S, tb, b, u, v)
             elif clear:

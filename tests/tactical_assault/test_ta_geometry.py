@@ -109,3 +109,34 @@ def test_distance_bands_are_table_2_in_zones(crossroads):
     assert list(crossroads.g_dist_units) == [1, 2, 3, 5, 10]
     a = 0
     assert geometry.in_band(crossroads, a, 2, 1) and not geometry.in_band(crossroads, a, 3, 1)
+
+
+@pytest.mark.parametrize("name", ["fantasy_cards", "Siege of the Ridge Fort"])
+def test_los_tables_give_the_traced_line_of_sight(name):
+    """line_of_sight_fast (the ground's LOS tables, tables.derive_los) gives line_of_sight's
+    bits exactly: random pairs and random units and Obstacles on the FC tabletop and a zone
+    map with elevation and linear terrain; lines blocked, open, Obstructed, In Cover, and a
+    unit-free ground (the tables alone) all drawn."""
+    if name == "fantasy_cards":
+        from envs.fantasy_cards.tabletop import standard_record
+
+        rec = standard_record()
+    else:
+        sa = load_lb().scenarios[name]
+        rec = tables.card_record(load_fc())
+        fill_ground(rec[0], sa)
+    tb = tables.as_tb(rec)
+    assert tb.g_los_ready == 1
+    n = int(tb.g_n_pos)
+    rng = np.random.default_rng(17)
+    seen = set()
+    for i in range(3000):
+        a, b = (int(x) for x in rng.integers(n, size=2))
+        occ = np.zeros(MAX_POS, dtype=np.uint8)
+        if i % 3:
+            occ[:n] = rng.choice(3, size=n, p=[0.85, 0.11, 0.04])
+            occ[[a, b]] = 0
+        bits = geometry.line_of_sight_fast(tb, occ, a, b)
+        assert bits == geometry.line_of_sight(tb, occ, a, b), (a, b)
+        seen.add(bits)
+    assert {0, geometry.LOS_EXISTS, geometry.LOS_EXISTS | geometry.LOS_OBSTRUCTED} <= seen

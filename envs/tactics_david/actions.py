@@ -99,6 +99,11 @@ STAGE_EFFECT = 17
 # next piece's top unit (A_PIECE + i) or A_END (the army is done); then its lower members
 STAGE_BUY = 18
 STAGE_BUY_STACK = 19
+# tdpause: a decision inside a procedure, by the player the rule names (pause.py, R72): Lucky's
+# reroll or Target Practice's retry (A_ABILITY: yes, A_END: no), a defender's "may" before its
+# Defend (A_ABILITY, a facing A_FACE + d, a space A_CELL + c; A_END: no), Giant's Bread
+# (A_STATUS + s: discard the Status just acquired, A_END: keep it)
+STAGE_PAUSE = 20
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -132,6 +137,7 @@ STAGE_NAMES = (
     "effect choice",
     "buy: piece",
     "buy: stack member",
+    "pause: choice",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")

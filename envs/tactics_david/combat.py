@@ -78,6 +78,21 @@ from envs.tactics_david.grid import (
     range_distance,
 )
 from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
+from envs.tactics_david.pause import (
+    PZ_DEFEND_MAY,
+    PZ_LUCKY_ATTACK,
+    PZ_LUCKY_HIT,
+    PZ_RETRY_HIT,
+    PZF_CANNOT_DIE,
+    PZF_RETRIED,
+    begin_pause,
+    end_pause,
+    find_defend_may,
+    is_lucky,
+    retry_row,
+    take_may,
+    use_chosen,
+)
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
@@ -311,13 +326,20 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
 
 
 @njit_inline  # one caller
-def before_rows(S, tb, b: int, a: int, d: int) -> bool:
-    """The `before` rows of a's Attack and d's Defend (effects.run_hook); whether the attack
-    still happens: not if one negated it or gave the attacker (alive before) or the defender
-    the Dead Status (Razor's Charge, Whiptail, Ignore Consequence)."""
+def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
+    """The `before` rows of a's Attack and d's Defend (effects.run_hook), then the "may" row
+    the defender's player chose on the pause before them (pause.use_chosen; a new facing
+    changes the side attacked); whether the attack still happens: not if one negated it or
+    gave the attacker (alive before) or the defender the Dead Status (Razor's Charge,
+    Whiptail, Ignore Consequence)."""
     a_dead = is_dead(S, tb, b, a)
     run_hook(S, tb, b, H_BEFORE_ATTACK, a, d)
     run_hook(S, tb, b, H_BEFORE_DEFEND, d, a)
+    if S["pz_use_row"][b] >= 0:
+        use_chosen(S, tb, b, a, d)
+        S["fx_res"][b] &= ~RES_BACK
+        if _defender_side(S, tb, b, a, d, side) == SIDE_BACK:
+            S["fx_res"][b] |= RES_BACK
     return not (
         S["fx_res"][b] & RES_NEGATED
         or (is_dead(S, tb, b, a) and not a_dead)
@@ -397,7 +419,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
 
 
 @njit_inline  # one caller
-def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
+def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> bool:
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
     attacker in direct contact that survives is Locked in Combat with it (TD-16.1), unless a
@@ -405,7 +427,8 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
     queued to be reflected after the Combat Phase (TD-20.21); an enemy killed runs the
     attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34). Then the abilities' `after`
     rows of the Attack, the Defend and a Duel that followed (effects.run_hook) and the end of
-    the procedure's lasting effects."""
+    the procedure's lasting effects. Returns whether it paused (R72): a "may" of the
+    defender's side asked first (PZ_DEFEND_MAY), or a Lucky reroll after the dice."""
     if (
         S["unit_attack_type"][b, a] == tb.type_magical
         and has_flag(S, b, d, tb.st_reflect)
@@ -418,11 +441,37 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
         S["refl_from"][b, k] = d
         S["refl_count"][b] = k + 1
     begin_procedure(S, tb, b, a, d, side)
+    if find_defend_may(S, tb, b, a, d):
+        begin_pause(S, b, PZ_DEFEND_MAY, d // MAX_UNITS)  # asked of the defender's player
+        return True
+    return attack_rest(S, tb, b, a, d, side, ranged_melee)
+
+
+@njit
+def attack_rest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> bool:
+    """attack_unit after its "may" pause: the `before` rows and the dice, then a Lucky unit's
+    reroll asked of the attacking player (TD-20.17, PZ_LUCKY_ATTACK: the results are kept
+    while it is asked), then the result (finish_attack). Returns whether it paused."""
     att = np.int64(0)
     dfn = np.int64(0)
     cannot_die = True
-    if before_rows(S, tb, b, a, d):
+    if before_rows(S, tb, b, a, d, side):
         att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
+        lucky = a if is_lucky(S, tb, b, a) else (d if is_lucky(S, tb, b, d) else -1)
+        if lucky >= 0:
+            S["pz_att"][b] = att
+            S["pz_dfn"][b] = dfn
+            S["pz_flags"][b] = PZF_CANNOT_DIE if cannot_die else 0
+            S["pz_src"][b] = lucky
+            begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
+            return True
+    finish_attack(S, tb, b, a, d, att, dfn, cannot_die)
+    return False
+
+
+@njit
+def finish_attack(S, tb, b: int, a: int, d: int, att: int, dfn: int, cannot_die: bool) -> None:
+    """The result of a's Attack on d (attack_unit's docstring), from the rolled results."""
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)
@@ -481,13 +530,23 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
 
 
 @njit
-def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool) -> None:
-    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order."""
-    for i in range(n):
-        for slot in range(2):
-            d = S["cell_unit"][b, cells[i], slot]
-            if d >= 0 and d != a and in_play(S, tb, b, d):
-                attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee)
+def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool,
+                 start: int) -> bool:  # fmt: skip
+    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order, from
+    the cursor `start` (2 * cell index + slot; 0: the whole area). Returns whether a
+    defender's procedure paused (R72): the cursor and the attack's arguments are kept for
+    resume_procedure (the caller set pz_target)."""
+    for k in range(start, 2 * n):
+        d = S["cell_unit"][b, cells[k // 2], k % 2]
+        if d >= 0 and d != a and in_play(S, tb, b, d):
+            if attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee):
+                S["pz_a"][b] = a
+                S["pz_d"][b] = d
+                S["pz_side"][b] = side
+                S["pz_rm"][b] = ranged_melee
+                S["pz_i"][b] = k
+                return True
+    return False
 
 
 @njit
@@ -591,14 +650,9 @@ def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
 
 
 @njit
-def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
-    """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
-    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6)."""
-    bf = np.int64(S["battlefield"][b])
+def _hit_roll(S, tb, b: int, u: int):
+    """The Ranged Hit Procedure's roll of unit u (TD-10.4, R6): (result, its dice unmodified)."""
     top = S["unit_member"][b, u, 0]
-    a = np.int64(S["unit_cell"][b, u])
-    facing = np.int64(S["unit_facing"][b, u])
-    rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
     dice = np.int64(0)
@@ -607,18 +661,53 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
         dice += x
         hit += x + mod
     hit += ranged_hit_bonus(S, tb, b, u, mod)  # Perfect Shot's D3 (R58)
-    hit = max(hit, np.int64(tb.ranged_hit_min))
+    return max(hit, np.int64(tb.ranged_hit_min)), dice
+
+
+@njit
+def _fire(S, tb, b: int, u: int, target: int, side: int) -> bool:
+    """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
+    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6). A Lucky
+    shooter's player may reroll the Ranged Hit's dice first (PZ_LUCKY_HIT). Returns whether
+    it paused (R72)."""
+    S["pz_flags"][b] = 0
+    S["pz_target"][b] = target
+    S["pz_side"][b] = side
+    S["pz_a"][b] = u
+    hit, dice = _hit_roll(S, tb, b, u)
+    if is_lucky(S, tb, b, u):
+        S["pz_att"][b] = hit
+        S["pz_dfn"][b] = dice
+        begin_pause(S, b, PZ_LUCKY_HIT, u // MAX_UNITS)
+        return True
+    return _fire_rest(S, tb, b, u, target, side, hit, dice)
+
+
+@njit
+def _fire_rest(S, tb, b: int, u: int, target: int, side: int, hit: int, dice: int) -> bool:
+    """_fire once the Ranged Hit is rolled (and rerolled): its abilities on the dice, then the
+    hit or the miss (Target Practice may retry a miss once: PZ_RETRY_HIT), then the area."""
+    bf = np.int64(S["battlefield"][b])
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     # its abilities on the procedure's own dice (Headshot: the targeted unit, hit or miss, R58)
     S["fx_proc_roll"][b] = min(dice, 127)
     run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
     S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
-        return  # missed: the Combat Phase ends
+        if not S["pz_flags"][b] & PZF_RETRIED and retry_row(S, tb, b, u):
+            begin_pause(S, b, PZ_RETRY_HIT, u // MAX_UNITS)
+            return True
+        return False  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     S["fx_res"][b] = RES_RANGED  # a Ranged Attack (the abilities' attacked_by_ranged)
-    _attack_area(S, tb, b, u, cells, n, side, False)
+    S["pz_target"][b] = target
+    if _attack_area(S, tb, b, u, cells, n, side, False, 0):
+        return True
     S["fx_res"][b] = 0
+    return False
 
 
 @njit
@@ -653,7 +742,9 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["fx_res"][b] = RES_SPECIAL
             cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
             n = strike_area(S, tb, b, u, cells)
-            _attack_area(S, tb, b, u, cells, n, 0, False)
+            S["pz_target"][b] = -1
+            if _attack_area(S, tb, b, u, cells, n, 0, False, 0):
+                return GO_NONE  # paused (R72): resume_procedure goes on
             S["fx_res"][b] = 0
             return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
@@ -663,17 +754,78 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
-        _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
+        S["pz_target"][b] = -1
+        if _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED, 0):
+            return GO_NONE  # paused (R72): resume_procedure goes on
         return GO_AFTER_ATTACK
     if a >= A_SIDE and a < A_SIDE + 4:
-        _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE)
+        if _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE):
+            return GO_NONE
         return GO_AFTER_ATTACK
     target = a - A_CELL
     if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
         S["pending_target"][b] = target
         S["stage"][b] = STAGE_RANGED_SIDE
         return GO_NONE
-    _fire(S, tb, b, u, target, 0)
+    if _fire(S, tb, b, u, target, 0):
+        return GO_NONE
+    return GO_AFTER_ATTACK
+
+
+@njit_inline  # one caller (turn.step)
+def resume_procedure(S, tb, b: int, act: int) -> int:
+    """The answer to a pause inside a procedure (STAGE_PAUSE, pause.py, R72): the one resume
+    switch. The seat asked before the pause comes back; then the Ranged Hit is rerolled by
+    Lucky (or kept) or retried by Target Practice (or the miss stands) and the Ranged Attack
+    goes on; or the defender's "may" is noted and its procedure goes on; or the Attack/Defend
+    is rerolled whole by Lucky (its Duels included: one contest, R73) or kept, and its result
+    acts. Then the rest of the Area of Attack; the next step (GO_*), GO_NONE if it paused
+    again."""
+    at = end_pause(S, b)
+    u = np.int64(S["pz_a"][b])
+    yes = act != A_END
+    if at == PZ_LUCKY_HIT or at == PZ_RETRY_HIT:
+        target = np.int64(S["pz_target"][b])
+        hit = np.int64(S["pz_att"][b])
+        dice = np.int64(S["pz_dfn"][b])
+        if at == PZ_RETRY_HIT:
+            if not yes:
+                return GO_AFTER_ATTACK  # the miss stands: the Combat Phase ends
+            S["pz_flags"][b] |= PZF_RETRIED
+            hit, dice = _hit_roll(S, tb, b, u)
+        elif yes:
+            S["pz_lucky_turn"][b, u] = S["turn"][b]
+            hit, dice = _hit_roll(S, tb, b, u)
+        if _fire_rest(S, tb, b, u, target, np.int64(S["pz_side"][b]), hit, dice):
+            return GO_NONE
+        return GO_AFTER_ATTACK
+    d = np.int64(S["pz_d"][b])
+    side = np.int64(S["pz_side"][b])
+    rm = S["pz_rm"][b] != 0
+    if at == PZ_DEFEND_MAY:
+        take_may(S, b, act)
+        if attack_rest(S, tb, b, u, d, side, rm):
+            return GO_NONE
+    else:  # PZ_LUCKY_ATTACK
+        att = np.int64(S["pz_att"][b])
+        dfn = np.int64(S["pz_dfn"][b])
+        cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
+        if yes:
+            S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
+            S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
+            att, dfn, cannot_die = contest(S, tb, b, u, d, side, rm, False)
+        finish_attack(S, tb, b, u, d, att, dfn, cannot_die)
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+    target = np.int64(S["pz_target"][b])
+    if target < 0:
+        n = strike_area(S, tb, b, u, cells)
+    else:
+        bf = np.int64(S["battlefield"][b])
+        facing = np.int64(S["unit_facing"][b, u])
+        n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+    if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]) + 1):
+        return GO_NONE
+    S["fx_res"][b] = 0
     return GO_AFTER_ATTACK
 
 

@@ -644,6 +644,9 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                 n = 0
                 for i in range(start, start + tb.hk_count[h, prof]):
                     row = np.int64(tb.hk_rows[i])
+                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
+                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
+                        continue  # a player's choice: asked elsewhere (pause.py) or not yet
                     S["fx_cause"][b] = src
                     if not tb.r_shared[row] and not tb.r_each[row]:
                         r = _roll(S, tb, b, row, src)
@@ -714,9 +717,6 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 n += 1
                     else:
                         n = 0  # a chosen target outside an ability's replaced Attack: not yet
-                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
-                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
-                        continue  # a player's choice: not interpreted yet (the row waits)
                     for j in range(n):
                         v = picked[j]
                         if tb.r_each[row] and not tb.r_shared[row]:

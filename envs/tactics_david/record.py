@@ -197,6 +197,13 @@ IMPLEMENTED_ABILITIES = (
     "Overwhelm",
     "Ink Shot",
     "Alerted",
+    # tdpause: "may" rows asked inside a procedure (STAGE_PAUSE, pause.py, R72)
+    "Sword Dance",
+    "Phase Shift",
+    "Slip",
+    "Impenetrable",
+    "Warning Signs",
+    "Target Practice",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
@@ -419,6 +426,9 @@ TD_TABLE_FIELDS = [
     ("r_optional", np.uint8, (MAX_AB_ROWS,)),  # [R] "may": the player decides
     ("r_group", np.int8, (MAX_AB_ROWS,)),  # [R] choice group, 0 none
     ("r_noncum", np.uint8, (MAX_AB_ROWS,)),  # [R] not accumulative between sources
+    # tdpause (appended): the pauses inside a procedure (pause.py, R72)
+    ("st_reroll", np.uint8, (N_STATUSES,)),  # [S] its holder may reroll one Procedure (Lucky)
+    ("it_refuse", np.uint8, (MAX_ITEMS,)),  # [I] discards a Status as acquired (Giant's Bread)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -651,6 +661,8 @@ def _status_rows(t: T.Tables, r) -> None:
                     r[field][s] = 1
             if kind == "reflect_magical_attack":
                 r["st_reflect"][s] = 1
+            if kind == "reroll_once_per_turn":
+                r["st_reroll"][s] = 1
             if kind == "adjacent_enemies_acquire_fearful":
                 r["st_feared"][s] = 1
 
@@ -703,6 +715,8 @@ def _item_columns(t: T.Tables, r) -> None:
                 r["it_whip_radius"][i] = t.item_eff_radius[e]
             elif kind == "choose_unit_type":
                 r["it_choose_type"][i] = 1
+            elif kind == "refuse_acquired_status":
+                r["it_refuse"][i] = 1
             elif kind == "count_as_status":
                 r["it_count_status"][i] = t.item_eff_statuses[e]
             elif kind == "remove_statuses":
@@ -861,6 +875,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                 hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
             elif trig == "during" and has == {"Ranged Hit"}:
                 hooks[H_RANGED_HIT][a].append(e)
+            elif trig == "after" and has == {"Ranged Hit"} and mode_name == "ranged_hit_retry":
+                hooks[H_RANGED_HIT][a].append(e)  # Target Practice: asked on a miss (R72)
             elif trig in ("after", "during"):
                 if "Attack" in has:
                     hooks[H_AFTER_BREATH if breath else H_AFTER_ATTACK][a].append(e)

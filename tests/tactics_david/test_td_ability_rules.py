@@ -25,11 +25,13 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_ESCAPE,
+    A_FACE,
     A_STATUS,
     A_STRIKE,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_MOVE,
+    STAGE_PAUSE,
 )
 from envs.tactics_david.combat import (
     _fire,
@@ -2064,6 +2066,201 @@ def t_alerted():
     assert fx.alerted(S, tb, B0, I(u), I(t)) and not fx.alerted(S, tb, B0, I(h), I(t))
 
 
+# --- "may" rows asked inside a procedure (STAGE_PAUSE, envs/tactics_david/pause.py; R72) ----
+
+
+def _melee_on(tb, seed: int, d_name: str, d_facing: int = W, attacker: str = NEUTRAL):
+    """Seat 0's attacker on (5,5) facing east, engaged and striking seat 1's `d_name` on (5,6)
+    (a far seat-1 unit keeps the game going); the legal actions after the strike."""
+    S = position(tb, seed=seed)
+    a = unit(S, tb, 0, attacker, 5, 5, E)
+    d = unit(S, tb, 1, d_name, 5, 6, d_facing)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    return S, a, d, act(S, tb, A_STRIKE)
+
+
+def _shot_on(tb, seed: int, shooter: str = "Hunter", rise: int = 4, d_name: str = NEUTRAL):
+    """Seat 0's Ranged `shooter` on (5,0) facing east, engaged and shooting seat 1's `d_name`
+    `rise` spaces ahead; the legal actions after the shot (STAGE_PAUSE if asked)."""
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, shooter, 5, 0, E)
+    t = unit(S, tb, 1, d_name, 5, rise, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    act(S, tb, A_END)
+    return S, u, t, act(S, tb, A_CELL + cell(tb, 5, rise))
+
+
+def _paused(S, seat: int) -> bool:
+    return bool(S["stage"][0] == STAGE_PAUSE and S["current"][0] == seat)
+
+
+def t_sword_dance():
+    """Attacked by a Melee attack, the defender's player may make a Facing Procedure before
+    the Defend: asked of seat 1 with the three other facings; facing the attacker front to
+    front, a surviving Samurai is Locked in Combat (TD-16.1), which it is not when it keeps
+    its facing. Not asked against a Ranged Attack."""
+    tb = record()
+    locked = 0
+    for seed in SEEDS[:20]:
+        for turn_to in (W, None):
+            S, a, d, got = _melee_on(tb, seed, "Samurai", d_facing=N)
+            assert _paused(S, 1) and got == [A_FACE + E, A_FACE + S_, A_FACE + W, A_END]
+            act(S, tb, A_END if turn_to is None else A_FACE + turn_to)
+            assert S["unit_facing"][0, d] == (N if turn_to is None else W)
+            if not has(S, d, "Dead"):
+                assert (S["unit_lock"][0, d] == a) == (turn_to is not None)
+                locked += turn_to is not None
+    assert locked > 0
+    for seed in SEEDS[:10]:
+        S, u, t, _ = _shot_on(tb, seed, d_name="Samurai")
+        assert S["stage"][0] != STAGE_PAUSE or S["current"][0] == 0
+
+
+def t_warning_signs():
+    """An ally within 3 of the Detector receiving a Ranged Attack may make a Facing Procedure
+    before its Defend (asked of its player once the shot hits): it then defends facing the
+    way chosen; a unit 4 spaces away is not asked, nor is one attacked in Melee."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Hunter", 5, 0, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, N)
+        holder(S, tb, 1, "Warning Signs", 5, 7, N)  # 3 spaces from the target
+        engage(S, tb, u)
+        act(S, tb, A_END)
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # missed
+        asked += 1
+        assert _paused(S, 1) and A_FACE + W in got and A_FACE + N not in got
+        act(S, tb, A_FACE + W)
+        assert S["unit_facing"][0, t] == W
+    assert asked > 5
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Hunter", 5, 0, E)
+        unit(S, tb, 1, NEUTRAL, 5, 4, N)
+        holder(S, tb, 1, "Warning Signs", 5, 8, N)  # 4 spaces: too far
+        engage(S, tb, u)
+        act(S, tb, A_END)
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["stage"][0] != STAGE_PAUSE
+    S, a, d, _ = _melee_on(tb, 1, "Detector")
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_impenetrable():
+    """The Turtle Fortress or an ally within 2 receiving a Ranged Attack may negate it on a
+    1 D6 of 3 or more: used, a roll of 3+ leaves the target untouched (no Attack rolled),
+    1-2 lets the attack go on; declined, the attack goes on. Not against a Melee attack."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        for use in (True, False):
+            S = position(tb, seed=seed)
+            u = unit(S, tb, 0, "Hunter", 5, 0, E)
+            t = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+            holder(S, tb, 1, "Impenetrable", 3, 3, N)  # 2 spaces away
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            engage(S, tb, u)
+            act(S, tb, A_END)
+            got = act(S, tb, A_CELL + cell(tb, 5, 3))
+            if S["stage"][0] != STAGE_PAUSE:
+                continue
+            assert _paused(S, 1) and got == [A_ABILITY, A_END]
+            (r,) = peek(S, 6)
+            copy = S.copy()
+            roll_d(copy["rng"], B0, I(6))
+            act(S, tb, A_ABILITY if use else A_END)
+            negated = use and r >= 3
+            if negated:
+                assert not has(S, t, "Dead") and np.array_equal(S["rng"][0], copy["rng"][0])
+            seen.add((use, negated, has(S, t, "Dead")))
+    assert (True, True, False) in seen and (False, False, True) in seen
+    S, a, d, _ = _melee_on(tb, 1, HOLDER["Impenetrable"])
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_slip():
+    """Attacked by a unit in direct contact, the Slime may (1 D6 >= 4) move directly behind
+    the attacker facing it: the attack on it does not happen (R75) and no lock forms; on
+    1-3 it stays and is attacked. Not asked when the space behind is taken."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d, got = _melee_on(tb, seed, "Slime")
+        assert _paused(S, 1) and got == [A_ABILITY, A_END]
+        (r,) = peek(S, 6)
+        act(S, tb, A_ABILITY)
+        if r >= 4:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 4) and S["unit_facing"][0, d] == E
+            assert not has(S, d, "Dead") and S["unit_lock"][0, d] == -1
+        else:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 6)
+        seen.add(r >= 4)
+    both_ways(seen)
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+    unit(S, tb, 0, NEUTRAL, 5, 4, E)  # the space behind the attacker is taken
+    holder(S, tb, 1, "Slip", 5, 6, W)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    act(S, tb, A_STRIKE)
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_phase_shift():
+    """The Monk may (1 D6 >= 4) move to any side of the attacker and face it: offered the free
+    spaces beside the attacker (and its own); moved, the attack on it does not happen
+    (R75); on 1-3 it stays where it was."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d, got = _melee_on(tb, seed, "Monk")
+        sides = {cell(tb, 4, 5), cell(tb, 6, 5), cell(tb, 5, 4), cell(tb, 5, 6)}
+        assert _paused(S, 1) and set(got) == {A_CELL + c for c in sides} | {A_END}
+        (r,) = peek(S, 6)
+        act(S, tb, A_CELL + cell(tb, 4, 5))
+        if r >= 4:
+            assert S["unit_cell"][0, d] == cell(tb, 4, 5) and S["unit_facing"][0, d] == S_
+            assert not has(S, d, "Dead")
+        else:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 6)
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_target_practice():
+    """A missed Ranged Hit may be performed again, once: the Archer (Range Modifier -1) at
+    Rise 5 hits on 2 D6 - 1 >= 5; the retry rolls 2 D6 afresh and a second miss ends the
+    Combat Phase with no further question; declined, nothing more is rolled."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, u, t, got = _shot_on(tb, seed, shooter="Archer", rise=5)
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # hit at once
+        assert _paused(S, 0) and got == [A_ABILITY, A_END]
+        copy = S.copy()
+        act(S, tb, A_END)
+        assert np.array_equal(S["rng"][0], copy["rng"][0])  # the miss stands
+        S = copy.copy()
+        d1, d2 = peek(S, 6, 6)
+        act(S, tb, A_ABILITY)
+        assert S["stage"][0] != STAGE_PAUSE  # one retry only
+        seen.add(d1 + d2 - 1 >= 5)
+        fresh = copy.copy()
+        roll_d(fresh["rng"], B0, I(6))
+        roll_d(fresh["rng"], B0, I(6))
+        # missed again: nothing rolled after the two dice; hit: the Attack rolled on
+        assert np.array_equal(S["rng"][0], fresh["rng"][0]) == (d1 + d2 - 1 < 5)
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2189,6 +2386,12 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Overwhelm": t_overwhelm,
     "Ink Shot": t_ink_shot,
     "Alerted": t_alerted,
+    "Sword Dance": t_sword_dance,
+    "Warning Signs": t_warning_signs,
+    "Impenetrable": t_impenetrable,
+    "Slip": t_slip,
+    "Phase Shift": t_phase_shift,
+    "Target Practice": t_target_practice,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -55,8 +55,10 @@ from envs.tactics_david.effects import (
     RANGE_MODIFIER,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
+    ability_on,
     active_sum,
     alerted,
+    attack_prohibited,
     collect_modifiers,
     dead_immune,
     expire,
@@ -112,6 +114,8 @@ from envs.tactics_david.record import (
     MODE_RANGED,
     PERM_ATTACK_AFTER_MOVE,
     TRIG_ENEMY_KILLED,
+    TYPES_ASSASSINATE,
+    TYPES_MATCH_ATTACKER,
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
@@ -348,6 +352,33 @@ def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
 
 
 @njit
+def type_bits(S, tb, b: int, u: int) -> int:
+    """record.TYPES_* bits of unit u's acting abilities (every member of a stack, R25)."""
+    bits = 0
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and ability_on(S, tb, b, u, prof):
+            bits |= np.int64(tb.ab_types[prof])
+    return bits
+
+
+@njit_inline  # one caller (contest)
+def matchup_types(S, tb, b: int, a: int, d: int, escape: bool):
+    """(Attack Type, defender's Unit Type) of a's Attack on d for TD-13.4's matchup: an
+    Assassinate attacker's Attack Type cycles by the defender's Unit Type (Physical ->
+    Ethereal, Ethereal -> Magical, Magical -> Physical); then a Blob Wall defender's Unit Type
+    is that Attack Type (both only in an Attack, not an Escape; R76)."""
+    atype = np.int64(S["unit_attack_type"][b, a])
+    dtype = np.int64(S["unit_type"][b, d])
+    if not escape:
+        if type_bits(S, tb, b, a) & TYPES_ASSASSINATE:
+            atype = np.int64(tb.type_cycle[dtype])
+        if type_bits(S, tb, b, d) & TYPES_MATCH_ATTACKER:
+            dtype = atype
+    return atype, dtype
+
+
+@njit
 def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape: bool):
     """Attack Procedure of unit a against Defend Procedure of unit d, Duels included
     (TD-10.1-10.3, TD-10.6): strength + 1 D6 against strength + the defending dice; while the
@@ -367,11 +398,9 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     collect_modifiers(S, tb, b, a, d, a_side, d_side, escape, mods)
     immune = not escape and dead_immune(S, tb, b, d, a)
     a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+    atype, dtype = matchup_types(S, tb, b, a, d, escape)
     base, extra, more, cannot_die = defence_dice(
-        tb,
-        np.int64(S["unit_attack_type"][b, a]),
-        np.int64(S["unit_type"][b, d]),
-        np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]]),
+        tb, atype, dtype, np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]])
     )
     n_att = np.int64(tb.attack_dice)
     n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
@@ -538,7 +567,7 @@ def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: 
     resume_procedure (the caller set pz_target)."""
     for k in range(start, 2 * n):
         d = S["cell_unit"][b, cells[k // 2], k % 2]
-        if d >= 0 and d != a and in_play(S, tb, b, d):
+        if d >= 0 and d != a and in_play(S, tb, b, d) and not attack_prohibited(S, tb, b, a, d):
             if attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee):
                 S["pz_a"][b] = a
                 S["pz_d"][b] = d
@@ -568,7 +597,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     v = S["cell_unit"][b, c, 0]
     if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
         return False
-    if S["unit_lock"][b, v] >= 0:
+    if S["unit_lock"][b, v] >= 0 or attack_prohibited(S, tb, b, u, v):
         return False
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
@@ -603,7 +632,7 @@ def legal_combat(S, tb, b: int, out) -> int:
         for slot in range(2):
             v = S["cell_unit"][b, cells[i], slot]
             if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
-                enemy = True
+                enemy = enemy or not attack_prohibited(S, tb, b, u, np.int64(v))
     if enemy:
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         for s in range(sides):

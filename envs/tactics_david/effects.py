@@ -41,7 +41,7 @@ from envs.tactics_david.grid import (
     offset_cell,
     range_distance,
 )
-from envs.tactics_david.items import item_sum, unit_area
+from envs.tactics_david.items import item_sum, set_unit_type, unit_area
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
@@ -204,6 +204,8 @@ K_SPECIAL = _k("special_attack")
 SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
+K_SET_TYPE = _k("set_unit_type")
+SET_TYPE_FIXED = _m("set_unit_type", "fixed")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 RANGE_RATING = _m("range_change", "rating")
@@ -617,6 +619,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> None:
         S["fx_res"][b] |= RES_NEGATED
     elif kind == K_REMOVE:
         remove_from_game(S, b, v)
+    elif kind == K_SET_TYPE and mode == SET_TYPE_FIXED and tb.r_utype[row] >= 0:
+        set_unit_type(S, tb, b, v, np.int64(tb.r_utype[row]))  # Chimaeric Reaction
 
 
 @njit
@@ -1126,3 +1130,23 @@ __all__ = [
     "UNTIL_PROCEDURE",
     "UNTIL_TURN",
 ]
+
+
+@njit
+def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
+    """Whether unit a may not attack unit d (R77): an acting ability of d's forbids it, its
+    row's team and radius covering a and its conditions holding with a as the row's target
+    (Oversized: an enemy in direct contact; Climb Tree: a Physical Melee enemy while d is in
+    Forest)."""
+    for m in range(S["unit_n_members"][b, d]):
+        prof = np.int64(S["unit_member"][b, d, m])
+        if prof < 0 or not ability_on(S, tb, b, d, prof):
+            continue
+        row = np.int64(tb.ab_prohibit[prof])
+        if row < 0 or not _team_ok(tb, row, d, a):
+            continue
+        if tb.r_sel[row] == SEL_WITHIN and distance(S, tb, b, a, d) > tb.r_radius[row]:
+            continue
+        if conditions_hold(S, tb, b, row, d, a, a, -1, -1):
+            return True
+    return False

@@ -46,7 +46,7 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.combat import begin_procedure, contest
-from envs.tactics_david.effects import K_MOVE, active_sum, expire, run_hook
+from envs.tactics_david.effects import K_MOVE, ability_on, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
 from envs.tactics_david.record import (
@@ -65,6 +65,7 @@ from envs.tactics_david.state import (
     MAX_UNITS,
     N_ITEM_SLOTS,
     N_UNIT_IDS,
+    PLACE_FIELD,
     PROC_CHARGE,
     PROC_ESCAPED,
     PROC_MOVE,
@@ -352,6 +353,9 @@ def legal_move(S, tb, b: int, out) -> int:
             if d != S["unit_facing"][b, u]:
                 out[n] = A_FACE + d
                 n += 1
+    if proc == PROC_CHARGE:  # after a charge only Maneuver's Facing is left (R78)
+        out[n] = A_END
+        return n + 1
     if not S["eng_whipped"][b]:
         n = _whip_allies(S, tb, b, u, out, n)
     out[n] = A_END
@@ -404,6 +408,21 @@ def end_movement(S, tb, b: int) -> int:
 
 
 @njit
+def _after_charge(S, tb, b: int, u: int) -> int:
+    """A charge is over (passed or stumbled): the Movement Phase ends (TD-9.4, TD-9.5), unless
+    an ability lets the unit make another Facing Procedure first (Maneuver: STAGE_MOVE offers
+    the facings and A_END, R78)."""
+    if S["unit_place"][b, u] == PLACE_FIELD:
+        for m in range(S["unit_n_members"][b, u]):
+            prof = np.int64(S["unit_member"][b, u, m])
+            if prof >= 0 and tb.ab_charge_face[prof] and ability_on(S, tb, b, u, prof):
+                S["eng_faced"][b] = 0
+                S["stage"][b] = STAGE_MOVE
+                return GO_NONE
+    return GO_END_MOVEMENT
+
+
+@njit
 def apply_move(S, tb, b: int, a: int) -> int:
     """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring); returns the next
     step (GO_*)."""
@@ -422,7 +441,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
             move_to(S, b, u, a - A_CELL)
-        return GO_END_MOVEMENT
+        return _after_charge(S, tb, b, u)
     if a == A_END:
         return GO_END_MOVEMENT
     S["unit_moved"][b, u] = 1
@@ -475,7 +494,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
             move_to(S, b, u, c)
-        return GO_END_MOVEMENT
+        return _after_charge(S, tb, b, u)
     move_to(S, b, u, a - A_CELL)  # Movement Procedure
     S["eng_procedure"][b] = PROC_MOVE
     return GO_NONE

@@ -204,8 +204,19 @@ IMPLEMENTED_ABILITIES = (
     "Impenetrable",
     "Warning Signs",
     "Target Practice",
+    # tdpause: type changes in the Attack/Defend contest (combat.matchup_types, R76)
+    "Blob Wall",
+    "Assassinate",
+    "Chimaeric Reaction",
+    # tdpause: units that may not be attacked (effects.attack_prohibited, R77)
+    "Oversized",
+    "Climb Tree",
+    "Maneuver",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
+# tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
+TYPES_MATCH_ATTACKER = 1  # in its Defend its Unit Type is the attacker's Attack Type (Blob Wall)
+TYPES_ASSASSINATE = 2  # in its Attack its Attack Type cycles by the defender's (Assassinate)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
 # design in docs/rules/tactics_david.md, "The effect interpreter"); _ability_rows sorts every
 # row into the hooks it can fire at, so a hook scans only its own rows.
@@ -429,6 +440,11 @@ TD_TABLE_FIELDS = [
     # tdpause (appended): the pauses inside a procedure (pause.py, R72)
     ("st_reroll", np.uint8, (N_STATUSES,)),  # [S] its holder may reroll one Procedure (Lucky)
     ("it_refuse", np.uint8, (MAX_ITEMS,)),  # [I] discards a Status as acquired (Giant's Bread)
+    ("ab_types", np.uint8, (MAX_PROFILES,)),  # [N] TYPES_* bits: type changes in a contest
+    ("type_cycle", np.int8, (N_UNIT_TYPES,)),  # [3] Assassinate's Attack Type by defender type
+    ("r_utype", np.int8, (MAX_AB_ROWS,)),  # [R] the Unit Type a set_unit_type row sets, -1
+    ("ab_prohibit", np.int16, (MAX_PROFILES,)),  # [N] its row forbidding attacks on it, -1
+    ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -518,6 +534,10 @@ def build_record(
     r["status_fearful"] = t.status_index["Fearful"]
     r["status_feared"] = t.status_index["Feared"]
     r["type_magical"] = T.UNIT_TYPES.index("Magical")
+    phys, mag, eth = (T.UNIT_TYPES.index(x) for x in ("Physical", "Magical", "Ethereal"))
+    r["type_cycle"][phys] = eth  # Assassinate: Physical -> Ethereal -> Magical -> Physical
+    r["type_cycle"][eth] = mag
+    r["type_cycle"][mag] = phys
     _status_rows(t, r)
 
     r["n_battlefields"] = len(t.battlefields)
@@ -757,6 +777,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     if unknown:
         raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
     r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
+    r["ab_prohibit"][:] = -1
     r["r_cond"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
@@ -817,6 +838,19 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["r_optional"][e] = u.eff_optional[e]
             r["r_group"][e] = u.eff_choice_group[e]
             r["r_noncum"][e] = u.eff_non_cumulative[e]
+            r["r_utype"][e] = u.eff_unit_type[e]
+            if kind == "set_unit_type" and mode_name == "match_attacker":
+                r["ab_types"][a] |= TYPES_MATCH_ATTACKER  # Blob Wall (read by the contest)
+                continue
+            if kind == "set_attack_type" and mode_name == "assassinate_cycle":
+                r["ab_types"][a] |= TYPES_ASSASSINATE  # Assassinate (read by the contest)
+                continue
+            if kind == "extra_procedure" and mode_name == "facing" and has == {"Charge"}:
+                r["ab_charge_face"][a] = 1  # Maneuver (movement.apply_move)
+                continue
+            if kind == "attack_prohibited" and mode_name == "against_this_unit":
+                r["ab_prohibit"][a] = e  # Oversized, Climb Tree (effects.attack_prohibited)
+                continue
             contest = {"Attack", "Defend", "Duel", "Escape"}
             if kind == "permission" and mode_name == "ignore_range_rating":
                 r["ab_alert"][a] = u.eff_radius[e]  # Alerted (R61)

@@ -23,21 +23,26 @@ from envs.tactics_david import effects as fx
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_CELL,
+    A_CHARGE,
     A_END,
     A_ESCAPE,
     A_FACE,
     A_STATUS,
     A_STRIKE,
+    STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_EFFECT,
     STAGE_MOVE,
     STAGE_PAUSE,
 )
 from envs.tactics_david.combat import (
+    _attack_area,
     _fire,
     attack_unit,
     begin_procedure,
     contest,
+    matchup_types,
+    ranged_target_ok,
     sides_and_strengths,
 )
 from envs.tactics_david.effects import (
@@ -2261,6 +2266,139 @@ def t_target_practice():
     both_ways(seen)
 
 
+# --- type changes in the Attack/Defend contest (combat.matchup_types; R76) -------------------
+
+PHYS, MAG, ETH = 0, 1, 2  # tables.UNIT_TYPES order
+
+
+def t_blob_wall():
+    """In its Defend the Blob Knight's Unit Type is the attacker's Attack Type (a Magical or
+    Ethereal attack meets it as the normal matchup, TD-13.4), and it rolls an extra D3; a
+    plain Physical defender keeps its type against the same attack."""
+    tb = record()
+    assert TABLES.units.unit_type[TABLES.units.unit_index["Blob Knight"]] == PHYS
+    for attacker, t in (("Monk", MAG), ("Ghost", ETH), (NEUTRAL, PHYS)):
+        S, a, d = _pair(tb, 1, attacker, HOLDER["Blob Wall"])
+        assert tuple(int(x) for x in matchup_types(S, tb, B0, I(a), I(d), False)) == (t, t)
+        assert tuple(int(x) for x in matchup_types(S, tb, B0, I(a), I(d), True))[1] == PHYS
+        assert mods(S, tb, a, d)[1, 0, M_D3] == 1 and mods(S, tb, a, d)[0, 0, M_D3] == 0
+        S, a, d = _pair(tb, 1, attacker, "Soldier")
+        assert int(matchup_types(S, tb, B0, I(a), I(d), False)[1]) == PHYS
+
+
+def t_assassinate():
+    """The Assassin attacks a Physical unit with an Ethereal Attack Type, an Ethereal unit with
+    a Magical one and a Magical unit with a Physical one: so it can kill a Ghost (Magical
+    against Ethereal), which a Physical attack never does (TD-13.4)."""
+    tb = record()
+    for defender, want in (("Soldier", ETH), ("Ghost", MAG), ("Monk", PHYS)):
+        S, a, d = _pair(tb, 1, HOLDER["Assassinate"], defender)
+        assert int(matchup_types(S, tb, B0, I(a), I(d), False)[0]) == want
+        assert int(matchup_types(S, tb, B0, I(a), I(d), True)[0]) == PHYS  # not an Escape
+    kills = {HOLDER["Assassinate"]: 0, "Soldier": 0}
+    for name in kills:
+        for seed in SEEDS:
+            S, a, d = _pair(tb, seed, name, "Ghost")
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+            kills[name] += has(S, d, "Dead")
+    assert kills[HOLDER["Assassinate"]] > 0 and kills["Soldier"] == 0
+
+
+def t_chimaeric_reaction():
+    """Before its Defend the Chimera rolls 1 D6: 5-6 it becomes Physical, 3-4 Magical, 1-2
+    Ethereal (for good, its Attack Type following, TD-3.3)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Chimaeric Reaction"])
+        (r,) = peek(S, 6)
+        set_procedure(S, a, d)
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        want = PHYS if r >= 5 else (MAG if r >= 3 else ETH)
+        assert S["unit_type"][0, d] == want and S["unit_attack_type"][0, d] == want, r
+        seen.add(want)
+    assert seen == {PHYS, MAG, ETH}
+
+
+# --- units that may not be attacked (effects.attack_prohibited; R77) -------------------------
+
+
+def _strikes(tb, attacker: str, d_name: str, setup=None) -> list[int]:
+    """The Combat Phase's strikes offered to seat 0's `attacker` on (5,5) facing east with
+    seat 1's `d_name` on (5,6) facing west."""
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, attacker, 5, 5, E)
+    unit(S, tb, 1, d_name, 5, 6, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, a)
+    return [x for x in act(S, tb, A_END) if A_STRIKE <= x < A_STRIKE + 4]
+
+
+def t_oversized():
+    """Enemy units in direct contact may not attack the Oversized unit: no strike is offered
+    to an adjacent enemy (its area holding no other enemy) nor is it hit by one; a Ranged
+    unit 3 spaces away may still target it."""
+    tb = record()
+    big = HOLDER["Oversized"]
+    assert _strikes(tb, NEUTRAL, big) == [] and _strikes(tb, NEUTRAL, NEUTRAL) != []
+    S, a, d = _pair(tb, 1, NEUTRAL, big)
+    assert fx.attack_prohibited(S, tb, B0, I(a), I(d))
+    S = position(tb, seed=1)
+    h = unit(S, tb, 0, "Hunter", 5, 3, E)
+    unit(S, tb, 1, big, 5, 6, W)
+    assert ranged_target_ok(S, tb, B0, I(h), I(cell(tb, 5, 6)))
+    for seed in SEEDS[:10]:  # an area attack by an adjacent enemy passes it by
+        S2, a2, d2 = _pair(tb, seed, NEUTRAL, big)
+        cells = np.array([cell(tb, 5, 6)] + [0] * 15, dtype=np.int64)
+        _attack_area(S2, tb, B0, I(a2), cells, I(1), I(0), False, I(0))
+        assert not has(S2, d2, "Dead") and S2["unit_lock"][0, d2] == -1
+
+
+def t_climb_tree():
+    """In Forest the Climb Tree unit may not be attacked by a Physical Melee unit; on Field it
+    may, and in Forest a Magical Melee unit may still attack it."""
+    tb = record()
+    monkey = HOLDER["Climb Tree"]
+    assert _strikes(tb, NEUTRAL, monkey) != []  # on Field
+    paint(tb, 5, 6, terrain="Forest")
+    assert TABLES.units.unit_type[TABLES.units.unit_index[NEUTRAL]] == PHYS
+    assert _strikes(tb, NEUTRAL, monkey) == []
+    assert _strikes(tb, "Monk", monkey) != []  # Magical
+    assert _strikes(tb, NEUTRAL, NEUTRAL) != []  # another unit in Forest
+
+
+# --- another Facing after a charge (movement._after_charge; R78) ------------------------------
+
+
+def _charged(tb, seed: int, name: str):
+    """Seat 0's `name` on (5,1) facing east charges (an enemy far off); the legal actions once
+    the charge is over (a passed charge stops as far as it may)."""
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, name, 5, 1, E)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    got = act(S, tb, A_CHARGE)
+    if S["stage"][0] == STAGE_CHARGE_DIST:
+        got = act(S, tb, max(got))
+    return S, u, got
+
+
+def t_maneuver():
+    """After its charge (passed or stumbled) the Black Knight may make another Facing
+    Procedure before its Movement Phase ends (even after facing before the charge): offered
+    the three other facings and A_END; a unit without the ability goes straight on to its
+    Combat Phase."""
+    tb = record()
+    for seed in SEEDS[:10]:
+        S, u, got = _charged(tb, seed, HOLDER["Maneuver"])
+        assert S["stage"][0] == STAGE_MOVE
+        assert got == [A_FACE + N, A_FACE + S_, A_FACE + W, A_END]
+        act(S, tb, A_FACE + N)
+        assert S["unit_facing"][0, u] == N and S["stage"][0] != STAGE_MOVE
+        S, u, got = _charged(tb, seed, NEUTRAL)
+        assert S["stage"][0] != STAGE_MOVE and A_FACE + N not in got
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2392,6 +2530,12 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Slip": t_slip,
     "Phase Shift": t_phase_shift,
     "Target Practice": t_target_practice,
+    "Blob Wall": t_blob_wall,
+    "Assassinate": t_assassinate,
+    "Chimaeric Reaction": t_chimaeric_reaction,
+    "Oversized": t_oversized,
+    "Climb Tree": t_climb_tree,
+    "Maneuver": t_maneuver,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -84,6 +84,7 @@ from envs.tactics_david.pause import (
     PZ_DEFEND_MAY,
     PZ_LUCKY_ATTACK,
     PZ_LUCKY_HIT,
+    PZ_NONE,
     PZ_RETRY_HIT,
     PZF_CANNOT_DIE,
     PZF_RETRIED,
@@ -448,7 +449,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
 
 
 @njit_inline  # one caller
-def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> bool:
+def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at: int,
+                act: int) -> bool:  # fmt: skip
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
     attacker in direct contact that survives is Locked in Combat with it (TD-16.1), unless a
@@ -456,35 +458,43 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
     queued to be reflected after the Combat Phase (TD-20.21); an enemy killed runs the
     attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34). Then the abilities' `after`
     rows of the Attack, the Defend and a Duel that followed (effects.run_hook) and the end of
-    the procedure's lasting effects. Returns whether it paused (R72): a "may" of the
-    defender's side asked first (PZ_DEFEND_MAY), or a Lucky reroll after the dice."""
-    if (
-        S["unit_attack_type"][b, a] == tb.type_magical
-        and has_flag(S, b, d, tb.st_reflect)
-        and S["refl_count"][b] < MAX_REFLECT
-    ):
-        a_str, _ = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
-        k = np.int64(S["refl_count"][b])
-        S["refl_strength"][b, k] = min(a_str, 127)
-        S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
-        S["refl_from"][b, k] = d
-        S["refl_count"][b] = k + 1
-    begin_procedure(S, tb, b, a, d, side)
-    if find_defend_may(S, tb, b, a, d):
-        begin_pause(S, b, PZ_DEFEND_MAY, d // MAX_UNITS)  # asked of the defender's player
-        return True
-    return attack_rest(S, tb, b, a, d, side, ranged_melee)
+    the procedure's lasting effects.
 
-
-@njit
-def attack_rest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> bool:
-    """attack_unit after its "may" pause: the `before` rows and the dice, then a Lucky unit's
-    reroll asked of the attacking player (TD-20.17, PZ_LUCKY_ATTACK: the results are kept
-    while it is asked), then the result (finish_attack). Returns whether it paused."""
+    It may pause (R72; returns True): a "may" of the defender's side is asked before the
+    `before` rows (PZ_DEFEND_MAY, of the defender's player), a Lucky unit's reroll once the
+    dice are rolled (PZ_LUCKY_ATTACK, the results kept). `at` says where it resumes (PZ_NONE:
+    a fresh procedure) and `act` is the answer (A_END: no). One function for all three, so
+    the procedure sits at one depth of the call tree (compile time)."""
+    if at == PZ_NONE:
+        if (
+            S["unit_attack_type"][b, a] == tb.type_magical
+            and has_flag(S, b, d, tb.st_reflect)
+            and S["refl_count"][b] < MAX_REFLECT
+        ):
+            a_str, _ = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+            k = np.int64(S["refl_count"][b])
+            S["refl_strength"][b, k] = min(a_str, 127)
+            S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
+            S["refl_from"][b, k] = d
+            S["refl_count"][b] = k + 1
+        begin_procedure(S, tb, b, a, d, side)
+        if find_defend_may(S, tb, b, a, d):
+            begin_pause(S, b, PZ_DEFEND_MAY, d // MAX_UNITS)  # asked of the defender's player
+            return True
+    elif at == PZ_DEFEND_MAY:
+        take_may(S, b, act)
     att = np.int64(0)
     dfn = np.int64(0)
     cannot_die = True
-    if before_rows(S, tb, b, a, d, side):
+    if at == PZ_LUCKY_ATTACK:  # the kept results, or the whole contest rolled again (R73)
+        att = np.int64(S["pz_att"][b])
+        dfn = np.int64(S["pz_dfn"][b])
+        cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
+        if act != A_END:
+            S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
+            S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
+            att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
+    elif before_rows(S, tb, b, a, d, side):
         att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
         lucky = a if is_lucky(S, tb, b, a) else (d if is_lucky(S, tb, b, d) else -1)
         if lucky >= 0:
@@ -494,13 +504,6 @@ def attack_rest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
             S["pz_src"][b] = lucky
             begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
             return True
-    finish_attack(S, tb, b, a, d, att, dfn, cannot_die)
-    return False
-
-
-@njit
-def finish_attack(S, tb, b: int, a: int, d: int, att: int, dfn: int, cannot_die: bool) -> None:
-    """The result of a's Attack on d (attack_unit's docstring), from the rolled results."""
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)
@@ -523,6 +526,7 @@ def finish_attack(S, tb, b: int, a: int, d: int, att: int, dfn: int, cannot_die:
     expire(S, b, UNTIL_PROCEDURE, -1)
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
+    return False
 
 
 @njit_inline  # one caller
@@ -560,21 +564,26 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
 
 @njit
 def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool,
-                 start: int) -> bool:  # fmt: skip
+                 start: int, at: int, act: int) -> bool:  # fmt: skip
     """Attack every unit in play on the area's spaces (TD-15.2), in the area's order, from
     the cursor `start` (2 * cell index + slot; 0: the whole area). Returns whether a
     defender's procedure paused (R72): the cursor and the attack's arguments are kept for
-    resume_procedure (the caller set pz_target)."""
+    resume_procedure (the caller set pz_target), which calls it again from the cursor with
+    `at` and the answer `act` for the paused defender (PZ_NONE: a fresh area)."""
     for k in range(start, 2 * n):
-        d = S["cell_unit"][b, cells[k // 2], k % 2]
-        if d >= 0 and d != a and in_play(S, tb, b, d) and not attack_prohibited(S, tb, b, a, d):
-            if attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee):
-                S["pz_a"][b] = a
-                S["pz_d"][b] = d
-                S["pz_side"][b] = side
-                S["pz_rm"][b] = ranged_melee
-                S["pz_i"][b] = k
-                return True
+        d = np.int64(S["cell_unit"][b, cells[k // 2], k % 2])
+        here = at if k == start else PZ_NONE
+        if here != PZ_NONE:
+            d = np.int64(S["pz_d"][b])  # the paused defender
+        elif d < 0 or d == a or not in_play(S, tb, b, d) or attack_prohibited(S, tb, b, a, d):
+            continue
+        if attack_unit(S, tb, b, a, d, side, ranged_melee, here, act):
+            S["pz_a"][b] = a
+            S["pz_d"][b] = d
+            S["pz_side"][b] = side
+            S["pz_rm"][b] = ranged_melee
+            S["pz_i"][b] = k
+            return True
     return False
 
 
@@ -678,7 +687,7 @@ def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
     return False
 
 
-@njit
+@njit_inline  # one caller (_fire)
 def _hit_roll(S, tb, b: int, u: int):
     """The Ranged Hit Procedure's roll of unit u (TD-10.4, R6): (result, its dice unmodified)."""
     top = S["unit_member"][b, u, 0]
@@ -694,28 +703,35 @@ def _hit_roll(S, tb, b: int, u: int):
 
 
 @njit
-def _fire(S, tb, b: int, u: int, target: int, side: int) -> bool:
+def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> bool:
     """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
-    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6). A Lucky
-    shooter's player may reroll the Ranged Hit's dice first (PZ_LUCKY_HIT). Returns whether
-    it paused (R72)."""
-    S["pz_flags"][b] = 0
-    S["pz_target"][b] = target
-    S["pz_side"][b] = side
-    S["pz_a"][b] = u
-    hit, dice = _hit_roll(S, tb, b, u)
-    if is_lucky(S, tb, b, u):
+    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6).
+
+    It may pause (R72; returns True): a Lucky shooter's player may reroll the Ranged Hit's
+    dice before they act (PZ_LUCKY_HIT, R73), Target Practice may perform a missed Ranged Hit
+    again once (PZ_RETRY_HIT), a defender of the area may pause (_attack_area). `at` says
+    where it resumes (PZ_NONE: a fresh attack), `act` is the answer (A_END: no)."""
+    if at == PZ_RETRY_HIT and act == A_END:
+        return False  # the miss stands: the Combat Phase ends
+    if at == PZ_NONE:
+        S["pz_flags"][b] = 0
+        S["pz_target"][b] = target
+        S["pz_side"][b] = side
+        S["pz_a"][b] = u
+    elif at == PZ_RETRY_HIT:
+        S["pz_flags"][b] |= PZF_RETRIED
+    elif act != A_END:  # Lucky: roll again
+        S["pz_lucky_turn"][b, u] = S["turn"][b]
+    if at == PZ_LUCKY_HIT and act == A_END:
+        hit = np.int64(S["pz_att"][b])
+        dice = np.int64(S["pz_dfn"][b])
+    else:
+        hit, dice = _hit_roll(S, tb, b, u)
+    if at == PZ_NONE and is_lucky(S, tb, b, u):
         S["pz_att"][b] = hit
         S["pz_dfn"][b] = dice
         begin_pause(S, b, PZ_LUCKY_HIT, u // MAX_UNITS)
         return True
-    return _fire_rest(S, tb, b, u, target, side, hit, dice)
-
-
-@njit
-def _fire_rest(S, tb, b: int, u: int, target: int, side: int, hit: int, dice: int) -> bool:
-    """_fire once the Ranged Hit is rolled (and rerolled): its abilities on the dice, then the
-    hit or the miss (Target Practice may retry a miss once: PZ_RETRY_HIT), then the area."""
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
@@ -733,7 +749,7 @@ def _fire_rest(S, tb, b: int, u: int, target: int, side: int, hit: int, dice: in
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     S["fx_res"][b] = RES_RANGED  # a Ranged Attack (the abilities' attacked_by_ranged)
     S["pz_target"][b] = target
-    if _attack_area(S, tb, b, u, cells, n, side, False, 0):
+    if _attack_area(S, tb, b, u, cells, n, side, False, 0, PZ_NONE, 0):
         return True
     S["fx_res"][b] = 0
     return False
@@ -772,7 +788,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
             n = strike_area(S, tb, b, u, cells)
             S["pz_target"][b] = -1
-            if _attack_area(S, tb, b, u, cells, n, 0, False, 0):
+            if _attack_area(S, tb, b, u, cells, n, 0, False, 0, PZ_NONE, 0):
                 return GO_NONE  # paused (R72): resume_procedure goes on
             S["fx_res"][b] = 0
             return GO_AFTER_ATTACK
@@ -784,11 +800,12 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         n = strike_area(S, tb, b, u, cells)
         top = S["unit_member"][b, u, 0]
         S["pz_target"][b] = -1
-        if _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED, 0):
+        rm = tb.u_mode[top] == MODE_RANGED
+        if _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, rm, 0, PZ_NONE, 0):
             return GO_NONE  # paused (R72): resume_procedure goes on
         return GO_AFTER_ATTACK
     if a >= A_SIDE and a < A_SIDE + 4:
-        if _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE):
+        if _fire(S, tb, b, u, np.int64(S["pending_target"][b]), a - A_SIDE, PZ_NONE, 0):
             return GO_NONE
         return GO_AFTER_ATTACK
     target = a - A_CELL
@@ -796,63 +813,36 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         S["pending_target"][b] = target
         S["stage"][b] = STAGE_RANGED_SIDE
         return GO_NONE
-    if _fire(S, tb, b, u, target, 0):
+    if _fire(S, tb, b, u, target, 0, PZ_NONE, 0):
         return GO_NONE
     return GO_AFTER_ATTACK
 
 
 @njit_inline  # one caller (turn.step)
 def resume_procedure(S, tb, b: int, act: int) -> int:
-    """The answer to a pause inside a procedure (STAGE_PAUSE, pause.py, R72): the one resume
-    switch. The seat asked before the pause comes back; then the Ranged Hit is rerolled by
-    Lucky (or kept) or retried by Target Practice (or the miss stands) and the Ranged Attack
-    goes on; or the defender's "may" is noted and its procedure goes on; or the Attack/Defend
-    is rerolled whole by Lucky (its Duels included: one contest, R73) or kept, and its result
-    acts. Then the rest of the Area of Attack; the next step (GO_*), GO_NONE if it paused
-    again."""
+    """The answer `act` to a pause inside a procedure (STAGE_PAUSE, pause.py, R72): the one
+    resume switch. The seat asked before the pause comes back; then the paused Ranged Attack
+    (_fire: Lucky's reroll, Target Practice's retry) or the paused defender's procedure and
+    the rest of the Area of Attack (_attack_area from its cursor: the defender's "may", Lucky's
+    reroll of the whole contest, R73) go on. Returns the next step (GO_*), GO_NONE if the
+    procedure paused again."""
     at = end_pause(S, b)
     u = np.int64(S["pz_a"][b])
-    yes = act != A_END
+    side = np.int64(S["pz_side"][b])
+    target = np.int64(S["pz_target"][b])
     if at == PZ_LUCKY_HIT or at == PZ_RETRY_HIT:
-        target = np.int64(S["pz_target"][b])
-        hit = np.int64(S["pz_att"][b])
-        dice = np.int64(S["pz_dfn"][b])
-        if at == PZ_RETRY_HIT:
-            if not yes:
-                return GO_AFTER_ATTACK  # the miss stands: the Combat Phase ends
-            S["pz_flags"][b] |= PZF_RETRIED
-            hit, dice = _hit_roll(S, tb, b, u)
-        elif yes:
-            S["pz_lucky_turn"][b, u] = S["turn"][b]
-            hit, dice = _hit_roll(S, tb, b, u)
-        if _fire_rest(S, tb, b, u, target, np.int64(S["pz_side"][b]), hit, dice):
+        if _fire(S, tb, b, u, target, side, at, act):
             return GO_NONE
         return GO_AFTER_ATTACK
-    d = np.int64(S["pz_d"][b])
-    side = np.int64(S["pz_side"][b])
-    rm = S["pz_rm"][b] != 0
-    if at == PZ_DEFEND_MAY:
-        take_may(S, b, act)
-        if attack_rest(S, tb, b, u, d, side, rm):
-            return GO_NONE
-    else:  # PZ_LUCKY_ATTACK
-        att = np.int64(S["pz_att"][b])
-        dfn = np.int64(S["pz_dfn"][b])
-        cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
-        if yes:
-            S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
-            S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
-            att, dfn, cannot_die = contest(S, tb, b, u, d, side, rm, False)
-        finish_attack(S, tb, b, u, d, att, dfn, cannot_die)
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    target = np.int64(S["pz_target"][b])
     if target < 0:
         n = strike_area(S, tb, b, u, cells)
     else:
         bf = np.int64(S["battlefield"][b])
         facing = np.int64(S["unit_facing"][b, u])
         n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
-    if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]) + 1):
+    rm = S["pz_rm"][b] != 0
+    if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]), at, act):
         return GO_NONE
     S["fx_res"][b] = 0
     return GO_AFTER_ATTACK

@@ -1798,7 +1798,7 @@ def t_outsmart():
         unit(S, tb, 0, NEUTRAL, 0, 13, S_)
         S["current"][0] = 1
         r = peek(S, 6)[0]
-        attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+        attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
         if r >= 4:
             assert not has(S, d, "Dead") and S["unit_lock"][0, d] < 0
             assert S["unit_lock"][0, a] < 0
@@ -1940,7 +1940,7 @@ def t_perfect_shot():
         S, u, t = _shot(tb, seed, "Perfect Shot", 6)
         copy = S.copy()
         d1, d2, d3 = (int(roll_d(copy["rng"], B0, I(k))) for k in (6, 6, 3))
-        _fire(S, tb, B0, I(u), I(cell(tb, 5, 6)), I(0))
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 6)), I(0), I(0), I(0))
         assert _missed(S, copy) == (d1 + d2 + d3 < 6), (d1, d2, d3)
         saved += d1 + d2 < 6 <= d1 + d2 + d3
     assert saved > 0
@@ -1958,7 +1958,7 @@ def t_headshot():
     for seed in SEEDS:
         S, u, t = _shot(tb, seed, "Headshot", 9)
         d1, d2 = peek(S, 6, 6)
-        _fire(S, tb, B0, I(u), I(cell(tb, 5, 9)), I(0))
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 9)), I(0), I(0), I(0))
         if d1 + d2 >= 10:
             assert has(S, t, "Dead")
         elif d1 + d2 <= 6:
@@ -1989,7 +1989,7 @@ def t_vampiric_aura():
             d = unit(S, tb, 1, NEUTRAL, 5, col + 1, W)
             unit(S, tb, 1, NEUTRAL, 0, 13, S_)
             assert fx.distance(S, tb, B0, I(h), I(a)) == (2 if col == 3 else 4)
-            attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
             killed = has(S, d, "Dead")
             assert has(S, a, "Lucky") == (killed and col == 3), (seed, col, killed)
             assert not has(S, h, "Lucky")
@@ -1999,7 +1999,7 @@ def t_vampiric_aura():
         S = position(tb, seed=seed)
         h = holder(S, tb, 0, "Vampiric Aura", 5, 5, E)
         d = unit(S, tb, 1, "Soldier", 5, 6, W)
-        attack_unit(S, tb, B0, I(h), I(d), I(0), False)
+        attack_unit(S, tb, B0, I(h), I(d), I(0), False, I(0), I(0))
         assert has(S, h, "Lucky") == has(S, d, "Dead")
 
 
@@ -2299,7 +2299,7 @@ def t_assassinate():
     for name in kills:
         for seed in SEEDS:
             S, a, d = _pair(tb, seed, name, "Ghost")
-            attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
             kills[name] += has(S, d, "Dead")
     assert kills[HOLDER["Assassinate"]] > 0 and kills["Soldier"] == 0
 
@@ -2350,7 +2350,7 @@ def t_oversized():
     for seed in SEEDS[:10]:  # an area attack by an adjacent enemy passes it by
         S2, a2, d2 = _pair(tb, seed, NEUTRAL, big)
         cells = np.array([cell(tb, 5, 6)] + [0] * 15, dtype=np.int64)
-        _attack_area(S2, tb, B0, I(a2), cells, I(1), I(0), False, I(0))
+        _attack_area(S2, tb, B0, I(a2), cells, I(1), I(0), False, I(0), I(0), I(0))
         assert not has(S2, d2, "Dead") and S2["unit_lock"][0, d2] == -1
 
 

@@ -486,17 +486,22 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
     att = np.int64(0)
     dfn = np.int64(0)
     cannot_die = True
+    roll = True
     if at == PZ_LUCKY_ATTACK:  # the kept results, or the whole contest rolled again (R73)
         att = np.int64(S["pz_att"][b])
         dfn = np.int64(S["pz_dfn"][b])
         cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
-        if act != A_END:
+        roll = act != A_END
+        if roll:
             S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
             S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
-            att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
-    elif before_rows(S, tb, b, a, d, side):
+    else:
+        roll = before_rows(S, tb, b, a, d, side)
+    if roll:  # one call site of the contest (compile time)
         att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
-        lucky = a if is_lucky(S, tb, b, a) else (d if is_lucky(S, tb, b, d) else -1)
+        lucky = -1
+        if at != PZ_LUCKY_ATTACK:
+            lucky = a if is_lucky(S, tb, b, a) else (d if is_lucky(S, tb, b, d) else -1)
         if lucky >= 0:
             S["pz_att"][b] = att
             S["pz_dfn"][b] = dfn

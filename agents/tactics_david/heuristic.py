@@ -45,9 +45,11 @@ from envs.tactics_david.actions import (
     STAGE_ENGAGE,
     STAGE_FIRST,
     STAGE_MOVE,
+    STAGE_PAUSE,
     STAGE_RANGED_SIDE,
     STAGE_WHIP,
 )
+from envs.tactics_david.pause import PZ_LUCKY_ATTACK
 from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES, PLACE_FIELD
 
 FAR = 1000  # distance when there is no enemy unit on the battlefield
@@ -159,6 +161,10 @@ def _score(S, tb, b, me, stage, a, cols, cells):
         return SCORE_END if a == A_END else SCORE_ACT
     if stage == STAGE_EFFECT:
         return SCORE_ACT if a >= A_STATUS and a < A_STATUS + N_STATUSES else SCORE_END
+    if stage == STAGE_PAUSE:  # a simple rule: reroll a failed attack only; else use it
+        if S["pz_at"][b] == PZ_LUCKY_ATTACK and S["pz_att"][b] > S["pz_dfn"][b]:
+            return SCORE_ACT if a == A_END else SCORE_END
+        return SCORE_END if a == A_END else SCORE_ACT
     # Item Phases, Trade, Loot, Item targets: end when it may, else anything
     return SCORE_ACT if a == A_END else SCORE_END
 

@@ -113,6 +113,11 @@ STAGE_ORIENT = 20
 # which member of a Team an attack strikes (TD-18.6): A_FACE + d, the member on side d;
 # asked of the attacking player (melee, both exposed) or of the defending player (ranged)
 STAGE_TEAM_PICK = 21
+# tdpause: a decision inside a procedure, by the player the rule names (pause.py, R72): Lucky's
+# reroll or Target Practice's retry (A_ABILITY: yes, A_END: no), a defender's "may" before its
+# Defend (A_ABILITY, a facing A_FACE + d, a space A_CELL + c; A_END: no), Giant's Bread
+# (A_STATUS + s: discard the Status just acquired, A_END: keep it)
+STAGE_PAUSE = 22
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -148,6 +153,7 @@ STAGE_NAMES = (
     "buy: stack member",
     "team orientation",
     "team member attacked",
+    "pause: choice",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")

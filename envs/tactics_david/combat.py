@@ -63,8 +63,10 @@ from envs.tactics_david.effects import (
     SEL_ATTACK_AREA,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
+    ability_on,
     active_sum,
     alerted,
+    attack_prohibited,
     attack_twice,
     collect_modifiers,
     dead_immune,
@@ -87,6 +89,22 @@ from envs.tactics_david.grid import (
     range_distance,
 )
 from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
+from envs.tactics_david.pause import (
+    PZ_DEFEND_MAY,
+    PZ_LUCKY_ATTACK,
+    PZ_LUCKY_HIT,
+    PZ_NONE,
+    PZ_RETRY_HIT,
+    PZF_CANNOT_DIE,
+    PZF_RETRIED,
+    begin_pause,
+    end_pause,
+    find_defend_may,
+    is_lucky,
+    retry_row,
+    take_may,
+    use_chosen,
+)
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
@@ -107,6 +125,8 @@ from envs.tactics_david.record import (
     PERM_ATTACK_AFTER_MOVE,
     TEAM_CIRCUMVENT,
     TRIG_ENEMY_KILLED,
+    TYPES_ASSASSINATE,
+    TYPES_MATCH_ATTACKER,
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
@@ -325,18 +345,52 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
 
 
 @njit_inline  # one caller
-def before_rows(S, tb, b: int, a: int, d: int) -> bool:
-    """The `before` rows of a's Attack and d's Defend (effects.run_hook); whether the attack
-    still happens: not if one negated it or gave the attacker (alive before) or the defender
-    the Dead Status (Razor's Charge, Whiptail, Ignore Consequence)."""
+def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
+    """The `before` rows of a's Attack and d's Defend (effects.run_hook), then the "may" row
+    the defender's player chose on the pause before them (pause.use_chosen; a new facing
+    changes the side attacked); whether the attack still happens: not if one negated it or
+    gave the attacker (alive before) or the defender the Dead Status (Razor's Charge,
+    Whiptail, Ignore Consequence)."""
     a_dead = is_dead(S, tb, b, a)
     run_hook(S, tb, b, H_BEFORE_ATTACK, a, d)
     run_hook(S, tb, b, H_BEFORE_DEFEND, d, a)
+    if S["pz_use_row"][b] >= 0:
+        use_chosen(S, tb, b, a, d)
+        S["fx_res"][b] &= ~RES_BACK
+        if _defender_side(S, tb, b, a, d, side) == SIDE_BACK:
+            S["fx_res"][b] |= RES_BACK
     return not (
         S["fx_res"][b] & RES_NEGATED
         or (is_dead(S, tb, b, a) and not a_dead)
         or is_dead(S, tb, b, d)
     )
+
+
+@njit
+def type_bits(S, tb, b: int, u: int) -> int:
+    """record.TYPES_* bits of unit u's acting abilities (every member of a stack, R25)."""
+    bits = 0
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof >= 0 and ability_on(S, tb, b, u, prof):
+            bits |= np.int64(tb.ab_types[prof])
+    return bits
+
+
+@njit_inline  # one caller (contest)
+def matchup_types(S, tb, b: int, a: int, d: int, escape: bool):
+    """(Attack Type, defender's Unit Type) of a's Attack on d for TD-13.4's matchup: an
+    Assassinate attacker's Attack Type cycles by the defender's Unit Type (Physical ->
+    Ethereal, Ethereal -> Magical, Magical -> Physical); then a Blob Wall defender's Unit Type
+    is that Attack Type (both only in an Attack, not an Escape; R76)."""
+    atype = np.int64(S["unit_attack_type"][b, a])
+    dtype = np.int64(S["unit_type"][b, d])
+    if not escape:
+        if type_bits(S, tb, b, a) & TYPES_ASSASSINATE:
+            atype = np.int64(tb.type_cycle[dtype])
+        if type_bits(S, tb, b, d) & TYPES_MATCH_ATTACKER:
+            dtype = atype
+    return atype, dtype
 
 
 @njit
@@ -359,11 +413,9 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     collect_modifiers(S, tb, b, a, d, a_side, d_side, escape, mods)
     immune = not escape and dead_immune(S, tb, b, d, a)
     a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+    atype, dtype = matchup_types(S, tb, b, a, d, escape)
     base, extra, more, cannot_die = defence_dice(
-        tb,
-        np.int64(S["unit_attack_type"][b, a]),
-        np.int64(S["unit_type"][b, d]),
-        np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]]),
+        tb, atype, dtype, np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]])
     )
     n_att = np.int64(tb.attack_dice)
     n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
@@ -411,7 +463,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
 
 
 @njit_inline  # one caller
-def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) -> None:
+def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at: int,
+                act: int) -> bool:  # fmt: skip
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
     (TD-10.3) unless the matchup forbids it (TD-13.4). A defender face to face with the
     attacker in direct contact that survives is Locked in Combat with it (TD-16.1), unless a
@@ -419,24 +472,57 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
     queued to be reflected after the Combat Phase (TD-20.21); an enemy killed runs the
     attacker's `on_enemy_killed` rows (Enraged, TD-20.18, R34). Then the abilities' `after`
     rows of the Attack, the Defend and a Duel that followed (effects.run_hook) and the end of
-    the procedure's lasting effects."""
-    if (
-        S["unit_attack_type"][b, a] == tb.type_magical
-        and has_flag(S, b, d, tb.st_reflect)
-        and S["refl_count"][b] < MAX_REFLECT
-    ):
-        a_str, _ = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
-        k = np.int64(S["refl_count"][b])
-        S["refl_strength"][b, k] = min(a_str, 127)
-        S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
-        S["refl_from"][b, k] = d
-        S["refl_count"][b] = k + 1
-    begin_procedure(S, tb, b, a, d, side)
+    the procedure's lasting effects.
+
+    It may pause (R72; returns True): a "may" of the defender's side is asked before the
+    `before` rows (PZ_DEFEND_MAY, of the defender's player), a Lucky unit's reroll once the
+    dice are rolled (PZ_LUCKY_ATTACK, the results kept). `at` says where it resumes (PZ_NONE:
+    a fresh procedure) and `act` is the answer (A_END: no). One function for all three, so
+    the procedure sits at one depth of the call tree (compile time)."""
+    if at == PZ_NONE:
+        if (
+            S["unit_attack_type"][b, a] == tb.type_magical
+            and has_flag(S, b, d, tb.st_reflect)
+            and S["refl_count"][b] < MAX_REFLECT
+        ):
+            a_str, _ = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
+            k = np.int64(S["refl_count"][b])
+            S["refl_strength"][b, k] = min(a_str, 127)
+            S["refl_side"][b, k] = _defender_side(S, tb, b, a, d, side)
+            S["refl_from"][b, k] = d
+            S["refl_count"][b] = k + 1
+        begin_procedure(S, tb, b, a, d, side)
+        if find_defend_may(S, tb, b, a, d):
+            begin_pause(S, b, PZ_DEFEND_MAY, d // MAX_UNITS)  # asked of the defender's player
+            return True
+    elif at == PZ_DEFEND_MAY:
+        take_may(S, b, act)
     att = np.int64(0)
     dfn = np.int64(0)
     cannot_die = True
-    if before_rows(S, tb, b, a, d):
+    roll = True
+    if at == PZ_LUCKY_ATTACK:  # the kept results, or the whole contest rolled again (R73)
+        att = np.int64(S["pz_att"][b])
+        dfn = np.int64(S["pz_dfn"][b])
+        cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
+        roll = act != A_END
+        if roll:
+            S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
+            S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
+    else:
+        roll = before_rows(S, tb, b, a, d, side)
+    if roll:  # one call site of the contest (compile time)
         att, dfn, cannot_die = contest(S, tb, b, a, d, side, ranged_melee, False)
+        lucky = -1
+        if at != PZ_LUCKY_ATTACK:
+            lucky = a if is_lucky(S, tb, b, a) else (d if is_lucky(S, tb, b, d) else -1)
+        if lucky >= 0:
+            S["pz_att"][b] = att
+            S["pz_dfn"][b] = dfn
+            S["pz_flags"][b] = PZF_CANNOT_DIE if cannot_die else 0
+            S["pz_src"][b] = lucky
+            begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
+            return True
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)
@@ -459,6 +545,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool) ->
     expire(S, b, UNTIL_PROCEDURE, -1)
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
+    return False
 
 
 @njit_inline  # one caller
@@ -495,15 +582,36 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
 
 
 @njit
-def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool) -> None:
-    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order; of a
-    Unit Team only one member (teams.team_struck, TD-18.6)."""
-    for i in range(n):
-        struck = team_struck(S, tb, b, a, np.int64(cells[i]))
-        for slot in range(2):
-            d = S["cell_unit"][b, cells[i], slot]
-            if d >= 0 and d != a and in_play(S, tb, b, d) and (struck < 0 or d == struck):
-                attack_unit(S, tb, b, a, np.int64(d), side, ranged_melee)
+def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: bool,
+                 start: int, at: int, act: int) -> bool:  # fmt: skip
+    """Attack every unit in play on the area's spaces (TD-15.2), in the area's order (of a
+    Unit Team only one member: teams.team_struck, TD-18.6), from the cursor `start` (2 * cell
+    index + slot; 0: the whole area). Returns whether a defender's procedure paused (R72):
+    the cursor and the attack's arguments are kept for resume_procedure (the caller set
+    pz_target), which calls it again from the cursor with `at` and the answer `act` for the
+    paused defender (PZ_NONE: a fresh area)."""
+    struck = -1
+    for k in range(start, 2 * n):
+        c = np.int64(cells[k // 2])
+        d = np.int64(S["cell_unit"][b, c, k % 2])
+        here = at if k == start else PZ_NONE
+        if here != PZ_NONE:
+            d = np.int64(S["pz_d"][b])  # the paused defender
+        else:
+            if k % 2 == 0 or k == start:  # one member of a Team per space, chosen before both
+                struck = team_struck(S, tb, b, a, c)
+            if d < 0 or d == a or not in_play(S, tb, b, d) or (struck >= 0 and d != struck):
+                continue
+            if attack_prohibited(S, tb, b, a, d):
+                continue
+        if attack_unit(S, tb, b, a, d, side, ranged_melee, here, act):
+            S["pz_a"][b] = a
+            S["pz_d"][b] = d
+            S["pz_side"][b] = side
+            S["pz_rm"][b] = ranged_melee
+            S["pz_i"][b] = k
+            return True
+    return False
 
 
 @njit
@@ -562,7 +670,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
         v = S["cell_unit"][b, c, 1]  # a Team's survivor beside its Dead partner (TD-18.7)
     if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
         return False
-    if S["unit_lock"][b, v] >= 0:
+    if S["unit_lock"][b, v] >= 0 or attack_prohibited(S, tb, b, u, v):
         return False
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
@@ -603,7 +711,7 @@ def legal_combat(S, tb, b: int, out) -> int:
         for slot in range(2):
             v = S["cell_unit"][b, cells[i], slot]
             if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
-                enemy = True
+                enemy = enemy or not attack_prohibited(S, tb, b, u, np.int64(v))
     if enemy:
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         for s in range(sides):
@@ -665,15 +773,10 @@ def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
     return False
 
 
-@njit
-def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
-    """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
-    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6)."""
-    bf = np.int64(S["battlefield"][b])
+@njit_inline  # one caller (_fire)
+def _hit_roll(S, tb, b: int, u: int):
+    """The Ranged Hit Procedure's roll of unit u (TD-10.4, R6): (result, its dice unmodified)."""
     top = S["unit_member"][b, u, 0]
-    a = np.int64(S["unit_cell"][b, u])
-    facing = np.int64(S["unit_facing"][b, u])
-    rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     hit = np.int64(tb.u_rmod[top]) + active_sum(S, tb, b, u, K_RANGE, RANGE_MODIFIER)
     mod = enemy_roll_modifier(S, tb, b, u)
     dice = np.int64(0)
@@ -682,20 +785,63 @@ def _fire(S, tb, b: int, u: int, target: int, side: int) -> None:
         dice += x
         hit += x + mod
     hit += ranged_hit_bonus(S, tb, b, u, mod)  # Perfect Shot's D3 (R58)
-    hit = max(hit, np.int64(tb.ranged_hit_min))
+    return max(hit, np.int64(tb.ranged_hit_min)), dice
+
+
+@njit
+def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> bool:
+    """A Ranged Attack on the unit on space `target`: the Ranged Hit Procedure (TD-10.4, R6),
+    then every unit in the Ranged Area of Attack placed on the target (TD-15.4-15.6).
+
+    It may pause (R72; returns True): a Lucky shooter's player may reroll the Ranged Hit's
+    dice before they act (PZ_LUCKY_HIT, R73), Target Practice may perform a missed Ranged Hit
+    again once (PZ_RETRY_HIT), a defender of the area may pause (_attack_area). `at` says
+    where it resumes (PZ_NONE: a fresh attack), `act` is the answer (A_END: no)."""
+    if at == PZ_RETRY_HIT and act == A_END:
+        S["fx_res"][b] = 0
+        return False  # the miss stands: the Combat Phase ends
+    if at == PZ_NONE:
+        S["pz_flags"][b] = 0
+        S["pz_target"][b] = target
+        S["pz_side"][b] = side
+        S["pz_a"][b] = u
+    elif at == PZ_RETRY_HIT:
+        S["pz_flags"][b] |= PZF_RETRIED
+    elif act != A_END:  # Lucky: roll again
+        S["pz_lucky_turn"][b, u] = S["turn"][b]
+    if at == PZ_LUCKY_HIT and act == A_END:
+        hit = np.int64(S["pz_att"][b])
+        dice = np.int64(S["pz_dfn"][b])
+    else:
+        hit, dice = _hit_roll(S, tb, b, u)
+    if at == PZ_NONE and is_lucky(S, tb, b, u):
+        S["pz_att"][b] = hit
+        S["pz_dfn"][b] = dice
+        begin_pause(S, b, PZ_LUCKY_HIT, u // MAX_UNITS)
+        return True
+    bf = np.int64(S["battlefield"][b])
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    rise_plus_run = range_distance(tb, bf, a, facing, target, 127)
     # its abilities on the procedure's own dice (Headshot: the targeted unit, hit or miss, R58)
     S["fx_proc_roll"][b] = min(dice, 127)
     run_hook(S, tb, b, H_RANGED_HIT, u, np.int64(S["cell_unit"][b, target, 0]))
     S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
+        if not S["pz_flags"][b] & PZF_RETRIED and retry_row(S, tb, b, u):
+            begin_pause(S, b, PZ_RETRY_HIT, u // MAX_UNITS)
+            return True
         S["fx_res"][b] = 0
-        return  # missed: the Combat Phase ends
+        return False  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
     S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & RES_SPECIAL)
-    _attack_area(S, tb, b, u, cells, n, side, False)
+    S["pz_target"][b] = target
+    if _attack_area(S, tb, b, u, cells, n, side, False, 0, PZ_NONE, 0):
+        return True
     S["fx_res"][b] = 0
+    return False
 
 
 @njit
@@ -753,7 +899,9 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["fx_res"][b] = RES_SPECIAL
             cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
             n = strike_area(S, tb, b, u, cells)
-            _attack_area(S, tb, b, u, cells, n, 0, False)
+            S["pz_target"][b] = -1
+            if _attack_area(S, tb, b, u, cells, n, 0, False, 0, PZ_NONE, 0):
+                return GO_NONE  # paused (R72): resume_procedure goes on
             S["fx_res"][b] = 0
             return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
@@ -765,10 +913,11 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if not picked and _ask_team_pick(S, tb, b, u, a, cells, n, False):
             return GO_NONE
         top = S["unit_member"][b, u, 0]
-        _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, tb.u_mode[top] == MODE_RANGED)
-        clear_picks(S, b)
-        S["unit_uses"][b, u, USE_ATTACKS] += 1  # its Attacks this Engagement (R93)
-        return GO_AFTER_ATTACK
+        S["pz_target"][b] = -1
+        rm = tb.u_mode[top] == MODE_RANGED
+        if _attack_area(S, tb, b, u, cells, n, a - A_STRIKE, rm, 0, PZ_NONE, 0):
+            return GO_NONE  # paused (R72): resume_procedure goes on
+        return _attack_done(S, b, u, True)
     if a < A_CELL + MAX_CELLS:
         S["pending_target"][b] = a - A_CELL
         if tb.type_attack_side[S["unit_attack_type"][b, u]] != ATTACK_SIDE_FRONT:
@@ -782,10 +931,52 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         if _ask_team_pick(S, tb, b, u, a, cells, n, True):
             return GO_NONE
         S["team_action"][b] = -1
-    _fire(S, tb, b, u, target, a - A_SIDE if a >= A_SIDE and a < A_SIDE + 4 else 0)
+    side = a - A_SIDE if a >= A_SIDE and a < A_SIDE + 4 else 0
+    if _fire(S, tb, b, u, target, side, PZ_NONE, 0):
+        return GO_NONE  # paused (R72)
+    return _attack_done(S, b, u, True)
+
+
+@njit
+def _attack_done(S, b: int, u: int, counted: bool) -> int:
+    """An Attack (or an ability's attack) of unit u is over: the Team picks are forgotten, and
+    a counted one is one more of its Attacks this Engagement (R93); GO_AFTER_ATTACK."""
     clear_picks(S, b)
-    S["unit_uses"][b, u, USE_ATTACKS] += 1
+    if counted:
+        S["unit_uses"][b, u, USE_ATTACKS] += 1
     return GO_AFTER_ATTACK
+
+
+@njit_inline  # one caller (turn.step)
+def resume_procedure(S, tb, b: int, act: int) -> int:
+    """The answer `act` to a pause inside a procedure (STAGE_PAUSE, pause.py, R72): the one
+    resume switch. The seat asked before the pause comes back; then the paused Ranged Attack
+    (_fire: Lucky's reroll, Target Practice's retry) or the paused defender's procedure and
+    the rest of the Area of Attack (_attack_area from its cursor: the defender's "may", Lucky's
+    reroll of the whole contest, R73) go on. Returns the next step (GO_*), GO_NONE if the
+    procedure paused again."""
+    at = end_pause(S, b)
+    u = np.int64(S["pz_a"][b])
+    side = np.int64(S["pz_side"][b])
+    target = np.int64(S["pz_target"][b])
+    # a melee breath (R56) is an ability, not one of its Attacks (R93)
+    counted = target >= 0 or not S["fx_res"][b] & RES_SPECIAL
+    if at == PZ_LUCKY_HIT or at == PZ_RETRY_HIT:
+        if _fire(S, tb, b, u, target, side, at, act):
+            return GO_NONE
+        return _attack_done(S, b, u, counted)
+    cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
+    if target < 0:
+        n = strike_area(S, tb, b, u, cells)
+    else:
+        bf = np.int64(S["battlefield"][b])
+        facing = np.int64(S["unit_facing"][b, u])
+        n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+    rm = S["pz_rm"][b] != 0
+    if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]), at, act):
+        return GO_NONE
+    S["fx_res"][b] = 0
+    return _attack_done(S, b, u, counted)
 
 
 @njit

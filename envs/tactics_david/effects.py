@@ -42,7 +42,7 @@ from envs.tactics_david.grid import (
     offset_cell,
     range_distance,
 )
-from envs.tactics_david.items import item_sum, unit_area
+from envs.tactics_david.items import item_sum, set_unit_type, unit_area
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
@@ -213,6 +213,8 @@ K_REMOVE = _k("remove_from_game")
 K_REPLACE = _k("replace_unit")
 REPLACE_THIS_PLAYER = _m("replace_unit", "this_player")
 REPLACE_OWNER = _m("replace_unit", "owner")
+K_SET_TYPE = _k("set_unit_type")
+SET_TYPE_FIXED = _m("set_unit_type", "fixed")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 RANGE_RATING = _m("range_change", "rating")
@@ -646,6 +648,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         remove_from_game(S, b, v)
     elif kind == K_REPLACE and (mode == REPLACE_THIS_PLAYER or mode == REPLACE_OWNER):
         return replace_unit(S, tb, b, row, src, v)
+    elif kind == K_SET_TYPE and mode == SET_TYPE_FIXED and tb.r_utype[row] >= 0:
+        set_unit_type(S, tb, b, v, np.int64(tb.r_utype[row]))  # Chimaeric Reaction
     return v
 
 
@@ -674,6 +678,9 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                 n = 0
                 for i in range(start, start + tb.hk_count[h, prof]):
                     row = np.int64(tb.hk_rows[i])
+                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
+                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
+                        continue  # a player's choice: asked elsewhere (pause.py) or not yet
                     S["fx_cause"][b] = src
                     if not tb.r_shared[row] and not tb.r_each[row]:
                         r = _roll(S, tb, b, row, src)
@@ -750,9 +757,6 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 n += 1
                     else:
                         n = 0  # a chosen target outside an ability's replaced Attack: not yet
-                    chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
-                    if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
-                        continue  # a player's choice: not interpreted yet (the row waits)
                     for j in range(n):
                         v = picked[j]
                         if tb.r_each[row] and not tb.r_shared[row]:
@@ -1192,3 +1196,23 @@ __all__ = [
     "UNTIL_PROCEDURE",
     "UNTIL_TURN",
 ]
+
+
+@njit
+def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
+    """Whether unit a may not attack unit d (R77): an acting ability of d's forbids it, its
+    row's team and radius covering a and its conditions holding with a as the row's target
+    (Oversized: an enemy in direct contact; Climb Tree: a Physical Melee enemy while d is in
+    Forest)."""
+    for m in range(S["unit_n_members"][b, d]):
+        prof = np.int64(S["unit_member"][b, d, m])
+        if prof < 0 or not ability_on(S, tb, b, d, prof):
+            continue
+        row = np.int64(tb.ab_prohibit[prof])
+        if row < 0 or not _team_ok(tb, row, d, a):
+            continue
+        if tb.r_sel[row] == SEL_WITHIN and distance(S, tb, b, a, d) > tb.r_radius[row]:
+            continue
+        if conditions_hold(S, tb, b, row, d, a, a, -1, -1):
+            return True
+    return False

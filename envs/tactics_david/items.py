@@ -259,7 +259,7 @@ def legal_item(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller
+@njit_inline  # small: items.apply_item and effects._apply_effect (Chimaeric Reaction)
 def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
     """Amulet of Shifting (TD-25.7): unit u's Unit Type becomes t for the rest of the game; its
     Attack Type follows (TD-3.3) unless an Accessory sets it; Statuses the new type cannot

@@ -48,7 +48,7 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.combat import begin_procedure, contest
-from envs.tactics_david.effects import K_MOVE, active_sum, expire, run_hook
+from envs.tactics_david.effects import K_MOVE, ability_on, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
 from envs.tactics_david.record import (
@@ -69,6 +69,7 @@ from envs.tactics_david.state import (
     MAX_UNITS,
     N_ITEM_SLOTS,
     N_UNIT_IDS,
+    PLACE_FIELD,
     PROC_CHARGE,
     PROC_ESCAPED,
     PROC_MOVE,
@@ -443,6 +444,9 @@ def legal_move(S, tb, b: int, out) -> int:
             if d != S["unit_facing"][b, u]:
                 out[n] = A_FACE + d
                 n += 1
+    if proc == PROC_CHARGE:  # after a charge only Maneuver's Facing is left (R78)
+        out[n] = A_END
+        return n + 1
     if not S["eng_whipped"][b]:
         n = _whip_allies(S, tb, b, u, out, n)
     if leave:
@@ -501,6 +505,21 @@ def end_movement(S, tb, b: int) -> int:
 
 
 @njit
+def _after_charge(S, tb, b: int, u: int) -> int:
+    """A charge is over (passed or stumbled): the Movement Phase ends (TD-9.4, TD-9.5), unless
+    an ability lets the unit make another Facing Procedure first (Maneuver: STAGE_MOVE offers
+    the facings and A_END, R78)."""
+    if S["unit_place"][b, u] == PLACE_FIELD:
+        for m in range(S["unit_n_members"][b, u]):
+            prof = np.int64(S["unit_member"][b, u, m])
+            if prof >= 0 and tb.ab_charge_face[prof] and ability_on(S, tb, b, u, prof):
+                S["eng_faced"][b] = 0
+                S["stage"][b] = STAGE_MOVE
+                return GO_NONE
+    return GO_END_MOVEMENT
+
+
+@njit
 def apply_move(S, tb, b: int, a: int) -> int:
     """Apply a STAGE_MOVE or STAGE_CHARGE_DIST action (module docstring); returns the next
     step (GO_*)."""
@@ -522,7 +541,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
     if S["stage"][b] == STAGE_CHARGE_DIST:
         if a != A_END:
             _go(S, tb, b, u, a - A_CELL)
-        return GO_END_MOVEMENT
+        return _after_charge(S, tb, b, u)
     if a == A_END:
         return GO_END_MOVEMENT
     if a == A_UNFORM:  # its next Movement Procedure moves it alone (TD-18.3)
@@ -576,7 +595,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
         if c >= 0:
             _go(S, tb, b, u, c)
-        return GO_END_MOVEMENT
+        return _after_charge(S, tb, b, u)
     S["eng_procedure"][b] = PROC_MOVE
     if _go(S, tb, b, u, a - A_CELL):  # Movement Procedure
         # a Unit Team was formed (TD-18.2): the Orientation Procedure, then a Facing

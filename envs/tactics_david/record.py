@@ -219,8 +219,26 @@ IMPLEMENTED_ABILITIES = (
     "Ctrl Alt Del",  # Engaged while Dead (R91)
     "Dungball",  # the spaces moved this Engagement (eng_moved, R92)
     "Beast Whisperer",  # a second Attack (effects.attack_twice, R93)
+    # tdpause: "may" rows asked inside a procedure (STAGE_PAUSE, pause.py, R72)
+    "Sword Dance",
+    "Phase Shift",
+    "Slip",
+    "Impenetrable",
+    "Warning Signs",
+    "Target Practice",
+    # tdpause: type changes in the Attack/Defend contest (combat.matchup_types, R76)
+    "Blob Wall",
+    "Assassinate",
+    "Chimaeric Reaction",
+    # tdpause: units that may not be attacked (effects.attack_prohibited, R77)
+    "Oversized",
+    "Climb Tree",
+    "Maneuver",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
+# tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
+TYPES_MATCH_ATTACKER = 1  # in its Defend its Unit Type is the attacker's Attack Type (Blob Wall)
+TYPES_ASSASSINATE = 2  # in its Attack its Attack Type cycles by the defender's (Assassinate)
 # Hooks: the moments the rules kernels call effects.run_hook / collect_modifiers at (the
 # design in docs/rules/tactics_david.md, "The effect interpreter"); _ability_rows sorts every
 # row into the hooks it can fire at, so a hook scans only its own rows.
@@ -460,6 +478,14 @@ TD_TABLE_FIELDS = [
     ("r_dead_ok", np.uint8, (MAX_AB_ROWS,)),  # [R] its selector picks Dead units too: a
     # condition target_has_status Dead (Raise Dead, Grave Riser; R90)
     ("ab_twice_row", np.int16, (MAX_PROFILES,)),  # [N] its attack_twice row, -1 (R93)
+    # tdpause (appended): the pauses inside a procedure (pause.py, R72)
+    ("st_reroll", np.uint8, (N_STATUSES,)),  # [S] its holder may reroll one Procedure (Lucky)
+    ("it_refuse", np.uint8, (MAX_ITEMS,)),  # [I] discards a Status as acquired (Giant's Bread)
+    ("ab_types", np.uint8, (MAX_PROFILES,)),  # [N] TYPES_* bits: type changes in a contest
+    ("type_cycle", np.int8, (N_UNIT_TYPES,)),  # [3] Assassinate's Attack Type by defender type
+    ("r_utype", np.int8, (MAX_AB_ROWS,)),  # [R] the Unit Type a set_unit_type row sets, -1
+    ("ab_prohibit", np.int16, (MAX_PROFILES,)),  # [N] its row forbidding attacks on it, -1
+    ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -549,6 +575,10 @@ def build_record(
     r["status_fearful"] = t.status_index["Fearful"]
     r["status_feared"] = t.status_index["Feared"]
     r["type_magical"] = T.UNIT_TYPES.index("Magical")
+    phys, mag, eth = (T.UNIT_TYPES.index(x) for x in ("Physical", "Magical", "Ethereal"))
+    r["type_cycle"][phys] = eth  # Assassinate: Physical -> Ethereal -> Magical -> Physical
+    r["type_cycle"][eth] = mag
+    r["type_cycle"][mag] = phys
     _status_rows(t, r)
 
     r["n_battlefields"] = len(t.battlefields)
@@ -693,6 +723,8 @@ def _status_rows(t: T.Tables, r) -> None:
                     r[field][s] = 1
             if kind == "reflect_magical_attack":
                 r["st_reflect"][s] = 1
+            if kind == "reroll_once_per_turn":
+                r["st_reroll"][s] = 1
             if kind == "adjacent_enemies_acquire_fearful":
                 r["st_feared"][s] = 1
 
@@ -745,6 +777,8 @@ def _item_columns(t: T.Tables, r) -> None:
                 r["it_whip_radius"][i] = t.item_eff_radius[e]
             elif kind == "choose_unit_type":
                 r["it_choose_type"][i] = 1
+            elif kind == "refuse_acquired_status":
+                r["it_refuse"][i] = 1
             elif kind == "count_as_status":
                 r["it_count_status"][i] = t.item_eff_statuses[e]
             elif kind == "remove_statuses":
@@ -785,6 +819,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     if unknown:
         raise ValueError(f"IMPLEMENTED_ABILITIES names unknown abilities {sorted(unknown)}")
     r["ab_active"][:n] = [name in IMPLEMENTED_ABILITIES for name in u.ability_names]
+    r["ab_prohibit"][:] = -1
     r["r_cond"][:] = -1
     r["ab_twice_row"][:] = -1
     r["r_cond_bits"][:] = 0
@@ -853,6 +888,19 @@ def _ability_rows(t: T.Tables, r) -> None:
                 for k in range(3)
                 if int(u.eff_condition[e, k]) >= 0 and int(u.eff_condition_value[e, k]) >= 0
             )
+            r["r_utype"][e] = u.eff_unit_type[e]
+            if kind == "set_unit_type" and mode_name == "match_attacker":
+                r["ab_types"][a] |= TYPES_MATCH_ATTACKER  # Blob Wall (read by the contest)
+                continue
+            if kind == "set_attack_type" and mode_name == "assassinate_cycle":
+                r["ab_types"][a] |= TYPES_ASSASSINATE  # Assassinate (read by the contest)
+                continue
+            if kind == "extra_procedure" and mode_name == "facing" and has == {"Charge"}:
+                r["ab_charge_face"][a] = 1  # Maneuver (movement.apply_move)
+                continue
+            if kind == "attack_prohibited" and mode_name == "against_this_unit":
+                r["ab_prohibit"][a] = e  # Oversized, Climb Tree (effects.attack_prohibited)
+                continue
             contest = {"Attack", "Defend", "Duel", "Escape"}
             if kind == "set_movement_type" and int(u.eff_selector[e]) == ut.SELECTORS.index(
                 "team_partner"
@@ -942,6 +990,8 @@ def _ability_rows(t: T.Tables, r) -> None:
                 hooks[H_BEFORE_ESCAPE][a].append(e)  # Ink Shot: as the Escape starts (R60)
             elif trig == "during" and has == {"Ranged Hit"}:
                 hooks[H_RANGED_HIT][a].append(e)
+            elif trig == "after" and has == {"Ranged Hit"} and mode_name == "ranged_hit_retry":
+                hooks[H_RANGED_HIT][a].append(e)  # Target Practice: asked on a miss (R72)
             elif trig in ("after", "during"):
                 if "Attack" in has:
                     hooks[H_AFTER_BREATH if breath else H_AFTER_ATTACK][a].append(e)

@@ -288,6 +288,30 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     for k in range(S["fx_pick"].shape[1]):
         S["fx_pick"][b, k] = -1
     S["fx_n_pick"][b] = 0
+    # tdpause: no procedure paused, no Lucky used, no Giant's Bread pending (pause.py)
+    S["pz_at"][b] = 0
+    S["pz_seat"][b] = 0
+    S["pz_side"][b] = 0
+    S["pz_rm"][b] = 0
+    S["pz_i"][b] = 0
+    S["pz_att"][b] = 0
+    S["pz_dfn"][b] = 0
+    S["pz_flags"][b] = 0
+    S["pz_a"][b] = -1
+    S["pz_d"][b] = -1
+    S["pz_target"][b] = -1
+    S["pz_row"][b] = -1
+    S["pz_src"][b] = -1
+    S["pz_use_row"][b] = -1
+    S["pz_use_src"][b] = -1
+    S["pz_use_arg"][b] = -1
+    S["pz_bread_stage"][b] = 0
+    S["pz_bread_go"][b] = 0
+    S["pz_bread_seat"][b] = 0
+    S["pz_bread_unit"][b] = -1
+    for u in range(N_UNIT_IDS):
+        S["pz_lucky_turn"][b, u] = 0
+        S["pz_bread"][b, u] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

@@ -216,6 +216,29 @@ STATE_FIELDS = [
     # tdrest (appended)
     ("eng_moved", np.int8, ()),  # int8 Grid Spaces the Engaged unit moved this Engagement
     # (Movement, Charge: orthogonal steps from start to end of each; Dungball, R92)
+    # tdpause (appended): a decision asked inside a procedure, STAGE_PAUSE (pause.py, R72)
+    ("pz_at", np.int8, ()),  # int8 PZ_* where the paused procedure resumes, 0 none
+    ("pz_seat", np.int8, ()),  # int8 S["current"] before the pause (restored on resuming)
+    ("pz_a", np.int8, ()),  # int8 the procedure's attacker (or the shooting unit), -1
+    ("pz_d", np.int8, ()),  # int8 its defender, -1
+    ("pz_side", np.int8, ()),  # int8 the attack's side argument (Magical: the chosen side)
+    ("pz_rm", np.uint8, ()),  # bool a Ranged Melee Procedure
+    ("pz_target", np.int16, ()),  # int16 a Ranged Attack's target space, -1 a Melee area
+    ("pz_i", np.int16, ()),  # int16 area cursor: 2 * cell index + slot of the paused defender
+    ("pz_att", np.int16, ()),  # int16 the attack result kept across the pause
+    ("pz_dfn", np.int16, ()),  # int16 the defence result kept
+    ("pz_flags", np.int8, ()),  # int8 PZF_* bits: the defender cannot die; retried ...
+    ("pz_row", np.int16, ()),  # int16 the ability row a "may" asks about, -1
+    ("pz_src", np.int8, ()),  # int8 the unit owning that row, -1
+    ("pz_use_row", np.int16, ()),  # int16 the row the player chose to use, -1 none
+    ("pz_use_src", np.int8, ()),  # int8 its unit, -1
+    ("pz_use_arg", np.int16, ()),  # int16 the answer's argument (facing or space), -1
+    ("pz_lucky_turn", np.int16, (N_UNIT_IDS,)),  # int16[40] Turn its Lucky reroll was used
+    ("pz_bread", np.int32, (N_UNIT_IDS,)),  # int32[40] bit s: s acquired, Bread not asked yet
+    ("pz_bread_stage", np.int8, ()),  # int8 the stage asked when the Bread pause began, 0
+    ("pz_bread_go", np.int8, ()),  # int8 the GO_* step it interrupted (GO_NONE: a decision)
+    ("pz_bread_seat", np.int8, ()),  # int8 S["current"] before the Bread pause
+    ("pz_bread_unit", np.int8, ()),  # int8 the Bread holder asked, -1
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -288,6 +311,15 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "fx_dead_by",
     "fx_pick",
     "buy_member",
+    "pz_a",
+    "pz_d",
+    "pz_target",
+    "pz_row",
+    "pz_src",
+    "pz_use_row",
+    "pz_use_src",
+    "pz_use_arg",
+    "pz_bread_unit",
     "first_player",
     "roll_winner",
     "winner",

@@ -48,6 +48,7 @@ from envs.tactics_david.actions import (
     STAGE_MOVE,
     STAGE_NONE,
     STAGE_ORIENT,
+    STAGE_PAUSE,
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
     STAGE_WHIP,
@@ -65,6 +66,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
+from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
     H_COMBAT,
@@ -267,6 +269,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
         return legal_effect_choice(S, tb, b, out)
+    if stage == STAGE_PAUSE:
+        return legal_pause(S, tb, b, out)
     return 0
 
 
@@ -298,11 +302,20 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = apply_effect_choice(S, tb, b, a)
         elif stage == STAGE_ORIENT:
             teams.apply_orient(S, tb, b, a)
+        elif stage == STAGE_PAUSE and S["pz_bread_unit"][b] >= 0:
+            go = answer_bread(S, tb, b, a)  # the hand-off it interrupted comes back (R74)
+        elif stage == STAGE_PAUSE:
+            go = combat.resume_procedure(S, tb, b, a)  # the paused procedure goes on (R72)
         else:
             go = combat.apply_combat(S, tb, b, a)
         # the phase hand-offs: each step returns the one that follows (actions.GO_*) instead
-        # of calling it, so every step is one level below this loop (one call site each)
-        while go != GO_NONE:
+        # of calling it, so every step is one level below this loop (one call site each).
+        # Before each, a Status a Giant's Bread holder acquired is offered to it (R74)
+        while True:
+            if ask_bread(S, tb, b, go):
+                go = GO_NONE  # kept in pz_bread_go, run once the holder has answered
+            if go == GO_NONE:
+                break
             if go == GO_ITEM_PHASE_1:
                 go = items.begin_item_phase(S, tb, b, 1)
             elif go == GO_ITEM_PHASE_2:

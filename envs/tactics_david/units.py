@@ -206,6 +206,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
             if (np.int64(tb.sp_statuses[sp]) >> s) & 1:
                 S["unit_status"][b, u, s] = STATUS_PERMANENT
     unlock(S, b, u)
+    note_acquired(S, tb, b, u, np.int64(tb.status_dead))  # Giant's Bread (pause.py)
     if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
         S["kills_turn"][b, killer_seat] += 1
     v = np.int64(S["unit_team"][b, u])
@@ -341,7 +342,19 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
             discard_status(S, tb, b, u, t)
     if tb.st_no_lock[s]:
         unlock(S, b, u)
+    note_acquired(S, tb, b, u, s)
     return True
+
+
+@njit
+def note_acquired(S, tb, b: int, u: int, s: int) -> None:
+    """Unit u has just acquired Status s: if it holds an Item that may discard it (Giant's
+    Bread, TD-25.4), note it for the question turn.step asks next (pause.ask_bread, R74)."""
+    for slot in range(N_ITEM_SLOTS):
+        i = S["unit_item"][b, u, slot]
+        if i >= 0 and tb.it_refuse[i]:
+            S["pz_bread"][b, u] |= np.int32(1) << np.int32(s)
+            return
 
 
 @njit

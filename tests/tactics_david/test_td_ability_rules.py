@@ -37,14 +37,18 @@ from envs.tactics_david.actions import (
     STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_MOVE,
+    STAGE_PAUSE,
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
 from envs.tactics_david.combat import (
+    _attack_area,
     _fire,
     attack_unit,
     begin_procedure,
     contest,
+    matchup_types,
+    ranged_target_ok,
     sides_and_strengths,
 )
 from envs.tactics_david.effects import (
@@ -1806,7 +1810,7 @@ def t_outsmart():
         unit(S, tb, 0, NEUTRAL, 0, 13, S_)
         S["current"][0] = 1
         r = peek(S, 6)[0]
-        attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+        attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
         if r >= 4:
             assert not has(S, d, "Dead") and S["unit_lock"][0, d] < 0
             assert S["unit_lock"][0, a] < 0
@@ -1948,7 +1952,7 @@ def t_perfect_shot():
         S, u, t = _shot(tb, seed, "Perfect Shot", 6)
         copy = S.copy()
         d1, d2, d3 = (int(roll_d(copy["rng"], B0, I(k))) for k in (6, 6, 3))
-        _fire(S, tb, B0, I(u), I(cell(tb, 5, 6)), I(0))
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 6)), I(0), I(0), I(0))
         assert _missed(S, copy) == (d1 + d2 + d3 < 6), (d1, d2, d3)
         saved += d1 + d2 < 6 <= d1 + d2 + d3
     assert saved > 0
@@ -1966,7 +1970,7 @@ def t_headshot():
     for seed in SEEDS:
         S, u, t = _shot(tb, seed, "Headshot", 9)
         d1, d2 = peek(S, 6, 6)
-        _fire(S, tb, B0, I(u), I(cell(tb, 5, 9)), I(0))
+        _fire(S, tb, B0, I(u), I(cell(tb, 5, 9)), I(0), I(0), I(0))
         if d1 + d2 >= 10:
             assert has(S, t, "Dead")
         elif d1 + d2 <= 6:
@@ -1997,7 +2001,7 @@ def t_vampiric_aura():
             d = unit(S, tb, 1, NEUTRAL, 5, col + 1, W)
             unit(S, tb, 1, NEUTRAL, 0, 13, S_)
             assert fx.distance(S, tb, B0, I(h), I(a)) == (2 if col == 3 else 4)
-            attack_unit(S, tb, B0, I(a), I(d), I(0), False)
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
             killed = has(S, d, "Dead")
             assert has(S, a, "Lucky") == (killed and col == 3), (seed, col, killed)
             assert not has(S, h, "Lucky")
@@ -2007,7 +2011,7 @@ def t_vampiric_aura():
         S = position(tb, seed=seed)
         h = holder(S, tb, 0, "Vampiric Aura", 5, 5, E)
         d = unit(S, tb, 1, "Soldier", 5, 6, W)
-        attack_unit(S, tb, B0, I(h), I(d), I(0), False)
+        attack_unit(S, tb, B0, I(h), I(d), I(0), False, I(0), I(0))
         assert has(S, h, "Lucky") == has(S, d, "Dead")
 
 
@@ -2656,6 +2660,334 @@ def t_beast_whisperer():
             assert got is None, (at, name)
 
 
+# --- "may" rows asked inside a procedure (STAGE_PAUSE, envs/tactics_david/pause.py; R72) ----
+
+
+def _melee_on(tb, seed: int, d_name: str, d_facing: int = W, attacker: str = NEUTRAL):
+    """Seat 0's attacker on (5,5) facing east, engaged and striking seat 1's `d_name` on (5,6)
+    (a far seat-1 unit keeps the game going); the legal actions after the strike."""
+    S = position(tb, seed=seed)
+    a = unit(S, tb, 0, attacker, 5, 5, E)
+    d = unit(S, tb, 1, d_name, 5, 6, d_facing)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    return S, a, d, act(S, tb, A_STRIKE)
+
+
+def _shot_on(tb, seed: int, shooter: str = "Hunter", rise: int = 4, d_name: str = NEUTRAL):
+    """Seat 0's Ranged `shooter` on (5,0) facing east, engaged and shooting seat 1's `d_name`
+    `rise` spaces ahead; the legal actions after the shot (STAGE_PAUSE if asked)."""
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, shooter, 5, 0, E)
+    t = unit(S, tb, 1, d_name, 5, rise, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    act(S, tb, A_END)
+    return S, u, t, act(S, tb, A_CELL + cell(tb, 5, rise))
+
+
+def _paused(S, seat: int) -> bool:
+    return bool(S["stage"][0] == STAGE_PAUSE and S["current"][0] == seat)
+
+
+def t_sword_dance():
+    """Attacked by a Melee attack, the defender's player may make a Facing Procedure before
+    the Defend: asked of seat 1 with the three other facings; facing the attacker front to
+    front, a surviving Samurai is Locked in Combat (TD-16.1), which it is not when it keeps
+    its facing. Not asked against a Ranged Attack."""
+    tb = record()
+    locked = 0
+    for seed in SEEDS[:20]:
+        for turn_to in (W, None):
+            S, a, d, got = _melee_on(tb, seed, "Samurai", d_facing=N)
+            assert _paused(S, 1) and got == [A_FACE + E, A_FACE + S_, A_FACE + W, A_END]
+            act(S, tb, A_END if turn_to is None else A_FACE + turn_to)
+            assert S["unit_facing"][0, d] == (N if turn_to is None else W)
+            if not has(S, d, "Dead"):
+                assert (S["unit_lock"][0, d] == a) == (turn_to is not None)
+                locked += turn_to is not None
+    assert locked > 0
+    for seed in SEEDS[:10]:
+        S, u, t, _ = _shot_on(tb, seed, d_name="Samurai")
+        assert S["stage"][0] != STAGE_PAUSE or S["current"][0] == 0
+
+
+def t_warning_signs():
+    """An ally within 3 of the Detector receiving a Ranged Attack may make a Facing Procedure
+    before its Defend (asked of its player once the shot hits): it then defends facing the
+    way chosen; a unit 4 spaces away is not asked, nor is one attacked in Melee."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Hunter", 5, 0, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, N)
+        holder(S, tb, 1, "Warning Signs", 5, 7, N)  # 3 spaces from the target
+        engage(S, tb, u)
+        act(S, tb, A_END)
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # missed
+        asked += 1
+        assert _paused(S, 1) and A_FACE + W in got and A_FACE + N not in got
+        act(S, tb, A_FACE + W)
+        assert S["unit_facing"][0, t] == W
+    assert asked > 5
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Hunter", 5, 0, E)
+        unit(S, tb, 1, NEUTRAL, 5, 4, N)
+        holder(S, tb, 1, "Warning Signs", 5, 8, N)  # 4 spaces: too far
+        engage(S, tb, u)
+        act(S, tb, A_END)
+        act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["stage"][0] != STAGE_PAUSE
+    S, a, d, _ = _melee_on(tb, 1, "Detector")
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_impenetrable():
+    """The Turtle Fortress or an ally within 2 receiving a Ranged Attack may negate it on a
+    1 D6 of 3 or more: used, a roll of 3+ leaves the target untouched (no Attack rolled),
+    1-2 lets the attack go on; declined, the attack goes on. Not against a Melee attack."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        for use in (True, False):
+            S = position(tb, seed=seed)
+            u = unit(S, tb, 0, "Hunter", 5, 0, E)
+            t = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+            holder(S, tb, 1, "Impenetrable", 3, 3, N)  # 2 spaces away
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            engage(S, tb, u)
+            act(S, tb, A_END)
+            got = act(S, tb, A_CELL + cell(tb, 5, 3))
+            if S["stage"][0] != STAGE_PAUSE:
+                continue
+            assert _paused(S, 1) and got == [A_ABILITY, A_END]
+            (r,) = peek(S, 6)
+            copy = S.copy()
+            roll_d(copy["rng"], B0, I(6))
+            act(S, tb, A_ABILITY if use else A_END)
+            negated = use and r >= 3
+            if negated:
+                assert not has(S, t, "Dead") and np.array_equal(S["rng"][0], copy["rng"][0])
+            seen.add((use, negated, has(S, t, "Dead")))
+    assert (True, True, False) in seen and (False, False, True) in seen
+    S, a, d, _ = _melee_on(tb, 1, HOLDER["Impenetrable"])
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_slip():
+    """Attacked by a unit in direct contact, the Slime may (1 D6 >= 4) move directly behind
+    the attacker facing it: the attack on it does not happen (R75) and no lock forms; on
+    1-3 it stays and is attacked. Not asked when the space behind is taken."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d, got = _melee_on(tb, seed, "Slime")
+        assert _paused(S, 1) and got == [A_ABILITY, A_END]
+        (r,) = peek(S, 6)
+        act(S, tb, A_ABILITY)
+        if r >= 4:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 4) and S["unit_facing"][0, d] == E
+            assert not has(S, d, "Dead") and S["unit_lock"][0, d] == -1
+        else:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 6)
+        seen.add(r >= 4)
+    both_ways(seen)
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+    unit(S, tb, 0, NEUTRAL, 5, 4, E)  # the space behind the attacker is taken
+    holder(S, tb, 1, "Slip", 5, 6, W)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    act(S, tb, A_STRIKE)
+    assert S["stage"][0] != STAGE_PAUSE
+
+
+def t_phase_shift():
+    """The Monk may (1 D6 >= 4) move to any side of the attacker and face it: offered the free
+    spaces beside the attacker (and its own); moved, the attack on it does not happen
+    (R75); on 1-3 it stays where it was."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d, got = _melee_on(tb, seed, "Monk")
+        sides = {cell(tb, 4, 5), cell(tb, 6, 5), cell(tb, 5, 4), cell(tb, 5, 6)}
+        assert _paused(S, 1) and set(got) == {A_CELL + c for c in sides} | {A_END}
+        (r,) = peek(S, 6)
+        act(S, tb, A_CELL + cell(tb, 4, 5))
+        if r >= 4:
+            assert S["unit_cell"][0, d] == cell(tb, 4, 5) and S["unit_facing"][0, d] == S_
+            assert not has(S, d, "Dead")
+        else:
+            assert S["unit_cell"][0, d] == cell(tb, 5, 6)
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_target_practice():
+    """A missed Ranged Hit may be performed again, once: the Archer (Range Modifier -1) at
+    Rise 5 hits on 2 D6 - 1 >= 5; the retry rolls 2 D6 afresh and a second miss ends the
+    Combat Phase with no further question; declined, nothing more is rolled."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, u, t, got = _shot_on(tb, seed, shooter="Archer", rise=5)
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # hit at once
+        assert _paused(S, 0) and got == [A_ABILITY, A_END]
+        copy = S.copy()
+        act(S, tb, A_END)
+        assert np.array_equal(S["rng"][0], copy["rng"][0])  # the miss stands
+        S = copy.copy()
+        d1, d2 = peek(S, 6, 6)
+        act(S, tb, A_ABILITY)
+        assert S["stage"][0] != STAGE_PAUSE  # one retry only
+        seen.add(d1 + d2 - 1 >= 5)
+        fresh = copy.copy()
+        roll_d(fresh["rng"], B0, I(6))
+        roll_d(fresh["rng"], B0, I(6))
+        # missed again: nothing rolled after the two dice; hit: the Attack rolled on
+        assert np.array_equal(S["rng"][0], fresh["rng"][0]) == (d1 + d2 - 1 < 5)
+    both_ways(seen)
+
+
+# --- type changes in the Attack/Defend contest (combat.matchup_types; R76) -------------------
+
+PHYS, MAG, ETH = 0, 1, 2  # tables.UNIT_TYPES order
+
+
+def t_blob_wall():
+    """In its Defend the Blob Knight's Unit Type is the attacker's Attack Type (a Magical or
+    Ethereal attack meets it as the normal matchup, TD-13.4), and it rolls an extra D3; a
+    plain Physical defender keeps its type against the same attack."""
+    tb = record()
+    assert TABLES.units.unit_type[TABLES.units.unit_index["Blob Knight"]] == PHYS
+    for attacker, t in (("Monk", MAG), ("Ghost", ETH), (NEUTRAL, PHYS)):
+        S, a, d = _pair(tb, 1, attacker, HOLDER["Blob Wall"])
+        assert tuple(int(x) for x in matchup_types(S, tb, B0, I(a), I(d), False)) == (t, t)
+        assert tuple(int(x) for x in matchup_types(S, tb, B0, I(a), I(d), True))[1] == PHYS
+        assert mods(S, tb, a, d)[1, 0, M_D3] == 1 and mods(S, tb, a, d)[0, 0, M_D3] == 0
+        S, a, d = _pair(tb, 1, attacker, "Soldier")
+        assert int(matchup_types(S, tb, B0, I(a), I(d), False)[1]) == PHYS
+
+
+def t_assassinate():
+    """The Assassin attacks a Physical unit with an Ethereal Attack Type, an Ethereal unit with
+    a Magical one and a Magical unit with a Physical one: so it can kill a Ghost (Magical
+    against Ethereal), which a Physical attack never does (TD-13.4)."""
+    tb = record()
+    for defender, want in (("Soldier", ETH), ("Ghost", MAG), ("Monk", PHYS)):
+        S, a, d = _pair(tb, 1, HOLDER["Assassinate"], defender)
+        assert int(matchup_types(S, tb, B0, I(a), I(d), False)[0]) == want
+        assert int(matchup_types(S, tb, B0, I(a), I(d), True)[0]) == PHYS  # not an Escape
+    kills = {HOLDER["Assassinate"]: 0, "Soldier": 0}
+    for name in kills:
+        for seed in SEEDS:
+            S, a, d = _pair(tb, seed, name, "Ghost")
+            attack_unit(S, tb, B0, I(a), I(d), I(0), False, I(0), I(0))
+            kills[name] += has(S, d, "Dead")
+    assert kills[HOLDER["Assassinate"]] > 0 and kills["Soldier"] == 0
+
+
+def t_chimaeric_reaction():
+    """Before its Defend the Chimera rolls 1 D6: 5-6 it becomes Physical, 3-4 Magical, 1-2
+    Ethereal (for good, its Attack Type following, TD-3.3)."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, NEUTRAL, HOLDER["Chimaeric Reaction"])
+        (r,) = peek(S, 6)
+        set_procedure(S, a, d)
+        hook(S, tb, H_BEFORE_DEFEND, d, a)
+        want = PHYS if r >= 5 else (MAG if r >= 3 else ETH)
+        assert S["unit_type"][0, d] == want and S["unit_attack_type"][0, d] == want, r
+        seen.add(want)
+    assert seen == {PHYS, MAG, ETH}
+
+
+# --- units that may not be attacked (effects.attack_prohibited; R77) -------------------------
+
+
+def _strikes(tb, attacker: str, d_name: str, setup=None) -> list[int]:
+    """The Combat Phase's strikes offered to seat 0's `attacker` on (5,5) facing east with
+    seat 1's `d_name` on (5,6) facing west."""
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, attacker, 5, 5, E)
+    unit(S, tb, 1, d_name, 5, 6, W)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, a)
+    return [x for x in act(S, tb, A_END) if A_STRIKE <= x < A_STRIKE + 4]
+
+
+def t_oversized():
+    """Enemy units in direct contact may not attack the Oversized unit: no strike is offered
+    to an adjacent enemy (its area holding no other enemy) nor is it hit by one; a Ranged
+    unit 3 spaces away may still target it."""
+    tb = record()
+    big = HOLDER["Oversized"]
+    assert _strikes(tb, NEUTRAL, big) == [] and _strikes(tb, NEUTRAL, NEUTRAL) != []
+    S, a, d = _pair(tb, 1, NEUTRAL, big)
+    assert fx.attack_prohibited(S, tb, B0, I(a), I(d))
+    S = position(tb, seed=1)
+    h = unit(S, tb, 0, "Hunter", 5, 3, E)
+    unit(S, tb, 1, big, 5, 6, W)
+    assert ranged_target_ok(S, tb, B0, I(h), I(cell(tb, 5, 6)))
+    for seed in SEEDS[:10]:  # an area attack by an adjacent enemy passes it by
+        S2, a2, d2 = _pair(tb, seed, NEUTRAL, big)
+        cells = np.array([cell(tb, 5, 6)] + [0] * 15, dtype=np.int64)
+        _attack_area(S2, tb, B0, I(a2), cells, I(1), I(0), False, I(0), I(0), I(0))
+        assert not has(S2, d2, "Dead") and S2["unit_lock"][0, d2] == -1
+
+
+def t_climb_tree():
+    """In Forest the Climb Tree unit may not be attacked by a Physical Melee unit; on Field it
+    may, and in Forest a Magical Melee unit may still attack it."""
+    tb = record()
+    monkey = HOLDER["Climb Tree"]
+    assert _strikes(tb, NEUTRAL, monkey) != []  # on Field
+    paint(tb, 5, 6, terrain="Forest")
+    assert TABLES.units.unit_type[TABLES.units.unit_index[NEUTRAL]] == PHYS
+    assert _strikes(tb, NEUTRAL, monkey) == []
+    assert _strikes(tb, "Monk", monkey) != []  # Magical
+    assert _strikes(tb, NEUTRAL, NEUTRAL) != []  # another unit in Forest
+
+
+# --- another Facing after a charge (movement._after_charge; R78) ------------------------------
+
+
+def _charged(tb, seed: int, name: str):
+    """Seat 0's `name` on (5,1) facing east charges (an enemy far off); the legal actions once
+    the charge is over (a passed charge stops as far as it may)."""
+    S = position(tb, seed=seed)
+    u = unit(S, tb, 0, name, 5, 1, E)
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    got = act(S, tb, A_CHARGE)
+    if S["stage"][0] == STAGE_CHARGE_DIST:
+        got = act(S, tb, max(got))
+    return S, u, got
+
+
+def t_maneuver():
+    """After its charge (passed or stumbled) the Black Knight may make another Facing
+    Procedure before its Movement Phase ends (even after facing before the charge): offered
+    the three other facings and A_END; a unit without the ability goes straight on to its
+    Combat Phase."""
+    tb = record()
+    for seed in SEEDS[:10]:
+        S, u, got = _charged(tb, seed, HOLDER["Maneuver"])
+        assert S["stage"][0] == STAGE_MOVE
+        assert got == [A_FACE + N, A_FACE + S_, A_FACE + W, A_END]
+        act(S, tb, A_FACE + N)
+        assert S["unit_facing"][0, u] == N and S["stage"][0] != STAGE_MOVE
+        S, u, got = _charged(tb, seed, NEUTRAL)
+        assert S["stage"][0] != STAGE_MOVE and A_FACE + N not in got
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -2801,6 +3133,18 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Ctrl Alt Del": t_ctrl_alt_del,
     "Dungball": t_dungball,
     "Beast Whisperer": t_beast_whisperer,
+    "Sword Dance": t_sword_dance,
+    "Warning Signs": t_warning_signs,
+    "Impenetrable": t_impenetrable,
+    "Slip": t_slip,
+    "Phase Shift": t_phase_shift,
+    "Target Practice": t_target_practice,
+    "Blob Wall": t_blob_wall,
+    "Assassinate": t_assassinate,
+    "Chimaeric Reaction": t_chimaeric_reaction,
+    "Oversized": t_oversized,
+    "Climb Tree": t_climb_tree,
+    "Maneuver": t_maneuver,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

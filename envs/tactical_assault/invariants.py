@@ -1,7 +1,8 @@
 """Invariants of a Tactical Assault game, checked after every decision by the tests and the
 fuzzer: every card in exactly one place, statuses and positions consistent, points
 eliminated consistent, no two units sharing a position outside Close Combat (on the tabletop,
-FC R28, no two enemy units ever, and friends only while one moves through the other)."""
+FC R28, no two enemy units ever, and friends only while one moves through the other), and no
+zone of an oversized unit's footprint off the map or covered by another unit (LB R28)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.tactical_assault.actions import STAGE_GAME_OVER
 from envs.tactical_assault.flow import holds, loses, reset_game
+from envs.tactical_assault.plays import covers, fp_zone
 from envs.tactical_assault.state import (
     MAX_UNITS,
     PLACE_DECK,
@@ -97,6 +99,9 @@ def check(S: np.ndarray, tb, b: int) -> str:
                 return f"position {pos}: units {us} share it but only {entered} entered"
     if S["stage"][b] != STAGE_GAME_OVER and S["depth"][b] == 0 and S["fb_unit"][b] != -1:
         return "a Fall Back pending outside any card"
+    footprint = oversized_code(S, tb, b)
+    if footprint != OK:
+        return f"an oversized unit's footprint: {CODE_NAMES[footprint]} (LB R28)"
     return ""
 
 
@@ -270,6 +275,32 @@ def check_codes(S, tb, b):
                     mover = True
             if not mover:
                 return BAD_SHARING
+    return oversized_code(S, tb, b)
+
+
+@njit
+def oversized_code(S, tb, b):
+    """An oversized unit's other zones (LB R28): each on the map and standable (else
+    BAD_POSITION) and covered by no other unit (else BAD_SHARING): a unit entering one of them
+    stands in the centre zone (Close Combat), and moves and Fall Backs go only where the whole
+    footprint fits. Units moving or falling back are passing through (as for sharing)."""
+    for u in range(MAX_UNITS):
+        if S["unit_where"][b, u] != WHERE_ON or tb.sc_fp_n[u] == 0:
+            continue
+        p = np.int64(S["unit_pos"][b, u])
+        for f in range(tb.sc_fp_n[u]):
+            y = fp_zone(tb, u, p, f)
+            if y < 0 or tb.g_standable[y] == 0:
+                return BAD_POSITION
+            for w in range(MAX_UNITS):
+                if w == u or not covers(S, tb, b, w, y):
+                    continue
+                passing = S["fb_unit"][b] == w or S["fb_unit"][b] == u
+                for i in range(S["depth"][b]):
+                    if S["fr_unit"][b, i] == w or S["fr_unit"][b, i] == u:
+                        passing = True
+                if not passing:
+                    return BAD_SHARING
     return OK
 
 

@@ -169,6 +169,21 @@ def test_a_footprint_falls_back_only_where_it_fits(built):
     assert S["unit_pos"][0, DRAGON] == z(3, 3)
 
 
+def test_the_invariants_name_a_footprint_off_the_map_or_covered_by_another_unit(built):
+    """LB R28 in both invariant checkers (the fuzzer's numba codes and the tests' sentences):
+    a zone of the footprint holds no other unit's centre outside a move, and is on the map."""
+    _, tb = built
+    S = started(tb)
+    assert invariants.check(S, tb, 0) == "" and invariants.check_codes(S, tb, 0) == invariants.OK
+    put(S, MILITIA, 3, 4)  # a friend's centre under the Dragon's south part
+    assert invariants.check_codes(S, tb, 0) == invariants.BAD_SHARING
+    assert "footprint" in invariants.check(S, tb, 0)
+    S = started(tb)
+    put(S, DRAGON, 3, 0)  # its north part off the map
+    assert invariants.oversized_code(S, tb, 0) == invariants.BAD_POSITION
+    assert "footprint" in invariants.check(S, tb, 0)
+
+
 def test_siege_of_the_ridge_fort_plays_whole_games_through_the_env():
     """The scenario with a Monstrous unit and a siege tower (oversized) plays through the
     contract: whole random games end, the same seed gives the same game, and no zone is

@@ -289,9 +289,9 @@ def _stop_moving(S, tb, b, i, u):
         return
     if in_close_combat(S, tb, b, u):
         return
-    pos = S["unit_pos"][b, u]
+    pos = np.int64(S["unit_pos"][b, u])
     for w in range(MAX_UNITS):
-        if w != u and S["unit_where"][b, w] == WHERE_ON and S["unit_pos"][b, w] == pos:
+        if w != u and covers(S, tb, b, w, pos):  # a friend's zone, or a part of one (LB R28)
             S["unit_pos"][b, u] = S["fr_last_ok"][b, i]
             return
 

@@ -206,6 +206,21 @@ def test_siege_of_the_ridge_fort_plays_whole_games_through_the_env():
     assert finals[0].tobytes() == finals[1].tobytes()
 
 
+def test_a_stopped_walk_never_leaves_a_unit_on_a_part_of_a_friend():
+    """Found by the footprint invariant: in game 45 of seed 2024 on Siege of the Ridge Fort a
+    walk stopped on the siege tower's other zone and the unit stayed there (R24 looked only at
+    centre zones). Replayed with every invariant checked after every decision."""
+    from envs.tactical_assault.actions import N_ACTIONS
+
+    rs = get_ruleset("legendary_battles", options={"scenario": "siege_of_the_ridge_fort"})
+    tb = tables.as_tb(rs.tables_batch[:1])
+    S = state.allocate(1)
+    out = np.zeros(N_ACTIONS, dtype=np.int64)
+    games, decisions, bad, code = invariants.fuzz(S, tb, 0, 2024, 40, 10, out)
+    assert (games, bad, code) == (10, -1, invariants.OK), invariants.CODE_NAMES[code]
+    assert decisions > 0
+
+
 def test_the_picture_draws_every_zone_where_the_unit_now_stands(built):
     """The map (render.state_view) shows an oversized unit's other zones around its centre
     zone as it is now, not where the scenario placed it."""

@@ -1,9 +1,11 @@
 """Tactical Assault: Fantasy Cards (seed: shared/seeds/000_966979c4608810fc.txt, edition 1.4).
 
-What exists so far (issue 3): the rules as numbered clauses in docs/rules/fantasy_cards.md,
-the rule data in configs/fantasy_cards/ (Tables 1-6, the Standard Game and campaign numbers,
-the invented unit classes, card-effect table, 72-card deck and Random Drift table), the
-loader :func:`envs.fantasy_cards.tables.load_tables` and the deck statistics in
-:mod:`envs.fantasy_cards.deck_stats`. The engine (kernels, env, BatchEnv) follows in a later
-issue and will be built on these tables.
+A PLAYABLE ruleset (envs/registry.py): ``fantasy_cards_v0.env()`` is the PettingZoo AEC env and
+``fantasy_cards_v0.BatchEnv`` steps many games per call, both over the one Tactical Assault core
+(envs/tactical_assault: cards, hands, decks, play windows, combat) with the tabletop geometry of
+``tabletop.py``. ``env(campaign=N)`` plays the Part VII campaign as N linked games
+(``campaign_env.py``, ``campaign.py``). The rule data is in configs/fantasy_cards/ (loader
+:func:`envs.fantasy_cards.tables.load_tables`), the clauses with their kernels and tests in
+docs/rules/fantasy_cards.md; ``deck_stats`` gives the deck's card statistics and ``view`` the
+ANSI and PNG pictures.
 """

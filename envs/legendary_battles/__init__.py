@@ -1,10 +1,12 @@
 """Tactical Assault: Legendary Battles: Fantasy Cards played on a map of zones.
 
-What exists so far (issue 3, rules and data): the scenario format and the terrain types
-(``tables.py``, data in configs/legendary_battles/), the zone geometry (``geometry.py``:
-adjacency, distances in zones, effect radii, LOS between zone centres, LOS arcs, fall back and
-random drift routes, terrain templates) and the map renderers (``render.py``: ASCII and PNG).
-Units and cards are Fantasy Cards' (configs/fantasy_cards/); the engine, which shares the
-Fantasy Cards card and combat kernels, follows in a later issue. No env yet.
-The rules are in docs/rules/legendary_battles.md.
+A PLAYABLE ruleset (envs/registry.py): ``legendary_battles_v0.env(scenario=...)`` (a shipped
+scenario's name or a scenario YAML path) is the PettingZoo AEC env and
+``legendary_battles_v0.BatchEnv`` steps many games per call, over the one Tactical Assault core
+(envs/tactical_assault) shared with Fantasy Cards, with the zone geometry of ``geometry.py``
+and ``zones.py`` (adjacency, distances in zones, effect radii, LOS between zone centres and LOS
+arcs, fall back and drift routes, terrain templates, oversized units). The scenario format and
+terrain types are loaded and validated by ``tables.py`` (data in configs/legendary_battles/);
+``render.py`` and ``view.py`` draw the map (ASCII and PNG). Units and cards are Fantasy Cards'
+(configs/fantasy_cards/). The rules are in docs/rules/legendary_battles.md.
 """

@@ -4,8 +4,7 @@ tabletop (reading R28), on the Tactical Assault core (envs/tactical_assault/).
 A PettingZoo AEC environment (`env()`, `raw_env()`) and a batched API (`BatchEnv`) over the
 same numba kernels (envs/tactical_assault/kernels.py, shared with Legendary Battles). Rules:
 docs/rules/fantasy_cards.md; data: configs/fantasy_cards/ (cards, unit types, the Standard
-Game, the battlefield). In progress: the clauses still "to implement" in that doc are left out
-(`tacsim rulesets` counts them).
+Game, the battlefield). Every clause of the doc is implemented (PLAYABLE).
 
 Agents: `player_0` and `player_1`. One option, of the AEC env only: `campaign` (FC PART VII,
 reading R37): `env(campaign=3)` (or `env(options={"campaign": "3"})`) is a two-player campaign

@@ -4,8 +4,7 @@ scenario's map of zones, on the Tactical Assault core (envs/tactical_assault/).
 A PettingZoo AEC environment (`env()`, `raw_env()`) and a batched API (`BatchEnv`) over the
 same numba kernels (envs/tactical_assault/kernels.py). Rules: docs/rules/legendary_battles.md
 and docs/rules/fantasy_cards.md; data: configs/legendary_battles/ (maps, scenarios) and
-configs/fantasy_cards/ (cards, unit types). In progress: the clauses still "to implement" in
-those docs are left out (`tacsim rulesets` counts them).
+configs/fantasy_cards/ (cards, unit types). Every clause of both docs is implemented (PLAYABLE).
 
 Agents: `player_0` and `player_1`, the scenario's sides in order (Greywater Ford: the
 Northmarch Host, the Fen Wardens; Crossroads of Hallin: the Village Watch, the Raiders; Siege

@@ -14,6 +14,8 @@ on threads by envs.core.threads.over_games (docs/adding_a_ruleset.md).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
@@ -76,6 +78,7 @@ def report_if_over(S, b, rewards, terminated, final_score, final_length):
 
 MODE_RESET = 0  # run_games: index[b] >= 0 starts game index[b] in slot b (others untouched)
 MODE_STEP = 1  # run_games: index[b] is the (legal) action of game b
+_ZERO, _ONE, _MODE_STEP = np.int64(0), np.int64(1), np.int64(MODE_STEP)
 
 
 @njit
@@ -186,23 +189,23 @@ def observe_batch(S, tba, players, out):
     over_games(observe_games, players.shape[0], S, tba, players, out)
 
 
+_aec_scratch = threading.local()  # per thread: the action slot and write-only outcome rows
+
+
 def aec_step(S, tba, a, mask_row):
     """Game 0 of a batch of one: apply a legal action, refresh the mask. Returns 1 if the
     action is illegal (nothing changed), 2 if the game is now over, else 0. The step itself
-    is run_games' (one compiled rules tree for reset and step, on the AEC path too)."""
+    is run_games' (one compiled rules tree for reset and step, on the AEC path too); its
+    arguments are kept per thread, so a step allocates nothing (AEC steps/s)."""
     a = int(a)
     if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
         return 1
+    scratch = getattr(_aec_scratch, "args", None)
+    if scratch is None:
+        scratch = _aec_scratch.args = (np.zeros(1, dtype=np.int64), *_outcome_rows(1))
+    scratch[0][0] = a
     run_games(
-        np.int64(0),
-        np.int64(1),
-        S,
-        tba,
-        np.int64(MODE_STEP),
-        np.int64(0),
-        np.array([a], dtype=np.int64),
-        mask_row.reshape(1, -1),
-        *_outcome_rows(1),
+        _ZERO, _ONE, S, tba, _MODE_STEP, _ZERO, scratch[0], mask_row.reshape(1, -1), *scratch[1:]
     )
     return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
 

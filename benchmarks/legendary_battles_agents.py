@@ -1,6 +1,6 @@
 """Legendary Battles (or, with --ruleset fantasy_cards, Fantasy Cards' Standard Game): the
 Tactical Assault heuristic against the random agent, win rate per seat over whole games of
-each playable shipped scenario (the ruleset's play_chunk, agents/tactical_assault/selfplay.py;
+every shipped scenario (the ruleset's play_chunk, agents/tactical_assault/selfplay.py;
 seat s of game g is played by agent (s + g) % 2, so half the games have the heuristic in each
 seat).
 
@@ -24,12 +24,16 @@ from benchmarks.seats import SeatTally
 from envs.registry import get
 
 CHUNK = 2000  # games per kernel call
-# what is measured, by ruleset: each scenario option (Fantasy Cards: the Standard Game)
-SCENARIOS = {
-    "legendary_battles": ("greywater_ford", "crossroads_of_hallin"),
-    "fantasy_cards": ("standard_game",),
-}
+RULESETS = ("legendary_battles", "fantasy_cards")
 TITLES = {"legendary_battles": "Legendary Battles", "fantasy_cards": "Fantasy Cards"}
+
+
+def scenarios(ruleset: str) -> tuple[str, ...]:
+    """What is measured: every shipped scenario of Legendary Battles (the ruleset's scenario
+    option choices, so a new scenario file is measured too); Fantasy Cards' Standard Game."""
+    if ruleset == "legendary_battles":
+        return tuple(get(ruleset).option_choices["scenario"])
+    return ("standard_game",)
 
 
 def measure(games: int, seed: int, scenario: str, ruleset: str = "legendary_battles") -> dict:
@@ -90,7 +94,7 @@ def main() -> None:
     from benchmarks.harness import DEFAULT_OUT, git_info, machine_info
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--ruleset", choices=tuple(SCENARIOS), default="legendary_battles")
+    p.add_argument("--ruleset", choices=RULESETS, default="legendary_battles")
     p.add_argument("--games", type=int, default=20_000, help="games per scenario")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the JSON + md")
@@ -98,7 +102,7 @@ def main() -> None:
     if args.games < 2:
         raise SystemExit(f"--games must be at least 2, got {args.games}")
     rows = []
-    for scenario in SCENARIOS[args.ruleset]:
+    for scenario in scenarios(args.ruleset):
         t = time.perf_counter()
         r = measure(args.games, args.seed, scenario, args.ruleset)
         r["seconds"] = round(time.perf_counter() - t, 1)

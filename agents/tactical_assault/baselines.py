@@ -14,7 +14,7 @@ from envs.core.rng import randint
 from envs.core.threads import over_games
 from envs.tactical_assault import turn
 from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
-from envs.tactical_assault.kernels import report_if_over, step_one
+from envs.tactical_assault.kernels import apply, report_if_over, write_mask
 
 AGENT_RANDOM = 0
 AGENT_HEURISTIC = 1
@@ -47,19 +47,30 @@ def act_one(S, tba, b, agent):
 
 
 @njit
-def act_games(first, step, S, tba, seat_agents, out):
+def act_games(first, step, S, tba, masks, seat_agents, out):
+    """The legal list of game b is read from its mask (written by the step that asked the
+    decision), not computed again: legal_actions in this kernel's call tree cost the BatchEnv
+    path ~6 s of cold compile. So the list is in action order, where play_chunk's is in
+    legal_actions' order: a tie (heuristic) or a random pick may differ between the two
+    paths, as TAC's random agent does (agents/arena.py)."""
     buf = np.empty(N_ACTIONS, dtype=np.int64)
     tb = tba[0]
     for b in range(first, S.shape[0], step):
         if S["stage"][b] != STAGE_GAME_OVER:
-            agent = np.int64(seat_agents[S["current"][b]])
-            out[b] = choose_action(S, tb, np.int64(b), agent, buf)
+            n = 0
+            for a in range(N_ACTIONS):
+                if masks[b, a]:
+                    buf[n] = a
+                    n += 1
+            if n > 0:
+                agent = np.int64(seat_agents[S["current"][b]])
+                out[b] = choose_from_legal(S, tb, np.int64(b), agent, buf, np.int64(n))
 
 
 def batch_actions(S, tba, masks, seat_agents, out):
     """The action of every game's current player, seat s played by agent seat_agents[s]
     (the contract's act_batch; each game draws from its own agent RNG)."""
-    over_games(act_games, S.shape[0], S, tba, seat_agents, out)
+    over_games(act_games, S.shape[0], S, tba, masks, seat_agents, out)
 
 
 @njit
@@ -74,7 +85,7 @@ def play_opponents(
         while S["stage"][b] != STAGE_GAME_OVER and S["current"][b] != learner:
             agent = np.int64(seat_agents[S["current"][b]])
             a = choose_action(S, tb, np.int64(b), agent, buf)
-            step_one(S, tba, np.int64(b), a, masks[b], buf)
+            write_mask(masks[b], buf, apply(S, tb, np.int64(b), a, buf))
         report_if_over(S, b, rewards, terminated, final_sc, final_len)
 
 

@@ -14,6 +14,8 @@ on threads by envs.core.threads.over_games (docs/adding_a_ruleset.md).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
@@ -22,6 +24,7 @@ from envs.tactical_assault import turn
 from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
 from envs.tactical_assault.flow import reset_game
 from envs.tactical_assault.observe import observe
+from envs.tactical_assault.state import N_PLAYERS
 
 # --- one game ----------------------------------------------------------------------------------
 
@@ -59,11 +62,6 @@ def fill_mask(S, tb, b, mask_row, buf):
     write_mask(mask_row, buf, turn.legal_actions(S, tb, b, buf))
 
 
-@njit_inline
-def step_one(S, tba, b, a, mask_row, buf):
-    write_mask(mask_row, buf, apply(S, tba[0], b, a, buf))
-
-
 @njit
 def report_if_over(S, b, rewards, terminated, final_score, final_length):
     """A game that has ended reports its rewards, score and length in row b."""
@@ -78,20 +76,60 @@ def report_if_over(S, b, rewards, terminated, final_score, final_length):
 
 # --- the contract's batch kernels ----------------------------------------------------------------
 
+MODE_RESET = 0  # run_games: index[b] >= 0 starts game index[b] in slot b (others untouched)
+MODE_STEP = 1  # run_games: index[b] is the (legal) action of game b
+_ZERO, _ONE, _MODE_STEP = np.int64(0), np.int64(1), np.int64(MODE_STEP)
+
 
 @njit
-def reset_slots(first, step, S, tba, seed, new_index, masks):
-    """A new game new_index[b] in every slot b of first, first + step, ... with
-    new_index[b] >= 0 (the one kernel behind reset_batch and autoreset_batch)."""
+def run_games(
+    first, step, S, tba, mode, seed, index, masks, rewards, terminated, final_score, final_length
+):
+    """The one kernel behind reset_batch, autoreset_batch, step_batch and aec_step, over games
+    first, first + step, ...: MODE_RESET starts game index[b] in every slot b with
+    index[b] >= 0; MODE_STEP applies action index[b] in every game b (games that end report
+    rewards, score and length and stay over). One kernel, not one per operation: each numba
+    entry point links and compiles the whole rules tree again (legal_actions under reset and
+    step alike), so a separate reset kernel cost the BatchEnv and AEC paths ~4 s of cold
+    compile (benchmarks/results/compile_legendary_battles_batch_*)."""
     buf = np.empty(N_ACTIONS, dtype=np.int64)
     tb = tba[0]
-    for b in range(first, new_index.shape[0], step):
-        if new_index[b] >= 0:
-            write_mask(masks[b], buf, start(S, tb, np.int64(b), seed, new_index[b], buf))
+    for b in range(first, index.shape[0], step):
+        i = np.int64(b)
+        if mode == MODE_RESET:
+            if index[b] >= 0:
+                write_mask(masks[b], buf, start(S, tb, i, seed, index[b], buf))
+            continue
+        for s in range(rewards.shape[1]):
+            rewards[b, s] = 0.0
+        terminated[b] = False
+        write_mask(masks[b], buf, apply(S, tb, i, np.int64(index[b]), buf))
+        report_if_over(S, i, rewards, terminated, final_score, final_length)
+
+
+def _outcome_rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """rewards, terminated, final_score, final_length rows for n games, of BatchEnv's dtypes
+    (envs/core/batch.py), so that every caller of run_games shares its one signature."""
+    return (
+        np.zeros((n, N_PLAYERS), dtype=np.float32),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros((n, N_PLAYERS), dtype=np.int16),
+        np.zeros(n, dtype=np.int32),
+    )
 
 
 def _reset(S, tba, seed, new_index, masks):
-    over_games(reset_slots, new_index.shape[0], S, tba, np.int64(seed), new_index, masks)
+    over_games(
+        run_games,
+        new_index.shape[0],
+        S,
+        tba,
+        np.int64(MODE_RESET),
+        np.int64(seed),
+        new_index,
+        masks,
+        *_outcome_rows(0),
+    )
 
 
 def reset_batch(S, tba, seed, game_indices, masks):
@@ -109,27 +147,16 @@ def check_actions(S, masks, actions):
     return -1
 
 
-@njit
-def step_games(first, step, S, tba, actions, masks, rewards, terminated, final_score, final_length):
-    """Apply one legal action in each game first, first + step, ...; games that end report
-    rewards and stay over."""
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
-    for b in range(first, actions.shape[0], step):
-        for s in range(rewards.shape[1]):
-            rewards[b, s] = 0.0
-        terminated[b] = False
-        step_one(S, tba, np.int64(b), np.int64(actions[b]), masks[b], buf)
-        report_if_over(S, b, rewards, terminated, final_score, final_length)
-
-
 def step_batch(S, tba, actions, masks, rewards, terminated, final_score, final_length):
     """The contract's step: one legal action per game, on every thread."""
     over_games(
-        step_games,
+        run_games,
         actions.shape[0],
         S,
         tba,
-        actions,
+        np.int64(MODE_STEP),
+        np.int64(0),
+        np.ascontiguousarray(actions, dtype=np.int64),
         masks,
         rewards,
         terminated,
@@ -162,14 +189,24 @@ def observe_batch(S, tba, players, out):
     over_games(observe_games, players.shape[0], S, tba, players, out)
 
 
-@njit
+_aec_scratch = threading.local()  # per thread: the action slot and write-only outcome rows
+
+
 def aec_step(S, tba, a, mask_row):
     """Game 0 of a batch of one: apply a legal action, refresh the mask. Returns 1 if the
-    action is illegal (nothing changed), 2 if the game is now over, else 0."""
+    action is illegal (nothing changed), 2 if the game is now over, else 0. The step itself
+    is run_games' (one compiled rules tree for reset and step, on the AEC path too); its
+    arguments are kept per thread, so a step allocates nothing (AEC steps/s)."""
+    a = int(a)
     if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
         return 1
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
-    step_one(S, tba, np.int64(0), np.int64(a), mask_row, buf)
+    scratch = getattr(_aec_scratch, "args", None)
+    if scratch is None:
+        scratch = _aec_scratch.args = (np.zeros(1, dtype=np.int64), *_outcome_rows(1))
+    scratch[0][0] = a
+    run_games(
+        _ZERO, _ONE, S, tba, _MODE_STEP, _ZERO, scratch[0], mask_row.reshape(1, -1), *scratch[1:]
+    )
     return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
 
 

@@ -87,9 +87,9 @@ def test_fantasy_cards_runs_on_the_kernels_legendary_battles_compiled():
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
 
     one_step("legendary_battles")
-    n_sigs = (len(kernels.aec_step.signatures), len(kernels.aec_observe.signatures))
+    n_sigs = (len(kernels.run_games.signatures), len(kernels.aec_observe.signatures))
     one_step(NAME)
-    assert (len(kernels.aec_step.signatures), len(kernels.aec_observe.signatures)) == n_sigs
+    assert (len(kernels.run_games.signatures), len(kernels.aec_observe.signatures)) == n_sigs
     assert (
         get_ruleset(NAME).tables_batch.dtype == get_ruleset("legendary_battles").tables_batch.dtype
     )

@@ -83,11 +83,11 @@ def test_every_scenario_runs_on_the_same_compiled_kernels():
     env = make_env(NAME, options={"scenario": "crossroads_of_hallin"}).unwrapped
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    n_sigs = (len(kernels.aec_step.signatures), len(kernels.aec_observe.signatures))
+    n_sigs = (len(kernels.run_games.signatures), len(kernels.aec_observe.signatures))
     env = make_env(NAME).unwrapped
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    assert (len(kernels.aec_step.signatures), len(kernels.aec_observe.signatures)) == n_sigs
+    assert (len(kernels.run_games.signatures), len(kernels.aec_observe.signatures)) == n_sigs
     assert cross.tables_batch.dtype == grey.tables_batch.dtype
 
 

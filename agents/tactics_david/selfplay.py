@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.tactics_david.baselines import choose_from_legal
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.ruleset import ChunkResults
 from envs.core.threads import over_games
 from envs.tactics_david import kernels
@@ -23,24 +23,6 @@ from envs.tactics_david.state import N_PLAYERS
 # 10,000 Turns, I13, ends every game sooner); such a game is reported with length -1
 MAX_DECISIONS = 5_000_000
 ROUNDS_CAP = 127  # the record's round counter (Turns) is clipped to an int8
-
-
-@njit_inline
-def play_one_game(S, tb, i, seed, g, agent_ids, seat_agent, buf):
-    """Game g in slot i to the end; False if it was stopped as a runaway."""
-    n_agents = agent_ids.shape[0]
-    for s in range(N_PLAYERS):
-        seat_agent[i, s] = (s + g) % n_agents
-    n = kernels.start(S, tb, i, seed, g, buf)
-    for _ in range(MAX_DECISIONS):
-        if S["stage"][i] == STAGE_GAME_OVER:
-            return True
-        if n == 0:
-            return False
-        agent = np.int64(agent_ids[seat_agent[i, S["current"][i]]])
-        a = choose_from_legal(S, tb, i, agent, buf, n)
-        n = kernels.apply(S, tb, i, np.int64(a), buf)
-    return False
 
 
 @njit
@@ -64,10 +46,26 @@ def play_games(
     rewards, decisions (-1: stopped, a kernel bug), Turns (clipped) and each seat's army."""
     U = out_army.shape[2]
     buf = np.empty(MAX_LEGAL, dtype=np.int64)
+    tb = tba[0]
+    n_agents = agent_ids.shape[0]
     for i in range(first, game_indices.shape[0], step):
-        ok = play_one_game(
-            S, tba[0], np.int64(i), np.int64(seed), game_indices[i], agent_ids, seat_agent, buf
-        )
+        # game g in slot i to the end (kernels.start and apply are typed here, not inlined
+        # through a helper of their own: every inlining level copies the rules' IR again);
+        # ok is False if it was stopped as a runaway
+        g = game_indices[i]
+        for s in range(N_PLAYERS):
+            seat_agent[i, s] = (s + g) % n_agents
+        n = kernels.start(S, tb, np.int64(i), np.int64(seed), g, buf)
+        ok = False
+        for _ in range(MAX_DECISIONS):
+            if S["stage"][i] == STAGE_GAME_OVER:
+                ok = True
+                break
+            if n == 0:
+                break
+            agent = np.int64(agent_ids[seat_agent[i, S["current"][i]]])
+            a = choose_from_legal(S, tb, np.int64(i), agent, buf, n)
+            n = kernels.apply(S, tb, np.int64(i), np.int64(a), buf)
         out_winner[i] = S["winner"][i]
         for s in range(N_PLAYERS):
             out_score[i, s] = S["score"][i, s]

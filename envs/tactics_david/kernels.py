@@ -55,7 +55,7 @@ def write_score(S, tb, b: int) -> None:
         S["score"][b, p] = score[p]
 
 
-@njit
+@njit_inline  # typed inside run_games / play_games: no module of its own on a start-up path
 def start(S, tb, b, seed, game_index, out):
     """A new game in slot b from (seed, game_index) alone; its first decision's legal actions
     in out[:n] and n."""
@@ -73,7 +73,7 @@ def start(S, tb, b, seed, game_index, out):
 legal = turn.legal_actions
 
 
-@njit
+@njit_inline  # typed inside run_games / play_games (see run_games)
 def apply(S, tb, b, a, out):
     """Apply legal action a to game b and advance; the next decision's legal actions in
     out[:n] and n. A game that ends here gets its scores (write_score)."""
@@ -115,19 +115,76 @@ def report_if_over(S, b, rewards, terminated, final_score, final_length):
 # --- the contract's batch kernels --------------------------------------------------------------
 
 
+# One kernel behind reset, step and the AEC step (run_games' mode): each @njit function that
+# reaches the rules tree links it into its own module, and LLVM optimises and emits the whole
+# tree again there, so every start-up path (batch: reset + step; AEC: reset + step) compiles
+# the tree once in run_games instead of once per kernel (docs/adding_a_ruleset.md, "Habits
+# that keep compile time bounded").
+MODE_RESET = 0  # a new game new_index[b] in every slot b >= 0 (scalar: the seed)
+MODE_STEP = 1  # one legal action index[b] in every game; games that end report
+MODE_AEC = 2  # game 0 of a batch of one: check and apply action `scalar` (aec_step)
+AEC_OK, AEC_ILLEGAL, AEC_GAME_OVER = 0, 1, 2  # envs/core/aec.py's codes (it imports PettingZoo)
+
+
 @njit
-def reset_slots(first, step, S, tba, seed, new_index, masks):
-    """A new game new_index[b] in every slot b >= 0 of first, first + step, ... (the one kernel
-    behind reset_batch and autoreset_batch)."""
+def run_games(
+    first, step, mode, S, tba, scalar, index, masks, rewards, terminated, final_score, final_length
+):
+    """MODE_RESET: a new game index[b] (from seed `scalar`) in every slot b >= 0 of first,
+    first + step, ...; MODE_STEP: apply the legal action index[b] in each of those games, and
+    games that end report rewards and stay over; MODE_AEC: game 0, action `scalar`: returns
+    AEC_ILLEGAL (nothing changed), AEC_GAME_OVER or AEC_OK. The report arrays are written
+    only in MODE_STEP."""
     buf = np.empty(MAX_LEGAL, dtype=np.int64)
     tb = tba[0]
-    for b in range(first, new_index.shape[0], step):
-        if new_index[b] >= 0:
-            write_mask(masks[b], buf, start(S, tb, np.int64(b), seed, new_index[b], buf))
+    a = np.int64(scalar)
+    if mode == MODE_AEC and (
+        S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or masks[0, a] == 0
+    ):
+        return AEC_ILLEGAL
+    # MODE_AEC: index is a batch of one (game 0)
+    for b in range(first, index.shape[0], step):
+        if mode == MODE_RESET:
+            if index[b] >= 0:
+                write_mask(masks[b], buf, start(S, tb, np.int64(b), scalar, index[b], buf))
+            continue
+        if mode == MODE_STEP:
+            a = np.int64(index[b])
+            for s in range(rewards.shape[1]):
+                rewards[b, s] = 0.0
+            terminated[b] = False
+        # the one call site of apply: the rules tree is typed once in this kernel
+        write_mask(masks[b], buf, apply(S, tb, np.int64(b), a, buf))
+        if mode == MODE_STEP:
+            report_if_over(S, b, rewards, terminated, final_score, final_length)
+    if mode == MODE_AEC and S["stage"][0] == STAGE_GAME_OVER:
+        return AEC_GAME_OVER
+    return AEC_OK
+
+
+# the report arrays of the modes that write none (BatchEnv's dtypes: one signature)
+_NO_REWARDS = np.zeros((1, N_PLAYERS), dtype=np.float32)
+_NO_TERMINATED = np.zeros(1, dtype=np.bool_)
+_NO_SCORE = np.zeros((1, N_PLAYERS), dtype=np.int16)
+_NO_LENGTH = np.zeros(1, dtype=np.int32)
+_NO_INDEX = np.zeros(1, dtype=np.int64)
 
 
 def _reset(S, tba, seed, new_index, masks):
-    over_games(reset_slots, new_index.shape[0], S, tba, np.int64(seed), new_index, masks)
+    over_games(
+        run_games,
+        new_index.shape[0],
+        np.int64(MODE_RESET),
+        S,
+        tba,
+        np.int64(seed),
+        new_index,
+        masks,
+        _NO_REWARDS,
+        _NO_TERMINATED,
+        _NO_SCORE,
+        _NO_LENGTH,
+    )
 
 
 def reset_batch(S, tba, seed, game_indices, masks):
@@ -145,28 +202,15 @@ def check_actions(S, masks, actions):
     return -1
 
 
-@njit
-def step_games(first, step, S, tba, actions, masks, rewards, terminated, final_score, final_length):
-    """Apply one legal action in each game first, first + step, ...; games that end report
-    rewards and stay over."""
-    buf = np.empty(MAX_LEGAL, dtype=np.int64)
-    tb = tba[0]
-    for b in range(first, actions.shape[0], step):
-        for s in range(rewards.shape[1]):
-            rewards[b, s] = 0.0
-        terminated[b] = False
-        n = apply(S, tb, np.int64(b), np.int64(actions[b]), buf)
-        write_mask(masks[b], buf, n)
-        report_if_over(S, b, rewards, terminated, final_score, final_length)
-
-
 def step_batch(S, tba, actions, masks, rewards, terminated, final_score, final_length):
     """The contract's step: one legal action per game, on every thread."""
     over_games(
-        step_games,
+        run_games,
         actions.shape[0],
+        np.int64(MODE_STEP),
         S,
         tba,
+        np.int64(0),
         actions,
         masks,
         rewards,
@@ -200,15 +244,24 @@ def observe_batch(S, tba, players, out):
     over_games(observe_games, players.shape[0], S, tba, players, out)
 
 
-@njit
 def aec_step(S, tba, a, mask_row):
-    """Game 0 of a batch of one: apply a legal action, refresh the mask. Returns 1 if the
-    action is illegal (nothing changed), 2 if the game is now over, else 0."""
-    if S["stage"][0] == STAGE_GAME_OVER or a < 0 or a >= N_ACTIONS or mask_row[a] == 0:
-        return 1
-    buf = np.empty(MAX_LEGAL, dtype=np.int64)
-    write_mask(mask_row, buf, apply(S, tba[0], np.int64(0), np.int64(a), buf))
-    return 2 if S["stage"][0] == STAGE_GAME_OVER else 0
+    """Game 0 of a batch of one: apply a legal action, refresh the mask (run_games, MODE_AEC).
+    Returns AEC_ILLEGAL if the action is illegal (nothing changed), AEC_GAME_OVER if the game
+    is now over, else AEC_OK."""
+    return run_games(
+        np.int64(0),
+        np.int64(1),
+        np.int64(MODE_AEC),
+        S,
+        tba,
+        np.int64(a),
+        _NO_INDEX,
+        mask_row.reshape(1, -1),
+        _NO_REWARDS,
+        _NO_TERMINATED,
+        _NO_SCORE,
+        _NO_LENGTH,
+    )
 
 
 @njit

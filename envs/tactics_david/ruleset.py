@@ -29,7 +29,7 @@ from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
 from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, STACK_CHOICES
 from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
-from envs.tactics_david.tables import Tables, load_tables
+from envs.tactics_david.tables import Tables, load_tables_cached
 
 NAME = "tactics_david"
 ENV_NAME = "tactics_david_v0"
@@ -151,7 +151,7 @@ def _describe(a: int) -> str:
 
 @lru_cache(maxsize=4)
 def _tables(config_dir: str | None) -> Tables:
-    return load_tables() if config_dir is None else load_tables(Path(config_dir))
+    return load_tables_cached() if config_dir is None else load_tables_cached(Path(config_dir))
 
 
 @lru_cache(maxsize=16)

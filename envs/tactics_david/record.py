@@ -234,6 +234,10 @@ IMPLEMENTED_ABILITIES = (
     "Oversized",
     "Climb Tree",
     "Maneuver",
+    # tdabA: another unit's "may" rows upon the Engaged unit's Engagement (auras.py, R96)
+    "Research",
+    "Doing Science",
+    "Dragon Flight",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

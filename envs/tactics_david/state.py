@@ -239,6 +239,9 @@ STATE_FIELDS = [
     ("pz_bread_go", np.int8, ()),  # int8 the GO_* step it interrupted (GO_NONE: a decision)
     ("pz_bread_seat", np.int8, ()),  # int8 S["current"] before the Bread pause
     ("pz_bread_unit", np.int8, ()),  # int8 the Bread holder asked, -1
+    # branch tdabA: an Engagement aura's choice asked (auras.py, STAGE_EFFECT, RESUME_AURA)
+    ("au_src", np.int8, ()),  # int8 the unit whose aura row is asked, -1 none
+    ("au_i", np.int16, ()),  # int16 that row's index in tb.hk_rows (the scan's cursor)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -260,6 +263,9 @@ RESUME_STATUS = -3
 # its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
 # until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
 RESUME_PLACE = -4
+# eff_next (tdabA): another unit's "may" row upon the Engaged unit's Engagement (Research,
+# Doing Science, Dragon Flight): the Engaged unit's player answers (auras.py, R96)
+RESUME_AURA = -5
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -323,6 +329,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "first_player",
     "roll_winner",
     "winner",
+    "au_src",
 )
 
 

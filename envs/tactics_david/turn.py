@@ -53,6 +53,7 @@ from envs.tactics_david.actions import (
     STAGE_TEAM_PICK,
     STAGE_WHIP,
 )
+from envs.tactics_david.auras import answer_aura, ask_aura, legal_aura
 from envs.tactics_david.effects import (
     NO_SOURCE,
     choose_status,
@@ -86,6 +87,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_AURA,
     RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
@@ -158,6 +160,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
     run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
+    if ask_aura(S, tb, b, u):  # tdabA: another unit's "may" aura row, asked first (R96)
+        return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -192,6 +196,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_AURA:  # tdabA: an aura's choice on Engagement (R96)
+        return legal_aura(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -202,6 +208,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_AURA:  # tdabA: answered; the next aura row, or on (R96)
+        if answer_aura(S, tb, b, a):
+            return GO_NONE
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0

@@ -2988,6 +2988,135 @@ def t_maneuver():
         assert S["stage"][0] != STAGE_MOVE and A_FACE + N not in got
 
 
+# --- tdabA: another unit's "may" rows upon the Engaged unit's Engagement (auras.py, R96) ----
+
+
+def t_research():
+    """A unit (of either army) Engaged in direct contact with the Researcher may discard its
+    Petrified or Frozen Status, its player's choice (A_STATUS + s, asked again for the other
+    one; A_END keeps it); one two spaces away is not asked; the Researcher may not be
+    Petrified or Frozen. Discarding Petrified lets the unit act this Turn."""
+    tb = record()
+    S = position(tb)
+    r = holder(S, tb, 0, "Research", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 6, E)
+    far = unit(S, tb, 0, NEUTRAL, 5, 7, E)
+    foe = unit(S, tb, 1, NEUTRAL, 4, 5, S_)
+    for u in (ally, far, foe):
+        apply_status(S, tb, B0, I(u), I(ST["Frozen"]), I(-1))
+    apply_status(S, tb, B0, I(ally), I(ST["Petrified"]), I(-1))
+    assert not apply_status(S, tb, B0, I(r), I(ST["Frozen"]), I(-1))
+    assert not apply_status(S, tb, B0, I(r), I(ST["Petrified"]), I(-1))
+    got = engage(S, tb, ally)
+    assert S["stage"][0] == STAGE_EFFECT
+    assert got == [A_STATUS + ST["Frozen"], A_STATUS + ST["Petrified"], A_END]
+    got = act(S, tb, A_STATUS + ST["Petrified"])
+    assert S["stage"][0] == STAGE_EFFECT and got == [A_STATUS + ST["Frozen"], A_END]
+    act(S, tb, A_END)  # keeps Frozen; free of Petrified it enters its Movement Phase
+    assert not has(S, ally, "Petrified") and has(S, ally, "Frozen")
+    assert S["stage"][0] == STAGE_MOVE and S["engaged"][0] == ally
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    engage(S, tb, far)  # two spaces away: not asked
+    assert S["stage"][0] == STAGE_MOVE and has(S, far, "Frozen")
+    S2 = position(tb, current=1)  # the enemy's own Engagement: its player decides
+    holder(S2, tb, 0, "Research", 5, 5, E)
+    foe = unit(S2, tb, 1, NEUTRAL, 4, 5, S_)
+    apply_status(S2, tb, B0, I(foe), I(ST["Frozen"]), I(-1))
+    assert engage(S2, tb, foe) == [A_STATUS + ST["Frozen"], A_END]
+    assert S2["current"][0] == 1
+    act(S2, tb, A_STATUS + ST["Frozen"])
+    assert not has(S2, foe, "Frozen") and S2["stage"][0] == STAGE_MOVE
+    S3 = position(tb)  # without the Researcher: Petrified stays, Disengaged at once
+    u = unit(S3, tb, 0, NEUTRAL, 5, 6, E)
+    unit(S3, tb, 1, NEUTRAL, 9, 12, W)
+    apply_status(S3, tb, B0, I(u), I(ST["Petrified"]), I(-1))
+    (roll,) = peek(S3, 6)
+    engage(S3, tb, u)
+    if roll < 6:
+        assert has(S3, u, "Petrified") and S3["stage"][0] == STAGE_ENGAGE
+
+
+def t_doing_science():
+    """Units within 3 Grid Spaces of the Scientist (itself included, either army) upon their
+    Engagement may take +1 Movement Rating or +1 Base Strength Ratings until Disengaged, the
+    Engaged unit's player choosing (A_SIDE + 0 / + 1) or declining (A_END)."""
+    tb = record()
+    S = position(tb)
+    sci = holder(S, tb, 0, "Doing Science", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 8, E)
+    far = unit(S, tb, 0, NEUTRAL, 5, 9, E)
+    foe = unit(S, tb, 1, NEUTRAL, 2, 5, S_)
+    base = int(movement_rating(S, tb, B0, I(ally)))
+    got = engage(S, tb, ally)
+    assert S["stage"][0] == STAGE_EFFECT and got == [A_SIDE + 0, A_SIDE + 1, A_END]
+    act(S, tb, A_SIDE + 0)
+    assert S["stage"][0] == STAGE_MOVE
+    assert int(movement_rating(S, tb, B0, I(ally))) == base + 1
+    mods = np.zeros((2, 2, fx.N_MODS), dtype=np.int64)
+    fx.collect_modifiers(S, tb, B0, I(ally), I(foe), I(0), I(0), False, mods)
+    assert mods[0, 0, M_STR] == 0
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    assert int(movement_rating(S, tb, B0, I(ally))) == base  # until Disengaged
+    engage(S, tb, sci)  # its own ability: Strength this time
+    act(S, tb, A_SIDE + 1)
+    fx.collect_modifiers(S, tb, B0, I(sci), I(foe), I(0), I(0), False, mods)
+    assert list(mods[0, 0, M_STR : M_STR + 4]) == [1, 1, 1, 1]
+    assert int(movement_rating(S, tb, B0, I(sci))) == int(
+        tb.u_move[S["unit_member"][0, sci, 0]]
+    )
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    engage(S, tb, far)  # 4 spaces away: not asked
+    assert S["stage"][0] == STAGE_MOVE
+    S2 = position(tb, current=1)  # an enemy within 3 is offered it too; it may decline
+    holder(S2, tb, 0, "Doing Science", 5, 5, E)
+    foe = unit(S2, tb, 1, NEUTRAL, 2, 5, S_)
+    base = int(movement_rating(S2, tb, B0, I(foe)))
+    assert engage(S2, tb, foe) == [A_SIDE + 0, A_SIDE + 1, A_END]
+    act(S2, tb, A_END)
+    assert S2["stage"][0] == STAGE_MOVE and int(movement_rating(S2, tb, B0, I(foe))) == base
+
+
+def t_dragon_flight():
+    """Allied units of the Egg Root within 3 Grid Spaces of the Dragon Master may add 1 D3 to
+    their Movement Rating until Disengaged (asked: A_ABILITY or A_END); an ally of another
+    Root, an enemy Egg and an Egg 4 spaces away are not asked."""
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        holder(S, tb, 0, "Dragon Flight", 5, 5, E)
+        egg = unit(S, tb, 0, "Baby Dragon", 5, 7, E)
+        other = unit(S, tb, 0, NEUTRAL, 6, 5, E)
+        far = unit(S, tb, 0, "Baby Dragon", 1, 5, E)
+        unit(S, tb, 1, "Baby Dragon", 4, 5, S_)
+        base = int(movement_rating(S, tb, B0, I(egg)))
+        assert engage(S, tb, egg) == [A_ABILITY, A_END]
+        (d3,) = peek(S, 3)
+        act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_MOVE
+        assert int(movement_rating(S, tb, B0, I(egg))) == base + d3
+        act(S, tb, A_END)
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        assert int(movement_rating(S, tb, B0, I(egg))) == base
+        for u in (other, far):
+            engage(S, tb, u)
+            assert S["stage"][0] == STAGE_MOVE
+            act(S, tb, A_END)
+            while S["stage"][0] != STAGE_ENGAGE:
+                act(S, tb, A_END)
+    S2 = position(tb, current=1)  # the enemy's Egg is not the Dragon Master's ally
+    holder(S2, tb, 0, "Dragon Flight", 5, 5, E)
+    foe = unit(S2, tb, 1, "Baby Dragon", 4, 5, S_)
+    engage(S2, tb, foe)
+    assert S2["stage"][0] == STAGE_MOVE
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3145,6 +3274,9 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Oversized": t_oversized,
     "Climb Tree": t_climb_tree,
     "Maneuver": t_maneuver,
+    "Research": t_research,
+    "Doing Science": t_doing_science,
+    "Dragon Flight": t_dragon_flight,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

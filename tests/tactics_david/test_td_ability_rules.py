@@ -3065,9 +3065,7 @@ def t_doing_science():
     act(S, tb, A_SIDE + 1)
     fx.collect_modifiers(S, tb, B0, I(sci), I(foe), I(0), I(0), False, mods)
     assert list(mods[0, 0, M_STR : M_STR + 4]) == [1, 1, 1, 1]
-    assert int(movement_rating(S, tb, B0, I(sci))) == int(
-        tb.u_move[S["unit_member"][0, sci, 0]]
-    )
+    assert int(movement_rating(S, tb, B0, I(sci))) == int(tb.u_move[S["unit_member"][0, sci, 0]])
     act(S, tb, A_END)
     while S["stage"][0] != STAGE_ENGAGE:
         act(S, tb, A_END)

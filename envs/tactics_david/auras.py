@@ -25,13 +25,25 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.actions import A_ABILITY, A_END, A_SIDE, A_STATUS, STAGE_EFFECT
+from envs.tactics_david.actions import (
+    A_ABILITY,
+    A_END,
+    A_SIDE,
+    A_STATUS,
+    GO_NONE,
+    STAGE_COMBAT,
+    STAGE_EFFECT,
+    STAGE_GAME_OVER,
+    STAGE_PAUSE,
+)
 from envs.tactics_david.effects import (
     DISCARD_LISTED,
     K_DISCARD,
+    K_ITEM,
     K_MOVE,
     K_STRENGTH,
     SEL_WITHIN,
+    _alive,
     _amount,
     _pickable,
     _team_ok,
@@ -40,15 +52,22 @@ from envs.tactics_david.effects import (
     conditions_hold,
     distance,
 )
-from envs.tactics_david.record import H_ENGAGE_AURA
+from envs.tactics_david.record import H_ENGAGE_AURA, TEAM_PACK
+from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
+    MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
+    PLACE_FIELD,
     RESUME_AURA,
+    RESUME_CHOICE,
+    RESUME_PACK,
+    STATUS_PERMANENT,
+    UNTIL_AFTER_COMBAT,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
 )
-from envs.tactics_david.units import discard_status
+from envs.tactics_david.units import apply_status, deck_to_bottom, discard_status
 
 DUR_TURN = ut.DURATIONS.index("turn")
 MAX_GROUP = 4  # rows of one choice group (A_SIDE + k, k < 4)
@@ -170,3 +189,215 @@ def answer_aura(S, tb, b: int, a: int) -> bool:
     S["eff_unit"][b] = -1
     S["eff_next"][b] = 0
     return False
+
+
+@njit
+def after_combat_phase(S, tb, b: int, u: int) -> None:
+    """Unit u's Combat Phase is over (turn.step, at the hand-off to Item Phase 2 or to its
+    Disengagement): the Statuses its abilities' rows gave "after this Unit's Combat Phase"
+    (Petrifying Peck's Petrified: `gain_status` `after_combat_phase`, held in fx slots with
+    UNTIL_AFTER_COMBAT and fx_amount = u) are acquired by the units still alive (R97)."""
+    S["au_pack"][b] = -1  # Spider Pack's combination ends with the Combat Phase (R101)
+    S["au_pack_asked"][b] = 0
+    for k in range(S["fx_row"].shape[1]):
+        row = np.int64(S["fx_row"][b, k])
+        if row < 0 or S["fx_until"][b, k] != UNTIL_AFTER_COMBAT or S["fx_amount"][b, k] != u:
+            continue
+        v = np.int64(S["fx_unit"][b, k])
+        S["fx_row"][b, k] = -1
+        S["fx_unit"][b, k] = -1
+        if not _alive(S, tb, b, v):
+            continue
+        bits = np.int64(tb.r_statuses[row])
+        for s in range(N_STATUSES):
+            if (bits >> s) & 1:
+                apply_status(S, tb, b, v, s, STATUS_PERMANENT)
+
+
+# --- a choice made once an ability's roll succeeded (Hex, Bite; R98) -------------------------
+
+
+@njit
+def _choices(S, tb, b: int, out) -> int:
+    """The answers to the pending choice (au_pend_*): Hex (`gain_status` `player_choice`) a
+    Status the target lacks, its Unit Type may carry and the row does not except (A_STATUS +
+    s); Bite (`item` `discard_weapon_or_accessory`) its equipped Weapon or Accessory by
+    slot (A_SIDE + slot)."""
+    row = np.int64(S["au_pend_row"][b])
+    v = np.int64(S["au_pend_unit"][b])
+    n = 0
+    offer = np.int64(S["au_pend_offer"][b])
+    if offer != 0 and v >= 0:  # Recover: the Statuses it may discard, or keep them (R99)
+        for s in range(N_STATUSES):
+            if (offer >> s) & 1 and S["unit_status"][b, v, s] != 0:
+                out[n] = A_STATUS + s
+                n += 1
+        if n > 0:
+            out[n] = A_END
+            n += 1
+        return n
+    if row < 0 or v < 0 or not _alive(S, tb, b, v):
+        return 0
+    if tb.r_kind[row] == K_ITEM:
+        for slot in range(2):  # Weapon, Accessory (TD-19.1)
+            if S["unit_item"][b, v, slot] >= 0:
+                out[n] = A_SIDE + slot
+                n += 1
+        return n
+    t = np.int64(S["unit_type"][b, v])
+    for s in range(N_STATUSES):
+        if (
+            S["unit_status"][b, v, s] == 0
+            and tb.st_afflicts[s, t]
+            and not (np.int64(tb.r_except[row]) >> s) & 1
+        ):
+            out[n] = A_STATUS + s
+            n += 1
+    return n
+
+
+@njit
+def ask_pending(S, tb, b: int, u: int) -> bool:
+    """After unit u's ability acted (turn.apply_effect_choice): if a row noted a choice
+    (effects._apply_effect) and it has answers, ask u's player (STAGE_EFFECT, RESUME_CHOICE)
+    and return True; else clear it and return False."""
+    out = np.empty(N_STATUSES + 1, dtype=np.int64)
+    pending = S["au_pend_n"][b] > 0 or S["au_pend_offer"][b] != 0
+    if pending and _choices(S, tb, b, out) > 0:
+        S["eff_unit"][b] = u
+        S["eff_status"][b] = -1
+        S["eff_next"][b] = RESUME_CHOICE
+        S["stage"][b] = STAGE_EFFECT
+        if S["au_pend_offer"][b] != 0 and S["au_seat"][b] < 0:  # the target's player (R99)
+            S["au_seat"][b] = S["current"][b]
+            S["current"][b] = S["au_pend_unit"][b] // MAX_UNITS
+        return True
+    if S["au_seat"][b] >= 0:  # the seat asked goes back
+        S["current"][b] = S["au_seat"][b]
+        S["au_seat"][b] = -1
+    S["au_pend_row"][b] = -1
+    S["au_pend_unit"][b] = -1
+    S["au_pend_n"][b] = 0
+    S["au_pend_offer"][b] = 0
+    S["eff_unit"][b] = -1
+    S["eff_next"][b] = 0
+    return False
+
+
+@njit
+def legal_choice(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_CHOICE: the answers (no A_END: the text says it happens)."""
+    return _choices(S, tb, b, out)
+
+
+@njit
+def answer_choice(S, tb, b: int, a: int) -> bool:
+    """Apply the answer: the target acquires that Status, or discards that Item to the bottom
+    of the Item Deck (TD-19.2); True while another choice is asked (Hex's second Status)."""
+    v = np.int64(S["au_pend_unit"][b])
+    if S["au_pend_offer"][b] != 0:  # Recover: discard it (Dead: alive again), or keep all
+        if a == A_END:
+            S["au_pend_offer"][b] = 0
+        else:
+            discard_status(S, tb, b, v, a - A_STATUS)
+            S["au_pend_offer"][b] &= ~(np.int32(1) << np.int32(a - A_STATUS))
+        return ask_pending(S, tb, b, np.int64(S["eff_unit"][b]))
+    if a >= A_SIDE and a < A_SIDE + 2:
+        item = np.int64(S["unit_item"][b, v, a - A_SIDE])
+        S["unit_item"][b, v, a - A_SIDE] = -1
+        deck_to_bottom(S, b, item)
+    else:
+        S["fx_cause"][b] = S["eff_unit"][b]
+        apply_status(S, tb, b, v, a - A_STATUS, STATUS_PERMANENT)
+        S["fx_cause"][b] = -1
+    S["au_pend_n"][b] -= 1
+    return ask_pending(S, tb, b, np.int64(S["eff_unit"][b]))
+
+
+# --- Downgrade's "may" once its unit acquired the Dead Status (R100) -------------------------
+
+
+@njit
+def ask_downgrade(S, tb, b: int, go: int) -> bool:
+    """At a hand-off of turn.step (after Giant's Bread's question): if a unit's Downgrade roll
+    succeeded when it acquired the Dead Status (effects.run_hook noted it in au_dg_*) and it
+    is still Dead on the battlefield, ask its player (STAGE_PAUSE, A_ABILITY: be replaced by a
+    Skeleton; A_END: stay Dead), keeping the stage and the hand-off `go` it interrupts."""
+    v = np.int64(S["au_dg_unit"][b])
+    if v < 0 or S["au_dg_seat"][b] >= 0 or S["stage"][b] == STAGE_GAME_OVER:
+        return False
+    if S["unit_place"][b, v] != PLACE_FIELD or S["unit_status"][b, v, tb.status_dead] == 0:
+        S["au_dg_unit"][b] = -1
+        return False
+    S["au_dg_seat"][b] = S["current"][b]
+    S["au_dg_stage"][b] = S["stage"][b]
+    S["au_dg_go"][b] = go
+    S["current"][b] = v // MAX_UNITS
+    S["stage"][b] = STAGE_PAUSE
+    return True
+
+
+@njit
+def legal_yes_no(S, tb, b: int, out) -> int:
+    """Downgrade's question (STAGE_PAUSE) and Spider Pack's (STAGE_EFFECT, RESUME_PACK):
+    A_ABILITY (use it) or A_END."""
+    out[0] = A_ABILITY
+    out[1] = A_END
+    return 2
+
+
+@njit
+def answer_downgrade(S, tb, b: int, a: int) -> int:
+    """Use Downgrade (the unit discards the Dead Status and is replaced by a fresh Skeleton
+    under its owner's control, replace.replace_unit) or not; then the stage, seat and hand-off
+    the question interrupted come back (the GO_* to run next)."""
+    v = np.int64(S["au_dg_unit"][b])
+    if a == A_ABILITY:
+        replace_unit(S, tb, b, np.int64(S["au_dg_row"][b]), v, v)
+    S["au_dg_unit"][b] = -1
+    S["current"][b] = S["au_dg_seat"][b]
+    S["au_dg_seat"][b] = -1
+    S["stage"][b] = S["au_dg_stage"][b]
+    return np.int64(S["au_dg_go"][b])
+
+
+# --- Spider Pack: combine the partner's Strength Ratings in this Combat Phase (R101) ----------
+
+
+@njit
+def ask_pack(S, tb, b: int, go: int) -> bool:
+    """At a hand-off of turn.step: the Engaged unit's Combat Phase asks its first decision
+    (STAGE_COMBAT) and its Unit Team partner, in play, has an acting Spider Pack
+    (tb.ab_team TEAM_PACK): ask its player once in this Combat Phase whether it combines the
+    partner's Strength Ratings with its own (STAGE_EFFECT, RESUME_PACK; combat.strength)."""
+    if go != GO_NONE or S["stage"][b] != STAGE_COMBAT or S["au_pack_asked"][b]:
+        return False
+    u = np.int64(S["engaged"][b])
+    if u < 0:
+        return False
+    p = np.int64(S["unit_team"][b, u])
+    if p < 0 or not _alive(S, tb, b, p):
+        return False
+    has = False
+    for m in range(S["unit_n_members"][b, p]):
+        prof = np.int64(S["unit_member"][b, p, m])
+        if prof >= 0 and tb.ab_team[prof] & TEAM_PACK and ability_on(S, tb, b, p, prof):
+            has = True
+    if not has:
+        return False
+    S["au_pack_asked"][b] = 1
+    S["eff_unit"][b] = u
+    S["eff_status"][b] = -1
+    S["eff_next"][b] = RESUME_PACK
+    S["stage"][b] = STAGE_EFFECT
+    return True
+
+
+@njit
+def answer_pack(S, tb, b: int, a: int) -> None:
+    """Combine (A_ABILITY) or not (A_END); the Combat Phase goes on."""
+    if a == A_ABILITY:
+        S["au_pack"][b] = S["unit_team"][b, S["engaged"][b]]
+    S["eff_unit"][b] = -1
+    S["eff_next"][b] = 0
+    S["stage"][b] = STAGE_COMBAT

@@ -67,6 +67,7 @@ from envs.tactics_david.state import (
     RES_NO_LOCK,
     RES_RANGED,
     STATUS_PERMANENT,
+    UNTIL_AFTER_COMBAT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
     UNTIL_THEN_APPLY,
@@ -183,6 +184,10 @@ GAIN_PLAIN = _m("gain_status", "")
 GAIN_PERMANENT = _m("gain_status", "permanent")
 GAIN_ON_DISENGAGE = _m("gain_status", "on_disengagement")
 GAIN_APPLICABLE = _m("gain_status", "applicable_one")
+GAIN_AFTER_COMBAT = _m("gain_status", "after_combat_phase")  # tdabA
+GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll (R98)
+K_ITEM = _k("item")  # tdabA
+ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
@@ -446,6 +451,8 @@ def _pickable(S, tb, b: int, row: int, v: int) -> bool:
     ... who have the Dead Status", so its `same_target` rows pick them only; R90)."""
     if S["unit_place"][b, v] != PLACE_FIELD:
         return False
+    if tb.r_dead_ok[row] == 2:  # tdabA: a discard of Dead (Recover) picks either (R99)
+        return True
     return (S["unit_status"][b, v, tb.status_dead] != 0) == (tb.r_dead_ok[row] != 0)
 
 
@@ -618,11 +625,22 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
         add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
+    elif kind == K_GAIN and mode == GAIN_AFTER_COMBAT:  # tdabA: Petrifying Peck (R97)
+        add_active(S, tb, b, row, v, src, UNTIL_AFTER_COMBAT)  # auras.after_combat_phase
+    elif (kind == K_GAIN and mode == GAIN_CHOICE) or (kind == K_ITEM and mode == ITEM_DISCARD_WA):
+        S["au_pend_row"][b] = row  # tdabA: the player chooses once the hook is over (R98)
+        S["au_pend_unit"][b] = v
+        S["au_pend_n"][b] += 1
     elif kind == K_DISCARD and (mode == DISCARD_ONE or mode == DISCARD_ANY):
         chosen = np.int64(S["fx_st_pick"][b]) & ~np.int64(tb.r_except[row])  # the player's (R57)
         for s in range(N_STATUSES):
             if S["unit_status"][b, v, s] != 0 and (chosen >> s) & 1:
                 discard_status(S, tb, b, v, s)
+    elif kind == K_DISCARD and mode == DISCARD_LISTED and tb.r_optional[row]:
+        for s in range(N_STATUSES):  # tdabA: Recover; the target's player decides (R99)
+            if S["unit_status"][b, v, s] != 0 and (bits >> s) & 1:
+                S["au_pend_offer"][b] |= np.int32(1) << np.int32(s)
+                S["au_pend_unit"][b] = v
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
         keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_except[row])
         for s in range(N_STATUSES):
@@ -680,6 +698,12 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                     row = np.int64(tb.hk_rows[i])
                     chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
                     if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
+                        if h == H_DEAD and tb.r_kind[row] == K_REPLACE and S["au_dg_unit"][b] < 0:
+                            # tdabA: Downgrade rolls now; its "may" is asked at the next
+                            # hand-off (auras.ask_downgrade, R100)
+                            if _roll_ok(S, tb, b, row, src, _roll(S, tb, b, row, src)):
+                                S["au_dg_unit"][b] = src
+                                S["au_dg_row"][b] = row
                         continue  # a player's choice: asked elsewhere (pause.py) or not yet
                     S["fx_cause"][b] = src
                     if not tb.r_shared[row] and not tb.r_each[row]:

@@ -53,7 +53,20 @@ from envs.tactics_david.actions import (
     STAGE_TEAM_PICK,
     STAGE_WHIP,
 )
-from envs.tactics_david.auras import answer_aura, ask_aura, legal_aura
+from envs.tactics_david.auras import (
+    after_combat_phase,
+    answer_aura,
+    answer_choice,
+    answer_downgrade,
+    answer_pack,
+    ask_aura,
+    ask_downgrade,
+    ask_pack,
+    ask_pending,
+    legal_aura,
+    legal_choice,
+    legal_yes_no,
+)
 from envs.tactics_david.effects import (
     NO_SOURCE,
     choose_status,
@@ -88,6 +101,8 @@ from envs.tactics_david.state import (
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     RESUME_AURA,
+    RESUME_CHOICE,
+    RESUME_PACK,
     RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
@@ -198,6 +213,10 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return combat.legal_place(S, tb, b, out)
     if S["eff_next"][b] == RESUME_AURA:  # tdabA: an aura's choice on Engagement (R96)
         return legal_aura(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: a choice the ability's roll gave (R98)
+        return legal_choice(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack's "may combine" (R101)
+        return legal_yes_no(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -213,6 +232,13 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
+    if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
+        answer_pack(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
+        if answer_choice(S, tb, b, a):
+            return GO_NONE
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -243,6 +269,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["fx_st_pick"][b] = 0
+        if ask_pending(S, tb, b, u):  # tdabA: a choice its roll gave (Hex, Bite; R98)
+            return GO_NONE
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:
@@ -280,6 +308,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
         return legal_effect_choice(S, tb, b, out)
+    if stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:  # tdabA: Downgrade asked (R100)
+        return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE:
         return legal_pause(S, tb, b, out)
     return 0
@@ -313,6 +343,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = apply_effect_choice(S, tb, b, a)
         elif stage == STAGE_ORIENT:
             teams.apply_orient(S, tb, b, a)
+        elif stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:
+            go = answer_downgrade(S, tb, b, a)  # tdabA: the hand-off it interrupted (R100)
         elif stage == STAGE_PAUSE and S["pz_bread_unit"][b] >= 0:
             go = answer_bread(S, tb, b, a)  # the hand-off it interrupted comes back (R74)
         elif stage == STAGE_PAUSE:
@@ -325,11 +357,16 @@ def step(S, tb, b: int, a: int, out) -> int:
         while True:
             if ask_bread(S, tb, b, go):
                 go = GO_NONE  # kept in pz_bread_go, run once the holder has answered
+            elif ask_downgrade(S, tb, b, go):  # tdabA: Downgrade's "may" (R100)
+                go = GO_NONE  # kept in au_dg_go
+            elif ask_pack(S, tb, b, go):  # tdabA: Spider Pack, as the Combat Phase asks (R101)
+                go = GO_NONE
             if go == GO_NONE:
                 break
             if go == GO_ITEM_PHASE_1:
                 go = items.begin_item_phase(S, tb, b, 1)
             elif go == GO_ITEM_PHASE_2:
+                after_combat_phase(S, tb, b, np.int64(S["engaged"][b]))  # tdabA (R97)
                 go = items.begin_item_phase(S, tb, b, 2)
             elif go == GO_END_MOVEMENT:
                 go = movement.end_movement(S, tb, b)
@@ -349,6 +386,7 @@ def step(S, tb, b: int, a: int, out) -> int:
             else:  # GO_DISENGAGE
                 # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
                 u = np.int64(S["engaged"][b])
+                after_combat_phase(S, tb, b, u)  # tdabA: if it went straight here (R97)
                 run_hook(S, tb, b, H_BEFORE_DISENGAGE, u if u >= 0 else NO_SOURCE, -1)
                 if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
                     S["unit_uses"][b, u, USE_DISENGAGED] += 1

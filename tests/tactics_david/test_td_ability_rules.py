@@ -41,7 +41,9 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
+from envs.tactics_david.auras import after_combat_phase
 from envs.tactics_david.combat import (
+    PROC_ATTACK,
     _attack_area,
     _fire,
     attack_unit,
@@ -51,6 +53,7 @@ from envs.tactics_david.combat import (
     ranged_target_ok,
     sides_and_strengths,
 )
+from envs.tactics_david.combat import strength as combat_strength
 from envs.tactics_david.effects import (
     K_MOVE,
     M_AUTO_WIN,
@@ -84,6 +87,7 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
+    MAX_UNITS,
     PLACE_FIELD,
     PLACE_REMOVED,
     PROC_CHARGE,
@@ -3115,6 +3119,258 @@ def t_dragon_flight():
     assert S2["stage"][0] == STAGE_MOVE
 
 
+# --- tdabA: Statuses given after the unit's Combat Phase (auras.after_combat_phase, R97) ----
+
+
+def t_petrifying_peck():
+    """The Cockatrice's own attack die (unmodified, RA14) showing 5 or 6: the unit it attacked
+    acquires the Petrified Status once the Cockatrice's Combat Phase is over, not during it;
+    4 or less: nothing."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Petrifying Peck"], "Stone Golem")
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        unit(S, tb, 0, NEUTRAL, 9, 0, N)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        (die,) = peek(S, 6)
+        act(S, tb, A_STRIKE)
+        assert S["fx_proc_roll"][0] == die  # the attack's first die
+        if has(S, d, "Dead"):
+            continue
+        assert S["engaged"][0] != a or S["stage"][0] != STAGE_COMBAT
+        assert has(S, d, "Petrified") == (die >= 5)
+        seen.add(die >= 5)
+    both_ways(seen)
+    for die in (4, 5, 6):  # the moment: after the Combat Phase, not at the attack
+        S, a, d = _pair(tb, 1, HOLDER["Petrifying Peck"], "Stone Golem")
+        set_procedure(S, a, d)
+        S["fx_proc_roll"][0] = die
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        assert not has(S, d, "Petrified")
+        after_combat_phase(S, tb, B0, I(d))  # another unit's Combat Phase: not yet
+        assert not has(S, d, "Petrified")
+        after_combat_phase(S, tb, B0, I(a))
+        assert has(S, d, "Petrified") == (die >= 5)
+
+
+# --- tdabA: a choice made once the ability's roll succeeded (auras.ask_pending, R98) ---------
+
+
+def _to_ability(S, tb, u: int, target_cell: int) -> list[int]:
+    """Engage u, end its Movement Phase, use its Combat Phase ability on the unit on
+    target_cell; the legal actions then."""
+    engage(S, tb, u)
+    act(S, tb, A_END)
+    assert S["stage"][0] == STAGE_COMBAT
+    act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT
+    return act(S, tb, A_CELL + target_cell)
+
+
+def t_hex():
+    """The Witch targets a unit in its Range Area in Line of Sight: on 4 it acquires a Status
+    of the Witch's player's choosing, on 5 or 6 a second, different one; never Dead or
+    Petrified, and only Statuses its Unit Type may carry (a Physical unit: no Silenced); on 3
+    or less nothing. The choice comes after the roll, with no A_END."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        w = holder(S, tb, 0, "Hex", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        (r,) = peek(S, 6)
+        r_after = None
+        got = _to_ability(S, tb, w, cell(tb, 5, 8))
+        seen.add(min(max(r - 3, 0), 2))
+        if r < 4:
+            assert S["stage"][0] != STAGE_EFFECT and not S["unit_status"][0, t].any()
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert A_END not in got and A_STATUS + ST["Burned"] in got
+        for no in ("Dead", "Petrified", "Silenced"):
+            assert A_STATUS + ST[no] not in got
+        r_after = act(S, tb, A_STATUS + ST["Burned"])
+        assert has(S, t, "Burned")
+        if r == 4:
+            assert S["stage"][0] != STAGE_EFFECT
+            assert int(S["unit_status"][0, t].astype(bool).sum()) == 1
+        else:
+            assert S["stage"][0] == STAGE_EFFECT and A_STATUS + ST["Burned"] not in r_after
+            act(S, tb, A_STATUS + ST["Crippled"])
+            assert has(S, t, "Crippled") and S["stage"][0] != STAGE_EFFECT
+    assert seen == {0, 1, 2}
+
+
+def t_bite():
+    """The Spider targets a unit in direct contact: on 3 or more it discards its Weapon or its
+    Accessory, the Spider's player choosing (A_SIDE + slot; the Item goes to the bottom of the
+    Item Deck), its Expendable kept; on 1 or 2 nothing; a target with neither: no choice."""
+    tb = record()
+    names = TABLES.item_names
+    weapon, acc, exp = (
+        next(i for i in range(len(names)) if TABLES.item_type[i] == k) for k in range(3)
+    )
+    seen = set()
+    for seed in SEEDS[:16]:
+        S = position(tb, seed=seed)
+        sp = holder(S, tb, 0, "Bite", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, S_)
+        S["unit_item"][0, t] = [weapon, acc, exp]
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, sp, cell(tb, 5, 6))
+        seen.add(r >= 3)
+        if r < 3:
+            assert S["stage"][0] != STAGE_EFFECT and list(S["unit_item"][0, t]) == [
+                weapon,
+                acc,
+                exp,
+            ]
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_SIDE + 0, A_SIDE + 1]
+        slot = seed % 2
+        act(S, tb, A_SIDE + slot)
+        kept = [weapon, acc, exp]
+        assert S["deck"][0, 0] == kept[slot]
+        kept[slot] = -1
+        assert list(S["unit_item"][0, t]) == kept and S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+    for seed in SEEDS[:8]:  # only an Expendable: nothing to choose
+        S = position(tb, seed=seed)
+        sp = holder(S, tb, 0, "Bite", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, S_)
+        S["unit_item"][0, t, 2] = exp
+        _to_ability(S, tb, sp, cell(tb, 5, 6))
+        assert S["stage"][0] != STAGE_EFFECT and S["unit_item"][0, t, 2] == exp
+
+
+def t_recover():
+    """The Priest targets a unit in its Range Area in Line of Sight, Dead or not: on 4 or more
+    the target's player may discard its Dead Status (A_STATUS + Dead or A_END), on 5 or 6 its
+    Petrified Status; asked of that unit's player (an enemy's too), then the turn goes back.
+    On 3 or less (or 4 for Petrified) nothing is asked."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        pr = holder(S, tb, 0, "Recover", 5, 5, E)
+        ally = unit(S, tb, 0, NEUTRAL, 5, 8, W)
+        unit(S, tb, 1, NEUTRAL, 9, 12, W)  # an enemy: the game goes on
+        kill(S, tb, B0, I(ally), I(1))
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, pr, cell(tb, 5, 8))
+        seen.add(r >= 4)
+        if r < 4:
+            assert S["stage"][0] != STAGE_EFFECT and has(S, ally, "Dead")
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert got == [A_STATUS + ST["Dead"], A_END]
+        act(S, tb, A_STATUS + ST["Dead"])
+        assert not has(S, ally, "Dead") and S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+    seen = set()
+    for seed in SEEDS:  # an enemy's Petrified: on 5 or 6 its player decides, and keeps it
+        S = position(tb, seed=seed)
+        pr = holder(S, tb, 0, "Recover", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)  # another unit to Engage: the Turn goes on
+        apply_status(S, tb, B0, I(foe), I(ST["Petrified"]), I(-1))
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, pr, cell(tb, 5, 8))
+        seen.add(r >= 5)
+        if r < 5:
+            assert S["stage"][0] != STAGE_EFFECT and has(S, foe, "Petrified")
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 1
+        assert got == [A_STATUS + ST["Petrified"], A_END]
+        act(S, tb, A_END)
+        assert has(S, foe, "Petrified") and S["current"][0] == 0
+        assert S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+
+
+# --- tdabA: Downgrade's "may" once its unit is Dead (auras.ask_downgrade, R100) -------------
+
+
+def t_downgrade():
+    """When the Corpse Hybrid acquires the Dead Status it rolls 1 D6: on 3 or more its player
+    is asked at the next hand-off (STAGE_PAUSE, whoever's Turn: A_ABILITY or A_END) whether it
+    discards the Dead Status and is replaced by a fresh Skeleton of its own on its space and
+    facing; the interrupted decision then goes on. On 1 or 2 it stays Dead, nothing asked."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        hy = holder(S, tb, 1, "Downgrade", 5, 6, W)
+        a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        kill(S, tb, B0, I(hy), I(0))
+        (r,) = peek(S, 6)
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)  # its queued Dead rows roll now
+        seen.add(r >= 3)
+        got = engage(S, tb, a)
+        if r < 3:
+            assert S["stage"][0] == STAGE_MOVE and has(S, hy, "Dead")
+            continue
+        assert S["stage"][0] == STAGE_PAUSE and S["current"][0] == 1
+        assert got == [A_ABILITY, A_END]
+        if seed % 2:
+            act(S, tb, A_END)
+            assert has(S, hy, "Dead") and S["unit_member"][0, hy, 0] == UNIT_IX[HOLDER["Downgrade"]]
+        else:
+            act(S, tb, A_ABILITY)
+            assert not has(S, hy, "Dead") and S["unit_member"][0, hy, 0] == UNIT_IX["Skeleton"]
+            assert S["unit_cell"][0, hy] == cell(tb, 5, 6) and S["unit_facing"][0, hy] == W
+            assert S["unit_place"][0, hy] == PLACE_FIELD
+        assert S["current"][0] == 0 and S["stage"][0] == STAGE_MOVE and S["engaged"][0] == a
+    both_ways(seen)
+
+
+# --- tdabA: Spider Pack's "may combine" in the partner's Combat Phase (auras.ask_pack, R101) --
+
+
+def t_spider_pack():
+    """A unit in a Unit Team with the Wolf Spider is asked as its Combat Phase begins whether
+    it combines the Spider's Strength Ratings with its own (A_ABILITY / A_END): yes, its
+    Strength Ratings are the sum, side by side, until its Combat Phase ends; no, unchanged. A
+    unit not teamed with it is not asked, nor is the Spider (its partner has no Spider Pack)."""
+    tb = record()
+    for accept in (True, False):
+        S = position(tb)
+        k = unit(S, tb, 0, "Knight", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        h = holder(S, tb, 0, "Spider Pack", 5, 4, E)
+        lone = unit(S, tb, 0, "Knight", 7, 5, E)
+        unit(S, tb, 1, NEUTRAL, 7, 6, W)
+        _team(S, tb, h, k)
+        base = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        spider = [int(S["unit_strength"][0, h, sd]) for sd in range(4)]
+        engage(S, tb, k)
+        got = act(S, tb, A_END)  # no movement: its Combat Phase asks first
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_ABILITY, A_END]
+        act(S, tb, A_ABILITY if accept else A_END)
+        assert S["stage"][0] == STAGE_COMBAT
+        now = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        want = [x + y for x, y in zip(base, spider, strict=True)] if accept else base
+        assert now == want
+        while S["engaged"][0] == k:
+            act(S, tb, A_END)
+        after = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        assert after == base
+        engage(S, tb, lone)
+        act(S, tb, A_END)
+        assert S["stage"][0] == STAGE_COMBAT  # not in its Team: not asked
+        act(S, tb, A_END)
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        if S["current"][0] == 0 and A_UNIT + h % MAX_UNITS in legal(S, tb):
+            engage(S, tb, h)
+            while S["stage"][0] == STAGE_MOVE:
+                act(S, tb, A_END)
+            assert S["stage"][0] != STAGE_EFFECT  # its partner has no Spider Pack
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3275,6 +3531,12 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Research": t_research,
     "Doing Science": t_doing_science,
     "Dragon Flight": t_dragon_flight,
+    "Petrifying Peck": t_petrifying_peck,
+    "Hex": t_hex,
+    "Bite": t_bite,
+    "Recover": t_recover,
+    "Downgrade": t_downgrade,
+    "Spider Pack": t_spider_pack,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

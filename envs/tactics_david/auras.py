@@ -27,6 +27,7 @@ from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
+    A_CELL,
     A_END,
     A_SIDE,
     A_STATUS,
@@ -38,7 +39,9 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.effects import (
     DISCARD_LISTED,
+    GAIN_TRANSFERRED,
     K_DISCARD,
+    K_GAIN,
     K_ITEM,
     K_MOVE,
     K_STRENGTH,
@@ -51,8 +54,10 @@ from envs.tactics_david.effects import (
     add_active,
     conditions_hold,
     distance,
+    replaced_attack_row,
+    target_ok,
 )
-from envs.tactics_david.record import H_ENGAGE_AURA, TEAM_PACK
+from envs.tactics_david.record import H_COMBAT, H_ENGAGE_AURA, TEAM_PACK
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
     MAX_UNITS,
@@ -62,6 +67,7 @@ from envs.tactics_david.state import (
     RESUME_AURA,
     RESUME_CHOICE,
     RESUME_PACK,
+    RESUME_PICK2,
     STATUS_PERMANENT,
     UNTIL_AFTER_COMBAT,
     UNTIL_DISENGAGED,
@@ -401,3 +407,48 @@ def answer_pack(S, tb, b: int, a: int) -> None:
     S["eff_unit"][b] = -1
     S["eff_next"][b] = 0
     S["stage"][b] = STAGE_COMBAT
+
+
+# --- Crystal Power: the unit that acquires the Status discarded (R102) ----------------------
+
+
+@njit
+def _second_row(tb, row: int) -> int:
+    """The ability's `gain_status` `transferred` row among its Combat Phase rows, -1 none."""
+    prof = np.int64(tb.r_ability[row])
+    start = np.int64(tb.hk_start[H_COMBAT, prof])
+    for i in range(start, start + tb.hk_count[H_COMBAT, prof]):
+        r = np.int64(tb.hk_rows[i])
+        if tb.r_kind[r] == K_GAIN and tb.r_mode[r] == GAIN_TRANSFERRED:
+            return r
+    return -1
+
+
+@njit
+def legal_second(S, tb, b: int, out) -> int:
+    """STAGE_EFFECT, RESUME_PICK2: the space of each unit the `transferred` row may pick
+    (its Range Area in Line of Sight), other than the first target (A_CELL + c)."""
+    u = np.int64(S["engaged"][b])
+    r2 = _second_row(tb, replaced_attack_row(S, tb, b, u))
+    n = 0
+    for v in range(N_UNIT_IDS):
+        if v != S["fx_pick"][b, 0] and target_ok(S, tb, b, u, r2, v):
+            out[n] = A_CELL + S["unit_cell"][b, v]
+            n += 1
+    return n
+
+
+@njit
+def ask_second(S, tb, b: int, u: int, row: int) -> bool:
+    """Once the Status to discard is chosen (turn.apply_effect_choice): if the ability gives
+    it to another unit (Crystal Power's `transferred` row) and one may be picked, ask its
+    player which (STAGE_EFFECT, RESUME_PICK2) and return True."""
+    S["au_pick2"][b] = -1
+    r2 = _second_row(tb, row)
+    if r2 < 0 or S["fx_st_pick"][b] == 0:
+        return False
+    out = np.empty(N_UNIT_IDS, dtype=np.int64)
+    if legal_second(S, tb, b, out) == 0:
+        return False
+    S["eff_next"][b] = RESUME_PICK2
+    return True

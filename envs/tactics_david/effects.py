@@ -186,6 +186,7 @@ GAIN_ON_DISENGAGE = _m("gain_status", "on_disengagement")
 GAIN_APPLICABLE = _m("gain_status", "applicable_one")
 GAIN_AFTER_COMBAT = _m("gain_status", "after_combat_phase")  # tdabA
 GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll (R98)
+GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R102)
 K_ITEM = _k("item")  # tdabA
 ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
 K_DISCARD = _k("discard_status")
@@ -625,6 +626,10 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
         add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
+    elif kind == K_GAIN and mode == GAIN_TRANSFERRED:  # tdabA: the Status the player chose
+        for s in range(N_STATUSES):  # and the previous row discarded (Crystal Power, R102)
+            if (np.int64(S["fx_st_pick"][b]) >> s) & 1 and s != tb.status_dead:
+                apply_status(S, tb, b, v, s, STATUS_PERMANENT)
     elif kind == K_GAIN and mode == GAIN_AFTER_COMBAT:  # tdabA: Petrifying Peck (R97)
         add_active(S, tb, b, row, v, src, UNTIL_AFTER_COMBAT)  # auras.after_combat_phase
     elif (kind == K_GAIN and mode == GAIN_CHOICE) or (kind == K_ITEM and mode == ITEM_DISCARD_WA):
@@ -756,8 +761,9 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                         sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
                     ):
                         n = 0  # the player's picks (STAGE_EFFECT), still valid targets
-                        for j in range(S["fx_n_pick"][b]):
-                            v = np.int64(S["fx_pick"][b, j])
+                        two = tb.r_kind[row] == K_GAIN and tb.r_mode[row] == GAIN_TRANSFERRED
+                        for j in range(1 if two else S["fx_n_pick"][b]):  # tdabA: or its own
+                            v = np.int64(S["au_pick2"][b] if two else S["fx_pick"][b, j])  # (R102)
                             if target_ok(S, tb, b, src, row, v):
                                 picked[n] = v
                                 n += 1
@@ -911,7 +917,10 @@ def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     prof = np.int64(tb.r_ability[row])
     start = np.int64(tb.hk_start[h, prof])
     for i in range(start, start + tb.hk_count[h, prof]):
-        if conditions_hold(S, tb, b, np.int64(tb.hk_rows[i]), u, v, -1, -1, -1):
+        r = np.int64(tb.hk_rows[i])
+        if tb.r_kind[r] == K_GAIN and tb.r_mode[r] == GAIN_TRANSFERRED:
+            continue  # tdabA: Crystal Power's second target is picked apart (R102)
+        if conditions_hold(S, tb, b, r, u, v, -1, -1, -1):
             return True
     return False
 

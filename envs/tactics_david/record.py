@@ -249,6 +249,8 @@ IMPLEMENTED_ABILITIES = (
     "Downgrade",
     # tdabA: Spider Pack's "may combine" (auras.ask_pack, combat.strength, R101)
     "Spider Pack",
+    # tdabA: Crystal Power's second target (auras.ask_second, R102)
+    "Crystal Power",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

@@ -258,6 +258,7 @@ STATE_FIELDS = [
     ("au_pack", np.int8, ()),  # int8 the partner whose Strength Ratings the Engaged unit
     # combines in this Combat Phase (combat.strength), -1 none
     ("au_pack_asked", np.uint8, ()),  # bool the Engaged unit was asked in this Combat Phase
+    ("au_pick2", np.int8, ()),  # int8 Crystal Power's second target (auras.ask_second, R102)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -288,6 +289,9 @@ RESUME_CHOICE = -6
 # eff_next (tdabA): combine the Spider Pack partner's Strength Ratings this Combat Phase?
 # (A_ABILITY yes, A_END no; auras.ask_pack, R101)
 RESUME_PACK = -7
+# eff_next (tdabA): the unit that acquires the Status the first target discarded (Crystal
+# Power: A_CELL + c; auras.ask_second, R102)
+RESUME_PICK2 = -8
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -361,6 +365,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_dg_unit",
     "au_dg_seat",
     "au_pack",
+    "au_pick2",
 )
 
 

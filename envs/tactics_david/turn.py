@@ -63,8 +63,10 @@ from envs.tactics_david.auras import (
     ask_downgrade,
     ask_pack,
     ask_pending,
+    ask_second,
     legal_aura,
     legal_choice,
+    legal_second,
     legal_yes_no,
 )
 from envs.tactics_david.effects import (
@@ -103,6 +105,7 @@ from envs.tactics_david.state import (
     RESUME_AURA,
     RESUME_CHOICE,
     RESUME_PACK,
+    RESUME_PICK2,
     RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
@@ -217,6 +220,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack's "may combine" (R101)
         return legal_yes_no(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PICK2:  # tdabA: Crystal Power's second unit (R102)
+        return legal_second(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -249,7 +254,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["pending_target"][b] = -1
         return GO_AFTER_ATTACK
-    if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
+    nxt = S["eff_next"][b]
+    if nxt == RESUME_ABILITY or nxt == RESUME_STATUS or nxt == RESUME_PICK2:
         # a target of the Combat Phase ability, or a Status it lets the player choose
         row = replaced_attack_row(S, tb, b, u)
         if S["eff_next"][b] == RESUME_ABILITY:
@@ -258,7 +264,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             if status_choice(tb, row):  # then the Statuses (R57)
                 S["eff_next"][b] = RESUME_STATUS
                 return GO_NONE
+        elif S["eff_next"][b] == RESUME_PICK2:  # tdabA: Crystal Power's second unit (R102)
+            S["au_pick2"][b] = S["cell_unit"][b, a - A_CELL, 0]
         elif not choose_status(S, tb, b, a):
+            return GO_NONE
+        elif ask_second(S, tb, b, u, row):  # tdabA: then the unit acquiring it (R102)
             return GO_NONE
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0

@@ -3371,6 +3371,52 @@ def t_spider_pack():
             assert S["stage"][0] != STAGE_EFFECT  # its partner has no Spider Pack
 
 
+# --- tdabA: Crystal Power's second target (auras.ask_second, R102) --------------------------
+
+
+def t_crystal_power():
+    """Once in its Combat Phase the Crystal Golem targets a unit within 5 Grid Spaces that has
+    a Status (a unit with none is not offered), its player chooses one of its Statuses to
+    discard (or stops, "may"), then picks another unit in its Range Area in Line of Sight
+    (not the first), which acquires that Status; the Combat Phase goes on."""
+    tb = record()
+    S = position(tb)
+    g = holder(S, tb, 0, "Crystal Power", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 3, E)
+    bare = unit(S, tb, 0, NEUTRAL, 4, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    apply_status(S, tb, B0, I(ally), I(ST["Poisoned"]), I(-1))
+    apply_status(S, tb, B0, I(foe), I(ST["Pumped"]), I(-1))
+    engage(S, tb, g)
+    act(S, tb, A_END)
+    got = act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT
+    assert A_CELL + cell(tb, 5, 3) in got and A_CELL + cell(tb, 5, 8) in got
+    assert A_CELL + cell(tb, 4, 5) not in got  # no Status to take
+    got = act(S, tb, A_CELL + cell(tb, 5, 3))
+    assert got == [A_STATUS + ST["Poisoned"], A_END]
+    got = act(S, tb, A_STATUS + ST["Poisoned"])
+    assert S["stage"][0] == STAGE_EFFECT and A_CELL + cell(tb, 5, 8) in got
+    assert A_CELL + cell(tb, 5, 3) not in got and A_END not in got
+    act(S, tb, A_CELL + cell(tb, 5, 8))
+    assert not has(S, ally, "Poisoned") and has(S, foe, "Poisoned") and has(S, foe, "Pumped")
+    assert not S["unit_status"][0, bare].any()
+    assert S["stage"][0] == STAGE_COMBAT  # a "D: Combat Pha." ability: the phase goes on
+    S = position(tb)  # from the enemy to the ally: the Pumped changes sides
+    g = holder(S, tb, 0, "Crystal Power", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 4, 8, W)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    apply_status(S, tb, B0, I(foe), I(ST["Pumped"]), I(-1))
+    engage(S, tb, g)
+    act(S, tb, A_END)
+    act(S, tb, A_ABILITY)
+    act(S, tb, A_CELL + cell(tb, 5, 8))
+    got = act(S, tb, A_STATUS + ST["Pumped"])
+    assert A_CELL + cell(tb, 5, 8) not in got and A_CELL + cell(tb, 4, 8) in got
+    act(S, tb, A_CELL + cell(tb, 4, 8))
+    assert has(S, ally, "Pumped") and not has(S, foe, "Pumped")
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3537,6 +3583,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Recover": t_recover,
     "Downgrade": t_downgrade,
     "Spider Pack": t_spider_pack,
+    "Crystal Power": t_crystal_power,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -40,6 +40,7 @@ from envs.tactics_david.actions import (
 from envs.tactics_david.effects import (
     DISCARD_LISTED,
     GAIN_TRANSFERRED,
+    ITEM_MAY_EQUIP,
     K_DISCARD,
     K_GAIN,
     K_ITEM,
@@ -57,6 +58,7 @@ from envs.tactics_david.effects import (
     replaced_attack_row,
     target_ok,
 )
+from envs.tactics_david.items import equip
 from envs.tactics_david.record import H_COMBAT, H_ENGAGE_AURA, TEAM_PACK
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
@@ -224,6 +226,15 @@ def after_combat_phase(S, tb, b: int, u: int) -> None:
 
 
 @njit
+def _in_deck(S, b: int, item: int) -> int:
+    """Where Item `item` lies in the Item Deck (deck[0] the bottom), -1 not there."""
+    for k in range(S["deck_count"][b]):
+        if S["deck"][b, k] == item:
+            return k
+    return -1
+
+
+@njit
 def _choices(S, tb, b: int, out) -> int:
     """The answers to the pending choice (au_pend_*): Hex (`gain_status` `player_choice`) a
     Status the target lacks, its Unit Type may carry and the row does not except (A_STATUS +
@@ -244,6 +255,12 @@ def _choices(S, tb, b: int, out) -> int:
         return n
     if row < 0 or v < 0 or not _alive(S, tb, b, v):
         return 0
+    if tb.r_kind[row] == K_ITEM and tb.r_mode[row] == ITEM_MAY_EQUIP:
+        if _in_deck(S, b, np.int64(tb.r_item[row])) >= 0:  # Make Bread: equip it? (R103)
+            out[0] = A_ABILITY
+            out[1] = A_END
+            n = 2
+        return n
     if tb.r_kind[row] == K_ITEM:
         for slot in range(2):  # Weapon, Accessory (TD-19.1)
             if S["unit_item"][b, v, slot] >= 0:
@@ -285,8 +302,9 @@ def ask_pending(S, tb, b: int, u: int) -> bool:
     S["au_pend_unit"][b] = -1
     S["au_pend_n"][b] = 0
     S["au_pend_offer"][b] = 0
-    S["eff_unit"][b] = -1
-    S["eff_next"][b] = 0
+    if S["eff_next"][b] == RESUME_CHOICE:  # our question ends (any other one stays)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
     return False
 
 
@@ -307,6 +325,18 @@ def answer_choice(S, tb, b: int, a: int) -> bool:
         else:
             discard_status(S, tb, b, v, a - A_STATUS)
             S["au_pend_offer"][b] &= ~(np.int32(1) << np.int32(a - A_STATUS))
+        return ask_pending(S, tb, b, np.int64(S["eff_unit"][b]))
+    if a == A_ABILITY or a == A_END:  # Make Bread: the Bread leaves the deck, equipped (R103)
+        item = np.int64(tb.r_item[S["au_pend_row"][b]])
+        k = _in_deck(S, b, item)
+        if a == A_ABILITY and k >= 0:
+            n = np.int64(S["deck_count"][b])
+            for j in range(k, n - 1):
+                S["deck"][b, j] = S["deck"][b, j + 1]
+            S["deck"][b, n - 1] = -1
+            S["deck_count"][b] = n - 1
+            equip(S, tb, b, v, item)
+        S["au_pend_n"][b] = 0
         return ask_pending(S, tb, b, np.int64(S["eff_unit"][b]))
     if a >= A_SIDE and a < A_SIDE + 2:
         item = np.int64(S["unit_item"][b, v, a - A_SIDE])

@@ -46,6 +46,7 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
+from envs.tactics_david.auras import ask_pending
 from envs.tactics_david.effects import (
     K_RANGE,
     K_SPECIAL,
@@ -910,6 +911,8 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["fx_res"][b] = 0
             return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
+        if ask_pending(S, tb, b, u):  # tdabA: a choice the ability gave (Make Bread, R103)
+            return GO_NONE
         return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:
         S["fx_res"][b] = 0

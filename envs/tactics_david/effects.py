@@ -150,6 +150,7 @@ C_LOCKED_WITH_SELF = _c("locked_with_self")
 C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 C_COUNTERS = _c("counters_exhausted")
+C_ACQUIRED = _c("status_acquired")  # tdabA: from the previous row of this hook (R103)
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
@@ -189,6 +190,7 @@ GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll
 GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R102)
 K_ITEM = _k("item")  # tdabA
 ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
+ITEM_MAY_EQUIP = _m("item", "may_equip")  # tdabA: Make Bread (R103)
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
@@ -378,6 +380,10 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = S["unit_lock"][b, tgt] == src
         elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
             ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
+        elif c == C_ACQUIRED:  # tdabA: a unit acquired one from the previous row (R103)
+            for s in range(N_STATUSES):
+                if (np.int64(S["au_acq"][b]) >> s) & 1 and _in_set(tb, row, k, s):
+                    ok = True
         elif c == C_COUNTERS:  # Hatch: the Disengagement with no counter left (values[0]+1)
             d = np.int64(S["unit_uses"][b, src, USE_DISENGAGED]) - 1
             ok = d >= 0 and d < 256 and _in_set(tb, row, k, d)
@@ -620,8 +626,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
             if s == tb.status_dead:
                 if not dead_only_by_attack(S, tb, b, v):  # Oblivious (R53)
                     kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (R44)
-            else:
-                apply_status(S, tb, b, v, s, STATUS_PERMANENT)
+            elif apply_status(S, tb, b, v, s, STATUS_PERMANENT):
+                S["au_acq"][b] |= np.int32(1) << np.int32(s)  # tdabA: status_acquired (R103)
             if mode == GAIN_APPLICABLE:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
@@ -632,7 +638,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
                 apply_status(S, tb, b, v, s, STATUS_PERMANENT)
     elif kind == K_GAIN and mode == GAIN_AFTER_COMBAT:  # tdabA: Petrifying Peck (R97)
         add_active(S, tb, b, row, v, src, UNTIL_AFTER_COMBAT)  # auras.after_combat_phase
-    elif (kind == K_GAIN and mode == GAIN_CHOICE) or (kind == K_ITEM and mode == ITEM_DISCARD_WA):
+    elif (kind == K_GAIN and mode == GAIN_CHOICE) or (
+        kind == K_ITEM and (mode == ITEM_DISCARD_WA or mode == ITEM_MAY_EQUIP)
+    ):
         S["au_pend_row"][b] = row  # tdabA: the player chooses once the hook is over (R98)
         S["au_pend_unit"][b] = v
         S["au_pend_n"][b] += 1
@@ -686,6 +694,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
     acquired the Dead Status meanwhile (queued by units.kill), until none is left."""
     picked = np.empty(N_UNIT_IDS, dtype=np.int64)
     rolls = np.zeros(N_UNIT_IDS, dtype=np.int64)  # the roll each pick is judged by
+    S["au_acq"][b] = 0  # tdabA: Statuses acquired from this run's rows (R103)
     h = hook
     first = unit
     opp = other

@@ -251,6 +251,8 @@ IMPLEMENTED_ABILITIES = (
     "Spider Pack",
     # tdabA: Crystal Power's second target (auras.ask_second, R102)
     "Crystal Power",
+    # tdabA: Make Bread's Giant's Bread (status_acquired, item may_equip; R103)
+    "Make Bread",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -504,6 +506,8 @@ TD_TABLE_FIELDS = [
     ("r_utype", np.int8, (MAX_AB_ROWS,)),  # [R] the Unit Type a set_unit_type row sets, -1
     ("ab_prohibit", np.int16, (MAX_PROFILES,)),  # [N] its row forbidding attacks on it, -1
     ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
+    # tdabA (appended)
+    ("r_item", np.int16, (MAX_AB_ROWS,)),  # [R] the Item its `item` parameter names, -1
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -909,6 +913,8 @@ def _ability_rows(t: T.Tables, r) -> None:
             if kind == "discard_status" and r["r_statuses"][e] & st_bits["Dead"]:
                 r["r_dead_ok"][e] = 2  # tdabA: Recover may target the Dead and the living (R99)
             r["r_utype"][e] = u.eff_unit_type[e]
+            name = u.effect_items[e]  # tdabA: Make Bread's Giant's Bread (R103)
+            r["r_item"][e] = t.item_names.index(name) if name is not None else -1
             if kind == "set_unit_type" and mode_name == "match_attacker":
                 r["ab_types"][a] |= TYPES_MATCH_ATTACKER  # Blob Wall (read by the contest)
                 continue

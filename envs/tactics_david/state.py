@@ -259,6 +259,7 @@ STATE_FIELDS = [
     # combines in this Combat Phase (combat.strength), -1 none
     ("au_pack_asked", np.uint8, ()),  # bool the Engaged unit was asked in this Combat Phase
     ("au_pick2", np.int8, ()),  # int8 Crystal Power's second target (auras.ask_second, R102)
+    ("au_acq", np.int32, ()),  # int32 bit s: s acquired from a row of this run_hook (R103)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

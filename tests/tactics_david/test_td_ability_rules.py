@@ -82,7 +82,6 @@ from envs.tactics_david.record import (
     H_END_TURN,
     H_LOCK,
     H_RANGED_HIT,
-    H_REPLACES,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
@@ -3417,6 +3416,47 @@ def t_crystal_power():
     assert has(S, ally, "Pumped") and not has(S, foe, "Pumped")
 
 
+# --- tdabA: Make Bread's Giant's Bread (status_acquired, item may_equip; R103) -------------
+
+
+def t_make_bread():
+    """On 3 or more every unit in the Giant's Attack Area acquires Crippled; if one did, the
+    Giant's player may equip the Giant's Bread from the Item Deck (A_ABILITY / A_END; it
+    leaves the deck). On 1 or 2 nothing; a unit already Crippled acquires nothing, and then
+    no Bread is offered."""
+    tb = record()
+    bread = TABLES.item_names.index("Giant's Bread")
+    seen = set()
+    for seed in SEEDS[:16]:
+        for crippled in (False, True):
+            S = position(tb, seed=seed)
+            g = holder(S, tb, 0, "Make Bread", 5, 5, E)
+            d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+            unit(S, tb, 1, NEUTRAL, 0, 13, W)
+            if crippled:
+                apply_status(S, tb, B0, I(d), I(ST["Crippled"]), I(-1))
+            engage(S, tb, g)
+            act(S, tb, A_END)
+            n = int(S["deck_count"][0])
+            assert bread in list(S["deck"][0, :n])
+            (r,) = peek(S, 6)
+            got = act(S, tb, A_ABILITY)
+            seen.add(r >= 3)
+            assert has(S, d, "Crippled") == (crippled or r >= 3)
+            if crippled or r < 3:
+                assert S["stage"][0] != STAGE_EFFECT and bread not in list(S["unit_item"][0, g])
+                continue
+            assert S["stage"][0] == STAGE_EFFECT and got == [A_ABILITY, A_END]
+            act(S, tb, A_ABILITY if seed % 2 else A_END)
+            if seed % 2:
+                assert S["unit_item"][0, g, 2] == bread and S["deck_count"][0] == n - 1
+                assert bread not in list(S["deck"][0, : n - 1])
+            else:
+                assert bread not in list(S["unit_item"][0, g]) and S["deck_count"][0] == n
+            assert S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3584,6 +3624,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Downgrade": t_downgrade,
     "Spider Pack": t_spider_pack,
     "Crystal Power": t_crystal_power,
+    "Make Bread": t_make_bread,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
@@ -3626,14 +3667,14 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Make Bread's Crippled roll (its second row, the Giant's Bread, is not made yet)."""
+    Unwavering's own immunity to Fearful (its allies' roll is not made yet). (tdabA: Make
+    Bread, the example before, is implemented now.)"""
     tb = record()
-    assert "Make Bread" not in IMPLEMENTED_ABILITIES
-    for seed in SEEDS[:10]:
-        S, a, d = _pair(tb, seed, HOLDER["Make Bread"], NEUTRAL)
-        assert fx.in_attack_area(S, tb, B0, I(a), I(TABLES.units.effect_offset[92]), I(d))
-        hook(S, tb, H_REPLACES, a)
-        assert not S["unit_status"][0, d].any()
+    assert "Unwavering" not in IMPLEMENTED_ABILITIES
+    S = position(tb)
+    u = holder(S, tb, 0, "Unwavering", 5, 5, E)
+    assert apply_status(S, tb, B0, I(u), I(ST["Fearful"]), I(-1))
+    assert has(S, u, "Fearful")
 
 
 @pytest.mark.parametrize("name", sorted(ABILITY_TESTS))

@@ -626,8 +626,10 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
             if s == tb.status_dead:
                 if not dead_only_by_attack(S, tb, b, v):  # Oblivious (R53)
                     kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (R44)
-            elif apply_status(S, tb, b, v, s, STATUS_PERMANENT):
-                S["au_acq"][b] |= np.int32(1) << np.int32(s)  # tdabA: status_acquired (R103)
+            else:
+                had = S["unit_status"][b, v, s] != 0  # tdabA: already held: not acquired
+                if apply_status(S, tb, b, v, s, STATUS_PERMANENT) and not had:
+                    S["au_acq"][b] |= np.int32(1) << np.int32(s)  # status_acquired (R103)
             if mode == GAIN_APPLICABLE:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)

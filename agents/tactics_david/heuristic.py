@@ -26,6 +26,7 @@ import numpy as np
 from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.tactics_david.actions import (
+    A_ABILITY,
     A_CELL,
     A_END,
     A_FACE,
@@ -159,7 +160,9 @@ def _score(S, tb, b, me, stage, a, cols, cells):
         return SCORE_END
     if stage == STAGE_ACQUIRE:
         return SCORE_END if a == A_END else SCORE_ACT
-    if stage == STAGE_EFFECT:
+    if stage == STAGE_EFFECT:  # discard a Status; take an aura's offer (tdabA: A_ABILITY, A_SIDE)
+        if a == A_ABILITY or (a >= A_SIDE and a < A_SIDE + 4):
+            return SCORE_ACT
         return SCORE_ACT if a >= A_STATUS and a < A_STATUS + N_STATUSES else SCORE_END
     if stage == STAGE_PAUSE:  # a simple rule: reroll a failed attack only; else use it
         if S["pz_at"][b] == PZ_LUCKY_ATTACK and S["pz_att"][b] > S["pz_dfn"][b]:

@@ -46,6 +46,7 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
+from envs.tactics_david.auras import ask_pending
 from envs.tactics_david.effects import (
     K_RANGE,
     K_SPECIAL,
@@ -183,6 +184,8 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
     weapons) or a Defend (PROC_DEFEND: Shield) Procedure and its Duel (TD-25.5). Abilities come
     with the next part."""
     s = np.int64(S["unit_strength"][b, u, side])
+    if S["au_pack"][b] >= 0 and u == S["engaged"][b]:  # tdabA: Spider Pack combined (R101)
+        s += S["unit_strength"][b, S["au_pack"][b], side]
     if proc == PROC_BREATH:
         s = np.int64(tb.r_amount[replaced_attack_row(S, tb, b, u)])
     if proc == PROC_ATTACK or proc == PROC_BREATH:
@@ -312,6 +315,8 @@ def _roll_dice(S, tb, b: int, n_own: int, own_sides: int, mods, role: int, ph: i
         if i == 0 and role == 0 and mods[role, ph, M_BEST_OF_3]:
             for _ in range(2):
                 x = max(x, roll_d(S["rng"], b, own_sides))
+        if i == 0 and role == 0 and ph == 0:  # tdabA: the attack's own die (RA14, R97)
+            S["fx_proc_roll"][b] = x
         low = min(low, x)
         total += x + mod
     if mods[role, ph, M_DROP_LOWEST] and n_own > 0:
@@ -424,6 +429,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     d_mod = enemy_roll_modifier(S, tb, b, d)
     att = np.int64(0)
     dfn = np.int64(0)
+    S["fx_proc_roll"][b] = 0  # tdabA: no die rolled yet (an automatic win rolls none)
     for duel in range(MAX_DUELS):
         ph = min(duel, 1)
         if duel > 0:
@@ -905,6 +911,8 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["fx_res"][b] = 0
             return GO_AFTER_ATTACK
         run_hook(S, tb, b, H_REPLACES, u, -1)
+        if ask_pending(S, tb, b, u):  # tdabA: a choice the ability gave (Make Bread, R103)
+            return GO_NONE
         return GO_AFTER_ATTACK
     if a >= A_STRIKE and a < A_STRIKE + 4:
         S["fx_res"][b] = 0

@@ -67,6 +67,7 @@ from envs.tactics_david.state import (
     RES_NO_LOCK,
     RES_RANGED,
     STATUS_PERMANENT,
+    UNTIL_AFTER_COMBAT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
     UNTIL_THEN_APPLY,
@@ -149,6 +150,7 @@ C_LOCKED_WITH_SELF = _c("locked_with_self")
 C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 C_COUNTERS = _c("counters_exhausted")
+C_ACQUIRED = _c("status_acquired")  # tdabA: from the previous row of this hook (R103)
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
@@ -183,6 +185,12 @@ GAIN_PLAIN = _m("gain_status", "")
 GAIN_PERMANENT = _m("gain_status", "permanent")
 GAIN_ON_DISENGAGE = _m("gain_status", "on_disengagement")
 GAIN_APPLICABLE = _m("gain_status", "applicable_one")
+GAIN_AFTER_COMBAT = _m("gain_status", "after_combat_phase")  # tdabA
+GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll (R98)
+GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R102)
+K_ITEM = _k("item")  # tdabA
+ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
+ITEM_MAY_EQUIP = _m("item", "may_equip")  # tdabA: Make Bread (R103)
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
@@ -372,6 +380,10 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = S["unit_lock"][b, tgt] == src
         elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
             ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
+        elif c == C_ACQUIRED:  # tdabA: a unit acquired one from the previous row (R103)
+            for s in range(N_STATUSES):
+                if (np.int64(S["au_acq"][b]) >> s) & 1 and _in_set(tb, row, k, s):
+                    ok = True
         elif c == C_COUNTERS:  # Hatch: the Disengagement with no counter left (values[0]+1)
             d = np.int64(S["unit_uses"][b, src, USE_DISENGAGED]) - 1
             ok = d >= 0 and d < 256 and _in_set(tb, row, k, d)
@@ -446,6 +458,8 @@ def _pickable(S, tb, b: int, row: int, v: int) -> bool:
     ... who have the Dead Status", so its `same_target` rows pick them only; R90)."""
     if S["unit_place"][b, v] != PLACE_FIELD:
         return False
+    if tb.r_dead_ok[row] == 2:  # tdabA: a discard of Dead (Recover) picks either (R99)
+        return True
     return (S["unit_status"][b, v, tb.status_dead] != 0) == (tb.r_dead_ok[row] != 0)
 
 
@@ -613,16 +627,35 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
                 if not dead_only_by_attack(S, tb, b, v):  # Oblivious (R53)
                     kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (R44)
             else:
-                apply_status(S, tb, b, v, s, STATUS_PERMANENT)
+                had = S["unit_status"][b, v, s] != 0  # tdabA: already held: not acquired
+                if apply_status(S, tb, b, v, s, STATUS_PERMANENT) and not had:
+                    S["au_acq"][b] |= np.int32(1) << np.int32(s)  # status_acquired (R103)
             if mode == GAIN_APPLICABLE:
                 break
     elif kind == K_GAIN and mode == GAIN_ON_DISENGAGE:  # Divine Justice: later (disengaged)
         add_active(S, tb, b, row, v, src, UNTIL_THEN_APPLY)  # the amount: whose ability
+    elif kind == K_GAIN and mode == GAIN_TRANSFERRED:  # tdabA: the Status the player chose
+        for s in range(N_STATUSES):  # and the previous row discarded (Crystal Power, R102)
+            if (np.int64(S["fx_st_pick"][b]) >> s) & 1 and s != tb.status_dead:
+                apply_status(S, tb, b, v, s, STATUS_PERMANENT)
+    elif kind == K_GAIN and mode == GAIN_AFTER_COMBAT:  # tdabA: Petrifying Peck (R97)
+        add_active(S, tb, b, row, v, src, UNTIL_AFTER_COMBAT)  # auras.after_combat_phase
+    elif (kind == K_GAIN and mode == GAIN_CHOICE) or (
+        kind == K_ITEM and (mode == ITEM_DISCARD_WA or mode == ITEM_MAY_EQUIP)
+    ):
+        S["au_pend_row"][b] = row  # tdabA: the player chooses once the hook is over (R98)
+        S["au_pend_unit"][b] = v
+        S["au_pend_n"][b] += 1
     elif kind == K_DISCARD and (mode == DISCARD_ONE or mode == DISCARD_ANY):
         chosen = np.int64(S["fx_st_pick"][b]) & ~np.int64(tb.r_except[row])  # the player's (R57)
         for s in range(N_STATUSES):
             if S["unit_status"][b, v, s] != 0 and (chosen >> s) & 1:
                 discard_status(S, tb, b, v, s)
+    elif kind == K_DISCARD and mode == DISCARD_LISTED and tb.r_optional[row]:
+        for s in range(N_STATUSES):  # tdabA: Recover; the target's player decides (R99)
+            if S["unit_status"][b, v, s] != 0 and (bits >> s) & 1:
+                S["au_pend_offer"][b] |= np.int32(1) << np.int32(s)
+                S["au_pend_unit"][b] = v
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
         keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_except[row])
         for s in range(N_STATUSES):
@@ -663,6 +696,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
     acquired the Dead Status meanwhile (queued by units.kill), until none is left."""
     picked = np.empty(N_UNIT_IDS, dtype=np.int64)
     rolls = np.zeros(N_UNIT_IDS, dtype=np.int64)  # the roll each pick is judged by
+    S["au_acq"][b] = 0  # tdabA: Statuses acquired from this run's rows (R103)
     h = hook
     first = unit
     opp = other
@@ -680,6 +714,12 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                     row = np.int64(tb.hk_rows[i])
                     chosen = h == H_REPLACES or h == H_COMBAT  # the player used it (A_ABILITY)
                     if not chosen and (tb.r_optional[row] or tb.r_group[row] != 0):
+                        if h == H_DEAD and tb.r_kind[row] == K_REPLACE and S["au_dg_unit"][b] < 0:
+                            # tdabA: Downgrade rolls now; its "may" is asked at the next
+                            # hand-off (auras.ask_downgrade, R100)
+                            if _roll_ok(S, tb, b, row, src, _roll(S, tb, b, row, src)):
+                                S["au_dg_unit"][b] = src
+                                S["au_dg_row"][b] = row
                         continue  # a player's choice: asked elsewhere (pause.py) or not yet
                     S["fx_cause"][b] = src
                     if not tb.r_shared[row] and not tb.r_each[row]:
@@ -732,8 +772,9 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                         sel == SEL_TARGET_WITHIN or sel == SEL_TARGET_IN_RANGE
                     ):
                         n = 0  # the player's picks (STAGE_EFFECT), still valid targets
-                        for j in range(S["fx_n_pick"][b]):
-                            v = np.int64(S["fx_pick"][b, j])
+                        two = tb.r_kind[row] == K_GAIN and tb.r_mode[row] == GAIN_TRANSFERRED
+                        for j in range(1 if two else S["fx_n_pick"][b]):  # tdabA: or its own
+                            v = np.int64(S["au_pick2"][b] if two else S["fx_pick"][b, j])  # (R102)
                             if target_ok(S, tb, b, src, row, v):
                                 picked[n] = v
                                 n += 1
@@ -887,7 +928,10 @@ def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     prof = np.int64(tb.r_ability[row])
     start = np.int64(tb.hk_start[h, prof])
     for i in range(start, start + tb.hk_count[h, prof]):
-        if conditions_hold(S, tb, b, np.int64(tb.hk_rows[i]), u, v, -1, -1, -1):
+        r = np.int64(tb.hk_rows[i])
+        if tb.r_kind[r] == K_GAIN and tb.r_mode[r] == GAIN_TRANSFERRED:
+            continue  # tdabA: Crystal Power's second target is picked apart (R102)
+        if conditions_hold(S, tb, b, r, u, v, -1, -1, -1):
             return True
     return False
 

@@ -234,6 +234,25 @@ IMPLEMENTED_ABILITIES = (
     "Oversized",
     "Climb Tree",
     "Maneuver",
+    # tdabA: another unit's "may" rows upon the Engaged unit's Engagement (auras.py, R96)
+    "Research",
+    "Doing Science",
+    "Dragon Flight",
+    # tdabA: a Status after the unit's Combat Phase (auras.after_combat_phase, R97)
+    "Petrifying Peck",
+    # tdabA: a choice once the ability's roll succeeded (auras.ask_pending, R98)
+    "Hex",
+    "Bite",
+    # tdabA: the target's player may discard Dead or Petrified (auras.ask_pending, R99)
+    "Recover",
+    # tdabA: Downgrade's "may" once its unit is Dead (auras.ask_downgrade, R100)
+    "Downgrade",
+    # tdabA: Spider Pack's "may combine" (auras.ask_pack, combat.strength, R101)
+    "Spider Pack",
+    # tdabA: Crystal Power's second target (auras.ask_second, R102)
+    "Crystal Power",
+    # tdabA: Make Bread's Giant's Bread (status_acquired, item may_equip; R103)
+    "Make Bread",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -269,6 +288,7 @@ TEAM_CARRY = 1  # Carry: the partner has the Soar Movement Type while in the Tea
 TEAM_RIDE = 2  # Ride, Ride the Lightning: the partner has this unit's Movement Rating
 TEAM_CIRCUMVENT = 4  # Circumvent: this unit chooses which member of a Team it attacks
 TEAM_ANY_PATH = 8  # Ride the Lightning: its Team's charge need not be a straight line
+TEAM_PACK = 16  # tdabA: Spider Pack: the partner may combine this unit's Strength (R101)
 # ab_perm bits: the `permission` modes of an ability's unconditional rows about its own unit
 PERM_ATTACK_AFTER_MOVE = 1  # Reckless: attacks (a Ranged Attack too) after moving
 PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
@@ -476,7 +496,7 @@ TD_TABLE_FIELDS = [
     # tdrest
     ("r_unit", np.int16, (MAX_AB_ROWS,)),  # [R] the unit a replace_unit row brings (profile), -1
     ("r_dead_ok", np.uint8, (MAX_AB_ROWS,)),  # [R] its selector picks Dead units too: a
-    # condition target_has_status Dead (Raise Dead, Grave Riser; R90)
+    # condition target_has_status Dead (Raise Dead, Grave Riser; R90); 2: Dead or not (R99)
     ("ab_twice_row", np.int16, (MAX_PROFILES,)),  # [N] its attack_twice row, -1 (R93)
     # tdpause (appended): the pauses inside a procedure (pause.py, R72)
     ("st_reroll", np.uint8, (N_STATUSES,)),  # [S] its holder may reroll one Procedure (Lucky)
@@ -486,6 +506,8 @@ TD_TABLE_FIELDS = [
     ("r_utype", np.int8, (MAX_AB_ROWS,)),  # [R] the Unit Type a set_unit_type row sets, -1
     ("ab_prohibit", np.int16, (MAX_PROFILES,)),  # [N] its row forbidding attacks on it, -1
     ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
+    # tdabA (appended)
+    ("r_item", np.int16, (MAX_AB_ROWS,)),  # [R] the Item its `item` parameter names, -1
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -888,7 +910,11 @@ def _ability_rows(t: T.Tables, r) -> None:
                 for k in range(3)
                 if int(u.eff_condition[e, k]) >= 0 and int(u.eff_condition_value[e, k]) >= 0
             )
+            if kind == "discard_status" and r["r_statuses"][e] & st_bits["Dead"]:
+                r["r_dead_ok"][e] = 2  # tdabA: Recover may target the Dead and the living (R99)
             r["r_utype"][e] = u.eff_unit_type[e]
+            name = u.effect_items[e]  # tdabA: Make Bread's Giant's Bread (R103)
+            r["r_item"][e] = t.item_names.index(name) if name is not None else -1
             if kind == "set_unit_type" and mode_name == "match_attacker":
                 r["ab_types"][a] |= TYPES_MATCH_ATTACKER  # Blob Wall (read by the contest)
                 continue
@@ -916,6 +942,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 and int(u.eff_selector[e]) == ut.SELECTORS.index("team_partner")
             ):
                 r["ab_team"][a] |= TEAM_ANY_PATH  # Ride the Lightning (movement.legal_move)
+                continue
+            if kind == "strength_change" and mode_name == "add_this_units_strength":
+                r["ab_team"][a] |= TEAM_PACK  # tdabA: Spider Pack (auras.ask_pack, R101)
                 continue
             if kind == "permission" and mode_name == "choose_team_target":
                 r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)

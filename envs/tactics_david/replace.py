@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.setup import add_unit
 from envs.tactics_david.state import MAX_UNITS, N_ITEM_SLOTS, N_STATUSES, PLACE_FIELD
@@ -31,7 +31,7 @@ from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlo
 MODE_THIS_PLAYER = ut.EFFECT_MODES["replace_unit"].index("this_player")
 
 
-@njit_inline  # one caller: effects._apply_effect
+@njit  # two callers: effects._apply_effect, auras.answer_downgrade (tdabA)
 def replace_unit(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Unit v is replaced by a fresh unit of profile tb.r_unit[row] on its space (module
     docstring); returns the id of the unit now there (v, or the new one; v when nothing

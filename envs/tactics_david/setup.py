@@ -309,6 +309,23 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["pz_bread_go"][b] = 0
     S["pz_bread_seat"][b] = 0
     S["pz_bread_unit"][b] = -1
+    # tdabA: no aura, choice, Downgrade or Spider Pack question pending (auras.py)
+    S["au_src"][b] = -1
+    S["au_i"][b] = 0
+    S["au_pend_row"][b] = -1
+    S["au_pend_unit"][b] = -1
+    S["au_pend_n"][b] = 0
+    S["au_pend_offer"][b] = 0
+    S["au_seat"][b] = -1
+    S["au_dg_unit"][b] = -1
+    S["au_dg_row"][b] = 0
+    S["au_dg_seat"][b] = -1
+    S["au_dg_stage"][b] = 0
+    S["au_dg_go"][b] = 0
+    S["au_pack"][b] = -1
+    S["au_pack_asked"][b] = 0
+    S["au_pick2"][b] = -1
+    S["au_acq"][b] = 0
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
         S["pz_bread"][b, u] = 0

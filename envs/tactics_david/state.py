@@ -239,6 +239,27 @@ STATE_FIELDS = [
     ("pz_bread_go", np.int8, ()),  # int8 the GO_* step it interrupted (GO_NONE: a decision)
     ("pz_bread_seat", np.int8, ()),  # int8 S["current"] before the Bread pause
     ("pz_bread_unit", np.int8, ()),  # int8 the Bread holder asked, -1
+    # branch tdabA: an Engagement aura's choice asked (auras.py, STAGE_EFFECT, RESUME_AURA)
+    ("au_src", np.int8, ()),  # int8 the unit whose aura row is asked, -1 none
+    ("au_i", np.int16, ()),  # int16 that row's index in tb.hk_rows (the scan's cursor)
+    # a choice the player makes once an ability's roll succeeded (auras.ask_pending, R98)
+    ("au_pend_row", np.int16, ()),  # int16 the ability row that asks it, -1 none
+    ("au_pend_unit", np.int8, ()),  # int8 the unit it acts on, -1
+    ("au_pend_n", np.int8, ()),  # int8 choices still to make (Hex: 1 or 2)
+    ("au_pend_offer", np.int32, ()),  # int32 bit s: the target may discard s (Recover, R99)
+    ("au_seat", np.int8, ()),  # int8 S["current"] before the target's player was asked, -1
+    # Downgrade's "may" after its unit acquired the Dead Status (auras.ask_downgrade, R100)
+    ("au_dg_unit", np.int8, ()),  # int8 the unit whose roll succeeded, -1 none
+    ("au_dg_row", np.int16, ()),  # int16 its replace_unit row
+    ("au_dg_seat", np.int8, ()),  # int8 S["current"] while its player is asked, -1 not asked
+    ("au_dg_stage", np.int8, ()),  # int8 the stage the question interrupted
+    ("au_dg_go", np.int8, ()),  # int8 the GO_* hand-off it interrupted
+    # Spider Pack (auras.ask_pack, R101)
+    ("au_pack", np.int8, ()),  # int8 the partner whose Strength Ratings the Engaged unit
+    # combines in this Combat Phase (combat.strength), -1 none
+    ("au_pack_asked", np.uint8, ()),  # bool the Engaged unit was asked in this Combat Phase
+    ("au_pick2", np.int8, ()),  # int8 Crystal Power's second target (auras.ask_second, R102)
+    ("au_acq", np.int32, ()),  # int32 bit s: s acquired from a row of this run_hook (R103)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -260,12 +281,27 @@ RESUME_STATUS = -3
 # its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
 # until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
 RESUME_PLACE = -4
+# eff_next (tdabA): another unit's "may" row upon the Engaged unit's Engagement (Research,
+# Doing Science, Dragon Flight): the Engaged unit's player answers (auras.py, R96)
+RESUME_AURA = -5
+# eff_next (tdabA): the choice an "R: Attack Pro." ability's successful roll gives its player
+# (Hex: A_STATUS + s; Bite: A_SIDE + item slot), then the Combat Phase goes on (R98)
+RESUME_CHOICE = -6
+# eff_next (tdabA): combine the Spider Pack partner's Strength Ratings this Combat Phase?
+# (A_ABILITY yes, A_END no; auras.ask_pack, R101)
+RESUME_PACK = -7
+# eff_next (tdabA): the unit that acquires the Status the first target discarded (Crystal
+# Power: A_CELL + c; auras.ask_second, R102)
+RESUME_PICK2 = -8
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
 UNTIL_DISENGAGED = 2  # its unit's Disengagement
 UNTIL_TURN = 3  # the end of this Turn
 UNTIL_THEN_APPLY = 4  # its unit's next Disengagement, when the row's Statuses are acquired
+# tdabA: the end of the Combat Phase of the unit whose ability it is (fx_amount: that unit),
+# when the row's Statuses are acquired (Petrifying Peck; auras.after_combat_phase, R97)
+UNTIL_AFTER_COMBAT = 5
 # fx_res: the outcome of the Attack/Defend in progress, read by the `after` rows' conditions
 RES_KILLED = 1  # the defender acquired the Dead Status from it
 RES_DUEL = 2  # a Duel Procedure followed
@@ -323,6 +359,14 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "first_player",
     "roll_winner",
     "winner",
+    "au_src",
+    "au_pend_row",
+    "au_pend_unit",
+    "au_seat",
+    "au_dg_unit",
+    "au_dg_seat",
+    "au_pack",
+    "au_pick2",
 )
 
 

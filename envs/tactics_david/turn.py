@@ -53,6 +53,22 @@ from envs.tactics_david.actions import (
     STAGE_TEAM_PICK,
     STAGE_WHIP,
 )
+from envs.tactics_david.auras import (
+    after_combat_phase,
+    answer_aura,
+    answer_choice,
+    answer_downgrade,
+    answer_pack,
+    ask_aura,
+    ask_downgrade,
+    ask_pack,
+    ask_pending,
+    ask_second,
+    legal_aura,
+    legal_choice,
+    legal_second,
+    legal_yes_no,
+)
 from envs.tactics_david.effects import (
     NO_SOURCE,
     choose_status,
@@ -86,6 +102,10 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_AURA,
+    RESUME_CHOICE,
+    RESUME_PACK,
+    RESUME_PICK2,
     RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
@@ -158,6 +178,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
     run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
+    if ask_aura(S, tb, b, u):  # tdabA: another unit's "may" aura row, asked first (R96)
+        return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -192,6 +214,14 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_AURA:  # tdabA: an aura's choice on Engagement (R96)
+        return legal_aura(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: a choice the ability's roll gave (R98)
+        return legal_choice(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack's "may combine" (R101)
+        return legal_yes_no(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_PICK2:  # tdabA: Crystal Power's second unit (R102)
+        return legal_second(S, tb, b, out)
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -202,6 +232,18 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_AURA:  # tdabA: answered; the next aura row, or on (R96)
+        if answer_aura(S, tb, b, a):
+            return GO_NONE
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
+    if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
+        answer_pack(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
+        if answer_choice(S, tb, b, a):
+            return GO_NONE
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -212,7 +254,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["pending_target"][b] = -1
         return GO_AFTER_ATTACK
-    if S["eff_next"][b] == RESUME_ABILITY or S["eff_next"][b] == RESUME_STATUS:
+    nxt = S["eff_next"][b]
+    if nxt == RESUME_ABILITY or nxt == RESUME_STATUS or nxt == RESUME_PICK2:
         # a target of the Combat Phase ability, or a Status it lets the player choose
         row = replaced_attack_row(S, tb, b, u)
         if S["eff_next"][b] == RESUME_ABILITY:
@@ -221,7 +264,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             if status_choice(tb, row):  # then the Statuses (R57)
                 S["eff_next"][b] = RESUME_STATUS
                 return GO_NONE
+        elif S["eff_next"][b] == RESUME_PICK2:  # tdabA: Crystal Power's second unit (R102)
+            S["au_pick2"][b] = S["cell_unit"][b, a - A_CELL, 0]
         elif not choose_status(S, tb, b, a):
+            return GO_NONE
+        elif ask_second(S, tb, b, u, row):  # tdabA: then the unit acquiring it (R102)
             return GO_NONE
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -232,6 +279,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["fx_st_pick"][b] = 0
+        if ask_pending(S, tb, b, u):  # tdabA: a choice its roll gave (Hex, Bite; R98)
+            return GO_NONE
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:
@@ -269,6 +318,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
         return legal_effect_choice(S, tb, b, out)
+    if stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:  # tdabA: Downgrade asked (R100)
+        return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE:
         return legal_pause(S, tb, b, out)
     return 0
@@ -302,6 +353,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = apply_effect_choice(S, tb, b, a)
         elif stage == STAGE_ORIENT:
             teams.apply_orient(S, tb, b, a)
+        elif stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:
+            go = answer_downgrade(S, tb, b, a)  # tdabA: the hand-off it interrupted (R100)
         elif stage == STAGE_PAUSE and S["pz_bread_unit"][b] >= 0:
             go = answer_bread(S, tb, b, a)  # the hand-off it interrupted comes back (R74)
         elif stage == STAGE_PAUSE:
@@ -314,11 +367,16 @@ def step(S, tb, b: int, a: int, out) -> int:
         while True:
             if ask_bread(S, tb, b, go):
                 go = GO_NONE  # kept in pz_bread_go, run once the holder has answered
+            elif ask_downgrade(S, tb, b, go):  # tdabA: Downgrade's "may" (R100)
+                go = GO_NONE  # kept in au_dg_go
+            elif ask_pack(S, tb, b, go):  # tdabA: Spider Pack, as the Combat Phase asks (R101)
+                go = GO_NONE
             if go == GO_NONE:
                 break
             if go == GO_ITEM_PHASE_1:
                 go = items.begin_item_phase(S, tb, b, 1)
             elif go == GO_ITEM_PHASE_2:
+                after_combat_phase(S, tb, b, np.int64(S["engaged"][b]))  # tdabA (R97)
                 go = items.begin_item_phase(S, tb, b, 2)
             elif go == GO_END_MOVEMENT:
                 go = movement.end_movement(S, tb, b)
@@ -338,6 +396,7 @@ def step(S, tb, b: int, a: int, out) -> int:
             else:  # GO_DISENGAGE
                 # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
                 u = np.int64(S["engaged"][b])
+                after_combat_phase(S, tb, b, u)  # tdabA: if it went straight here (R97)
                 run_hook(S, tb, b, H_BEFORE_DISENGAGE, u if u >= 0 else NO_SOURCE, -1)
                 if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
                     S["unit_uses"][b, u, USE_DISENGAGED] += 1

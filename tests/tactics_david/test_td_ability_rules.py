@@ -41,7 +41,9 @@ from envs.tactics_david.actions import (
     STAGE_RANGED_SIDE,
     STAGE_TEAM_PICK,
 )
+from envs.tactics_david.auras import after_combat_phase
 from envs.tactics_david.combat import (
+    PROC_ATTACK,
     _attack_area,
     _fire,
     attack_unit,
@@ -51,6 +53,7 @@ from envs.tactics_david.combat import (
     ranged_target_ok,
     sides_and_strengths,
 )
+from envs.tactics_david.combat import strength as combat_strength
 from envs.tactics_david.effects import (
     K_MOVE,
     M_AUTO_WIN,
@@ -79,11 +82,11 @@ from envs.tactics_david.record import (
     H_END_TURN,
     H_LOCK,
     H_RANGED_HIT,
-    H_REPLACES,
     IMPLEMENTED_ABILITIES,
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
+    MAX_UNITS,
     PLACE_FIELD,
     PLACE_REMOVED,
     PROC_CHARGE,
@@ -2988,6 +2991,472 @@ def t_maneuver():
         assert S["stage"][0] != STAGE_MOVE and A_FACE + N not in got
 
 
+# --- tdabA: another unit's "may" rows upon the Engaged unit's Engagement (auras.py, R96) ----
+
+
+def t_research():
+    """A unit (of either army) Engaged in direct contact with the Researcher may discard its
+    Petrified or Frozen Status, its player's choice (A_STATUS + s, asked again for the other
+    one; A_END keeps it); one two spaces away is not asked; the Researcher may not be
+    Petrified or Frozen. Discarding Petrified lets the unit act this Turn."""
+    tb = record()
+    S = position(tb)
+    r = holder(S, tb, 0, "Research", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 6, E)
+    far = unit(S, tb, 0, NEUTRAL, 5, 7, E)
+    foe = unit(S, tb, 1, NEUTRAL, 4, 5, S_)
+    for u in (ally, far, foe):
+        apply_status(S, tb, B0, I(u), I(ST["Frozen"]), I(-1))
+    apply_status(S, tb, B0, I(ally), I(ST["Petrified"]), I(-1))
+    assert not apply_status(S, tb, B0, I(r), I(ST["Frozen"]), I(-1))
+    assert not apply_status(S, tb, B0, I(r), I(ST["Petrified"]), I(-1))
+    got = engage(S, tb, ally)
+    assert S["stage"][0] == STAGE_EFFECT
+    assert got == [A_STATUS + ST["Frozen"], A_STATUS + ST["Petrified"], A_END]
+    got = act(S, tb, A_STATUS + ST["Petrified"])
+    assert S["stage"][0] == STAGE_EFFECT and got == [A_STATUS + ST["Frozen"], A_END]
+    act(S, tb, A_END)  # keeps Frozen; free of Petrified it enters its Movement Phase
+    assert not has(S, ally, "Petrified") and has(S, ally, "Frozen")
+    assert S["stage"][0] == STAGE_MOVE and S["engaged"][0] == ally
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    engage(S, tb, far)  # two spaces away: not asked
+    assert S["stage"][0] == STAGE_MOVE and has(S, far, "Frozen")
+    S2 = position(tb, current=1)  # the enemy's own Engagement: its player decides
+    holder(S2, tb, 0, "Research", 5, 5, E)
+    foe = unit(S2, tb, 1, NEUTRAL, 4, 5, S_)
+    apply_status(S2, tb, B0, I(foe), I(ST["Frozen"]), I(-1))
+    assert engage(S2, tb, foe) == [A_STATUS + ST["Frozen"], A_END]
+    assert S2["current"][0] == 1
+    act(S2, tb, A_STATUS + ST["Frozen"])
+    assert not has(S2, foe, "Frozen") and S2["stage"][0] == STAGE_MOVE
+    S3 = position(tb)  # without the Researcher: Petrified stays, Disengaged at once
+    u = unit(S3, tb, 0, NEUTRAL, 5, 6, E)
+    unit(S3, tb, 1, NEUTRAL, 9, 12, W)
+    apply_status(S3, tb, B0, I(u), I(ST["Petrified"]), I(-1))
+    (roll,) = peek(S3, 6)
+    engage(S3, tb, u)
+    if roll < 6:
+        assert has(S3, u, "Petrified") and S3["stage"][0] == STAGE_ENGAGE
+
+
+def t_doing_science():
+    """Units within 3 Grid Spaces of the Scientist (itself included, either army) upon their
+    Engagement may take +1 Movement Rating or +1 Base Strength Ratings until Disengaged, the
+    Engaged unit's player choosing (A_SIDE + 0 / + 1) or declining (A_END)."""
+    tb = record()
+    S = position(tb)
+    sci = holder(S, tb, 0, "Doing Science", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 8, E)
+    far = unit(S, tb, 0, NEUTRAL, 5, 9, E)
+    foe = unit(S, tb, 1, NEUTRAL, 2, 5, S_)
+    base = int(movement_rating(S, tb, B0, I(ally)))
+    got = engage(S, tb, ally)
+    assert S["stage"][0] == STAGE_EFFECT and got == [A_SIDE + 0, A_SIDE + 1, A_END]
+    act(S, tb, A_SIDE + 0)
+    assert S["stage"][0] == STAGE_MOVE
+    assert int(movement_rating(S, tb, B0, I(ally))) == base + 1
+    mods = np.zeros((2, 2, fx.N_MODS), dtype=np.int64)
+    fx.collect_modifiers(S, tb, B0, I(ally), I(foe), I(0), I(0), False, mods)
+    assert mods[0, 0, M_STR] == 0
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    assert int(movement_rating(S, tb, B0, I(ally))) == base  # until Disengaged
+    engage(S, tb, sci)  # its own ability: Strength this time
+    act(S, tb, A_SIDE + 1)
+    fx.collect_modifiers(S, tb, B0, I(sci), I(foe), I(0), I(0), False, mods)
+    assert list(mods[0, 0, M_STR : M_STR + 4]) == [1, 1, 1, 1]
+    assert int(movement_rating(S, tb, B0, I(sci))) == int(tb.u_move[S["unit_member"][0, sci, 0]])
+    act(S, tb, A_END)
+    while S["stage"][0] != STAGE_ENGAGE:
+        act(S, tb, A_END)
+    engage(S, tb, far)  # 4 spaces away: not asked
+    assert S["stage"][0] == STAGE_MOVE
+    S2 = position(tb, current=1)  # an enemy within 3 is offered it too; it may decline
+    holder(S2, tb, 0, "Doing Science", 5, 5, E)
+    foe = unit(S2, tb, 1, NEUTRAL, 2, 5, S_)
+    base = int(movement_rating(S2, tb, B0, I(foe)))
+    assert engage(S2, tb, foe) == [A_SIDE + 0, A_SIDE + 1, A_END]
+    act(S2, tb, A_END)
+    assert S2["stage"][0] == STAGE_MOVE and int(movement_rating(S2, tb, B0, I(foe))) == base
+
+
+def t_dragon_flight():
+    """Allied units of the Egg Root within 3 Grid Spaces of the Dragon Master may add 1 D3 to
+    their Movement Rating until Disengaged (asked: A_ABILITY or A_END); an ally of another
+    Root, an enemy Egg and an Egg 4 spaces away are not asked."""
+    tb = record()
+    for seed in SEEDS[:8]:
+        S = position(tb, seed=seed)
+        holder(S, tb, 0, "Dragon Flight", 5, 5, E)
+        egg = unit(S, tb, 0, "Baby Dragon", 5, 7, E)
+        other = unit(S, tb, 0, NEUTRAL, 6, 5, E)
+        far = unit(S, tb, 0, "Baby Dragon", 1, 5, E)
+        unit(S, tb, 1, "Baby Dragon", 4, 5, S_)
+        base = int(movement_rating(S, tb, B0, I(egg)))
+        assert engage(S, tb, egg) == [A_ABILITY, A_END]
+        (d3,) = peek(S, 3)
+        act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_MOVE
+        assert int(movement_rating(S, tb, B0, I(egg))) == base + d3
+        act(S, tb, A_END)
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        assert int(movement_rating(S, tb, B0, I(egg))) == base
+        for u in (other, far):
+            engage(S, tb, u)
+            assert S["stage"][0] == STAGE_MOVE
+            act(S, tb, A_END)
+            while S["stage"][0] != STAGE_ENGAGE:
+                act(S, tb, A_END)
+    S2 = position(tb, current=1)  # the enemy's Egg is not the Dragon Master's ally
+    holder(S2, tb, 0, "Dragon Flight", 5, 5, E)
+    foe = unit(S2, tb, 1, "Baby Dragon", 4, 5, S_)
+    engage(S2, tb, foe)
+    assert S2["stage"][0] == STAGE_MOVE
+
+
+# --- tdabA: Statuses given after the unit's Combat Phase (auras.after_combat_phase, R97) ----
+
+
+def t_petrifying_peck():
+    """The Cockatrice's own attack die (unmodified, RA14) showing 5 or 6: the unit it attacked
+    acquires the Petrified Status once the Cockatrice's Combat Phase is over, not during it;
+    4 or less: nothing."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S, a, d = _pair(tb, seed, HOLDER["Petrifying Peck"], "Stone Golem")
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        unit(S, tb, 0, NEUTRAL, 9, 0, N)
+        engage(S, tb, a)
+        act(S, tb, A_END)
+        (die,) = peek(S, 6)
+        act(S, tb, A_STRIKE)
+        assert S["fx_proc_roll"][0] == die  # the attack's first die
+        if has(S, d, "Dead"):
+            continue
+        assert S["engaged"][0] != a or S["stage"][0] != STAGE_COMBAT
+        assert has(S, d, "Petrified") == (die >= 5)
+        seen.add(die >= 5)
+    both_ways(seen)
+    for die in (4, 5, 6):  # the moment: after the Combat Phase, not at the attack
+        S, a, d = _pair(tb, 1, HOLDER["Petrifying Peck"], "Stone Golem")
+        set_procedure(S, a, d)
+        S["fx_proc_roll"][0] = die
+        hook(S, tb, H_AFTER_ATTACK, a, d)
+        assert not has(S, d, "Petrified")
+        after_combat_phase(S, tb, B0, I(d))  # another unit's Combat Phase: not yet
+        assert not has(S, d, "Petrified")
+        after_combat_phase(S, tb, B0, I(a))
+        assert has(S, d, "Petrified") == (die >= 5)
+
+
+# --- tdabA: a choice made once the ability's roll succeeded (auras.ask_pending, R98) ---------
+
+
+def _to_ability(S, tb, u: int, target_cell: int) -> list[int]:
+    """Engage u, end its Movement Phase, use its Combat Phase ability on the unit on
+    target_cell; the legal actions then."""
+    engage(S, tb, u)
+    act(S, tb, A_END)
+    assert S["stage"][0] == STAGE_COMBAT
+    act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT
+    return act(S, tb, A_CELL + target_cell)
+
+
+def t_hex():
+    """The Witch targets a unit in its Range Area in Line of Sight: on 4 it acquires a Status
+    of the Witch's player's choosing, on 5 or 6 a second, different one; never Dead or
+    Petrified, and only Statuses its Unit Type may carry (a Physical unit: no Silenced); on 3
+    or less nothing. The choice comes after the roll, with no A_END."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        w = holder(S, tb, 0, "Hex", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        (r,) = peek(S, 6)
+        r_after = None
+        got = _to_ability(S, tb, w, cell(tb, 5, 8))
+        seen.add(min(max(r - 3, 0), 2))
+        if r < 4:
+            assert S["stage"][0] != STAGE_EFFECT and not S["unit_status"][0, t].any()
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert A_END not in got and A_STATUS + ST["Burned"] in got
+        for no in ("Dead", "Petrified", "Silenced"):
+            assert A_STATUS + ST[no] not in got
+        r_after = act(S, tb, A_STATUS + ST["Burned"])
+        assert has(S, t, "Burned")
+        if r == 4:
+            assert S["stage"][0] != STAGE_EFFECT
+            assert int(S["unit_status"][0, t].astype(bool).sum()) == 1
+        else:
+            assert S["stage"][0] == STAGE_EFFECT and A_STATUS + ST["Burned"] not in r_after
+            act(S, tb, A_STATUS + ST["Crippled"])
+            assert has(S, t, "Crippled") and S["stage"][0] != STAGE_EFFECT
+    assert seen == {0, 1, 2}
+
+
+def t_bite():
+    """The Spider targets a unit in direct contact: on 3 or more it discards its Weapon or its
+    Accessory, the Spider's player choosing (A_SIDE + slot; the Item goes to the bottom of the
+    Item Deck), its Expendable kept; on 1 or 2 nothing; a target with neither: no choice."""
+    tb = record()
+    names = TABLES.item_names
+    weapon, acc, exp = (
+        next(i for i in range(len(names)) if TABLES.item_type[i] == k) for k in range(3)
+    )
+    seen = set()
+    for seed in SEEDS[:16]:
+        S = position(tb, seed=seed)
+        sp = holder(S, tb, 0, "Bite", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, S_)
+        S["unit_item"][0, t] = [weapon, acc, exp]
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, sp, cell(tb, 5, 6))
+        seen.add(r >= 3)
+        if r < 3:
+            assert S["stage"][0] != STAGE_EFFECT and list(S["unit_item"][0, t]) == [
+                weapon,
+                acc,
+                exp,
+            ]
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_SIDE + 0, A_SIDE + 1]
+        slot = seed % 2
+        act(S, tb, A_SIDE + slot)
+        kept = [weapon, acc, exp]
+        assert S["deck"][0, 0] == kept[slot]
+        kept[slot] = -1
+        assert list(S["unit_item"][0, t]) == kept and S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+    for seed in SEEDS[:8]:  # only an Expendable: nothing to choose
+        S = position(tb, seed=seed)
+        sp = holder(S, tb, 0, "Bite", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, S_)
+        S["unit_item"][0, t, 2] = exp
+        _to_ability(S, tb, sp, cell(tb, 5, 6))
+        assert S["stage"][0] != STAGE_EFFECT and S["unit_item"][0, t, 2] == exp
+
+
+def t_recover():
+    """The Priest targets a unit in its Range Area in Line of Sight, Dead or not: on 4 or more
+    the target's player may discard its Dead Status (A_STATUS + Dead or A_END), on 5 or 6 its
+    Petrified Status; asked of that unit's player (an enemy's too), then the turn goes back.
+    On 3 or less (or 4 for Petrified) nothing is asked."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        pr = holder(S, tb, 0, "Recover", 5, 5, E)
+        ally = unit(S, tb, 0, NEUTRAL, 5, 8, W)
+        unit(S, tb, 1, NEUTRAL, 9, 12, W)  # an enemy: the game goes on
+        kill(S, tb, B0, I(ally), I(1))
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, pr, cell(tb, 5, 8))
+        seen.add(r >= 4)
+        if r < 4:
+            assert S["stage"][0] != STAGE_EFFECT and has(S, ally, "Dead")
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert got == [A_STATUS + ST["Dead"], A_END]
+        act(S, tb, A_STATUS + ST["Dead"])
+        assert not has(S, ally, "Dead") and S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+    seen = set()
+    for seed in SEEDS:  # an enemy's Petrified: on 5 or 6 its player decides, and keeps it
+        S = position(tb, seed=seed)
+        pr = holder(S, tb, 0, "Recover", 5, 5, E)
+        foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)  # another unit to Engage: the Turn goes on
+        apply_status(S, tb, B0, I(foe), I(ST["Petrified"]), I(-1))
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, pr, cell(tb, 5, 8))
+        seen.add(r >= 5)
+        if r < 5:
+            assert S["stage"][0] != STAGE_EFFECT and has(S, foe, "Petrified")
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 1
+        assert got == [A_STATUS + ST["Petrified"], A_END]
+        act(S, tb, A_END)
+        assert has(S, foe, "Petrified") and S["current"][0] == 0
+        assert S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+
+
+# --- tdabA: Downgrade's "may" once its unit is Dead (auras.ask_downgrade, R100) -------------
+
+
+def t_downgrade():
+    """When the Corpse Hybrid acquires the Dead Status it rolls 1 D6: on 3 or more its player
+    is asked at the next hand-off (STAGE_PAUSE, whoever's Turn: A_ABILITY or A_END) whether it
+    discards the Dead Status and is replaced by a fresh Skeleton of its own on its space and
+    facing; the interrupted decision then goes on. On 1 or 2 it stays Dead, nothing asked."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        hy = holder(S, tb, 1, "Downgrade", 5, 6, W)
+        a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 0, S_)
+        kill(S, tb, B0, I(hy), I(0))
+        (r,) = peek(S, 6)
+        hook(S, tb, H_DEAD, fx.NO_SOURCE)  # its queued Dead rows roll now
+        seen.add(r >= 3)
+        got = engage(S, tb, a)
+        if r < 3:
+            assert S["stage"][0] == STAGE_MOVE and has(S, hy, "Dead")
+            continue
+        assert S["stage"][0] == STAGE_PAUSE and S["current"][0] == 1
+        assert got == [A_ABILITY, A_END]
+        if seed % 2:
+            act(S, tb, A_END)
+            assert has(S, hy, "Dead") and S["unit_member"][0, hy, 0] == UNIT_IX[HOLDER["Downgrade"]]
+        else:
+            act(S, tb, A_ABILITY)
+            assert not has(S, hy, "Dead") and S["unit_member"][0, hy, 0] == UNIT_IX["Skeleton"]
+            assert S["unit_cell"][0, hy] == cell(tb, 5, 6) and S["unit_facing"][0, hy] == W
+            assert S["unit_place"][0, hy] == PLACE_FIELD
+        assert S["current"][0] == 0 and S["stage"][0] == STAGE_MOVE and S["engaged"][0] == a
+    both_ways(seen)
+
+
+# --- tdabA: Spider Pack's "may combine" in the partner's Combat Phase (auras.ask_pack, R101) --
+
+
+def t_spider_pack():
+    """A unit in a Unit Team with the Wolf Spider is asked as its Combat Phase begins whether
+    it combines the Spider's Strength Ratings with its own (A_ABILITY / A_END): yes, its
+    Strength Ratings are the sum, side by side, until its Combat Phase ends; no, unchanged. A
+    unit not teamed with it is not asked, nor is the Spider (its partner has no Spider Pack)."""
+    tb = record()
+    for accept in (True, False):
+        S = position(tb)
+        k = unit(S, tb, 0, "Knight", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        h = holder(S, tb, 0, "Spider Pack", 5, 4, E)
+        lone = unit(S, tb, 0, "Knight", 7, 5, E)
+        unit(S, tb, 1, NEUTRAL, 7, 6, W)
+        _team(S, tb, h, k)
+        base = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        spider = [int(S["unit_strength"][0, h, sd]) for sd in range(4)]
+        engage(S, tb, k)
+        got = act(S, tb, A_END)  # no movement: its Combat Phase asks first
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_ABILITY, A_END]
+        act(S, tb, A_ABILITY if accept else A_END)
+        assert S["stage"][0] == STAGE_COMBAT
+        now = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        want = [x + y for x, y in zip(base, spider, strict=True)] if accept else base
+        assert now == want
+        while S["engaged"][0] == k:
+            act(S, tb, A_END)
+        after = [int(combat_strength(S, tb, B0, I(k), I(sd), I(PROC_ATTACK))) for sd in range(4)]
+        assert after == base
+        engage(S, tb, lone)
+        act(S, tb, A_END)
+        assert S["stage"][0] == STAGE_COMBAT  # not in its Team: not asked
+        act(S, tb, A_END)
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        if S["current"][0] == 0 and A_UNIT + h % MAX_UNITS in legal(S, tb):
+            engage(S, tb, h)
+            while S["stage"][0] == STAGE_MOVE:
+                act(S, tb, A_END)
+            assert S["stage"][0] != STAGE_EFFECT  # its partner has no Spider Pack
+
+
+# --- tdabA: Crystal Power's second target (auras.ask_second, R102) --------------------------
+
+
+def t_crystal_power():
+    """Once in its Combat Phase the Crystal Golem targets a unit within 5 Grid Spaces that has
+    a Status (a unit with none is not offered), its player chooses one of its Statuses to
+    discard (or stops, "may"), then picks another unit in its Range Area in Line of Sight
+    (not the first), which acquires that Status; the Combat Phase goes on."""
+    tb = record()
+    S = position(tb)
+    g = holder(S, tb, 0, "Crystal Power", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 5, 3, E)
+    bare = unit(S, tb, 0, NEUTRAL, 4, 5, E)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    apply_status(S, tb, B0, I(ally), I(ST["Poisoned"]), I(-1))
+    apply_status(S, tb, B0, I(foe), I(ST["Pumped"]), I(-1))
+    engage(S, tb, g)
+    act(S, tb, A_END)
+    got = act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT
+    assert A_CELL + cell(tb, 5, 3) in got and A_CELL + cell(tb, 5, 8) in got
+    assert A_CELL + cell(tb, 4, 5) not in got  # no Status to take
+    got = act(S, tb, A_CELL + cell(tb, 5, 3))
+    assert got == [A_STATUS + ST["Poisoned"], A_END]
+    got = act(S, tb, A_STATUS + ST["Poisoned"])
+    assert S["stage"][0] == STAGE_EFFECT and A_CELL + cell(tb, 5, 8) in got
+    assert A_CELL + cell(tb, 5, 3) not in got and A_END not in got
+    act(S, tb, A_CELL + cell(tb, 5, 8))
+    assert not has(S, ally, "Poisoned") and has(S, foe, "Poisoned") and has(S, foe, "Pumped")
+    assert not S["unit_status"][0, bare].any()
+    assert S["stage"][0] == STAGE_COMBAT  # a "D: Combat Pha." ability: the phase goes on
+    S = position(tb)  # from the enemy to the ally: the Pumped changes sides
+    g = holder(S, tb, 0, "Crystal Power", 5, 5, E)
+    ally = unit(S, tb, 0, NEUTRAL, 4, 8, W)
+    foe = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+    apply_status(S, tb, B0, I(foe), I(ST["Pumped"]), I(-1))
+    engage(S, tb, g)
+    act(S, tb, A_END)
+    act(S, tb, A_ABILITY)
+    act(S, tb, A_CELL + cell(tb, 5, 8))
+    got = act(S, tb, A_STATUS + ST["Pumped"])
+    assert A_CELL + cell(tb, 5, 8) not in got and A_CELL + cell(tb, 4, 8) in got
+    act(S, tb, A_CELL + cell(tb, 4, 8))
+    assert has(S, ally, "Pumped") and not has(S, foe, "Pumped")
+
+
+# --- tdabA: Make Bread's Giant's Bread (status_acquired, item may_equip; R103) -------------
+
+
+def t_make_bread():
+    """On 3 or more every unit in the Giant's Attack Area acquires Crippled; if one did, the
+    Giant's player may equip the Giant's Bread from the Item Deck (A_ABILITY / A_END; it
+    leaves the deck). On 1 or 2 nothing; a unit already Crippled acquires nothing, and then
+    no Bread is offered."""
+    tb = record()
+    bread = TABLES.item_names.index("Giant's Bread")
+    seen = set()
+    for seed in SEEDS[:16]:
+        for crippled in (False, True):
+            S = position(tb, seed=seed)
+            g = holder(S, tb, 0, "Make Bread", 5, 5, E)
+            d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+            unit(S, tb, 1, NEUTRAL, 0, 13, W)
+            if crippled:
+                apply_status(S, tb, B0, I(d), I(ST["Crippled"]), I(-1))
+            engage(S, tb, g)
+            act(S, tb, A_END)
+            n = int(S["deck_count"][0])
+            assert bread in list(S["deck"][0, :n])
+            (r,) = peek(S, 6)
+            got = act(S, tb, A_ABILITY)
+            seen.add(r >= 3)
+            assert has(S, d, "Crippled") == (crippled or r >= 3)
+            if crippled or r < 3:
+                assert S["stage"][0] != STAGE_EFFECT and bread not in list(S["unit_item"][0, g])
+                continue
+            assert S["stage"][0] == STAGE_EFFECT and got == [A_ABILITY, A_END]
+            act(S, tb, A_ABILITY if seed % 2 else A_END)
+            if seed % 2:
+                assert S["unit_item"][0, g, 2] == bread and S["deck_count"][0] == n - 1
+                assert bread not in list(S["deck"][0, : n - 1])
+            else:
+                assert bread not in list(S["unit_item"][0, g]) and S["deck_count"][0] == n
+            assert S["stage"][0] != STAGE_EFFECT
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3145,6 +3614,17 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Oversized": t_oversized,
     "Climb Tree": t_climb_tree,
     "Maneuver": t_maneuver,
+    "Research": t_research,
+    "Doing Science": t_doing_science,
+    "Dragon Flight": t_dragon_flight,
+    "Petrifying Peck": t_petrifying_peck,
+    "Hex": t_hex,
+    "Bite": t_bite,
+    "Recover": t_recover,
+    "Downgrade": t_downgrade,
+    "Spider Pack": t_spider_pack,
+    "Crystal Power": t_crystal_power,
+    "Make Bread": t_make_bread,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
@@ -3187,14 +3667,14 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Make Bread's Crippled roll (its second row, the Giant's Bread, is not made yet)."""
+    Unwavering's own immunity to Fearful (its allies' roll is not made yet). (tdabA: Make
+    Bread, the example before, is implemented now.)"""
     tb = record()
-    assert "Make Bread" not in IMPLEMENTED_ABILITIES
-    for seed in SEEDS[:10]:
-        S, a, d = _pair(tb, seed, HOLDER["Make Bread"], NEUTRAL)
-        assert fx.in_attack_area(S, tb, B0, I(a), I(TABLES.units.effect_offset[92]), I(d))
-        hook(S, tb, H_REPLACES, a)
-        assert not S["unit_status"][0, d].any()
+    assert "Unwavering" not in IMPLEMENTED_ABILITIES
+    S = position(tb)
+    u = holder(S, tb, 0, "Unwavering", 5, 5, E)
+    assert apply_status(S, tb, B0, I(u), I(ST["Fearful"]), I(-1))
+    assert has(S, u, "Fearful")
 
 
 @pytest.mark.parametrize("name", sorted(ABILITY_TESTS))

@@ -34,6 +34,7 @@ from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
+from envs.tactics_david.control import stack_under
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
     REL_TO_SIDE,
@@ -54,6 +55,7 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
+    AB_OFF_BLIGHT,
     MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -217,6 +219,8 @@ K_SET_TYPE = _k("set_unit_type")
 SET_TYPE_FIXED = _m("set_unit_type", "fixed")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
+K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
+K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
 DUR_PROCEDURE = ut.DURATIONS.index("procedure")
@@ -244,6 +248,8 @@ def ability_on(S, tb, b: int, u: int, prof: int) -> bool:
     (record.IMPLEMENTED_ABILITIES), its unit on the battlefield, and not Dead if the ability
     says "(Not with Dead Status)"."""
     if S["unit_place"][b, u] != PLACE_FIELD or not tb.ab_active[prof]:
+        return False
+    if S["unit_ab_off"][b, u] != 0:  # Ghoul Blight, Curse (control.py)
         return False
     return not (tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0)
 
@@ -650,6 +656,10 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         return replace_unit(S, tb, b, row, src, v)
     elif kind == K_SET_TYPE and mode == SET_TYPE_FIXED and tb.r_utype[row] >= 0:
         set_unit_type(S, tb, b, v, np.int64(tb.r_utype[row]))  # Chimaeric Reaction
+    elif kind == K_STACK:  # Host, Curse, Alter (control.py, R125)
+        return stack_under(S, tb, b, row, src, v)
+    elif kind == K_DISABLE:  # Ghoul Blight: until v is next Engaged (R127)
+        S["unit_ab_off"][b, v] |= AB_OFF_BLIGHT
     return v
 
 
@@ -826,6 +836,13 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     if not tb.r_los[row]:
         return True
     bf = np.int64(S["battlefield"][b])
+    if tb.r_kind[row] == K_DISABLE:  # Ghoul Blight: from any side (RA16)
+        for f in range(4):
+            if line_of_sight(
+                tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(f), np.int64(S["unit_cell"][b, v])
+            ):
+                return True
+        return False
     return line_of_sight(
         tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]),
         np.int64(S["unit_cell"][b, v]),

@@ -234,6 +234,11 @@ IMPLEMENTED_ABILITIES = (
     "Oversized",
     "Climb Tree",
     "Maneuver",
+    # tdabC: stacking under an enemy unit, disabled abilities (control.py, R125-R127)
+    "Host",
+    "Curse",
+    "Alter",
+    "Ghoul Blight",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

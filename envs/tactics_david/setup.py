@@ -312,6 +312,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
         S["pz_bread"][b, u] = 0
+        S["unit_ab_off"][b, u] = 0  # tdabC (control.py)
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

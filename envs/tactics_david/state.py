@@ -239,6 +239,10 @@ STATE_FIELDS = [
     ("pz_bread_go", np.int8, ()),  # int8 the GO_* step it interrupted (GO_NONE: a decision)
     ("pz_bread_seat", np.int8, ()),  # int8 S["current"] before the Bread pause
     ("pz_bread_unit", np.int8, ()),  # int8 the Bread holder asked, -1
+    # --- branch tdabC: control and stacking under an enemy (control.py) ---
+    # uint8[40] AB_OFF_* bits: the unit's abilities do nothing (every member's): Ghoul Blight
+    # until its next Engagement, Curse for good (TD-22.2.158, TD-22.2.146)
+    ("unit_ab_off", np.uint8, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -260,6 +264,13 @@ RESUME_STATUS = -3
 # its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
 # until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
 RESUME_PLACE = -4
+
+# eff_next (tdabC): the player chooses the Unit Type of the stack Alter was stacked under
+# (A_TYPE + t, a type other than its own; eff_unit is that stack; control.py, R126)
+RESUME_ALTER = -5
+# unit_ab_off bits (tdabC, control.py)
+AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
+AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress

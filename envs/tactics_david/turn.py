@@ -24,6 +24,7 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_STATUS,
+    A_TYPE,
     A_UNIT,
     GO_ACQUISITION,
     GO_AFTER_ATTACK,
@@ -80,12 +81,14 @@ from envs.tactics_david.record import (
     TRIG_ENGAGEMENT,
 )
 from envs.tactics_david.state import (
+    AB_OFF_BLIGHT,
     FORCE_NONE,
     MAX_UNITS,
     PROC_NONE,
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_ALTER,
     RESUME_PLACE,
     RESUME_STATUS,
     UNTIL_DISENGAGED,
@@ -154,6 +157,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
+    S["unit_ab_off"][b, u] &= ~np.uint8(AB_OFF_BLIGHT)  # Ghoul Blight ends (R127)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -192,6 +196,13 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack: a Unit Type not its own (R126)
+        n = 0
+        for t in range(3):
+            if t != S["unit_type"][b, S["eff_unit"][b]]:
+                out[n] = A_TYPE + t
+                n += 1
+        return n
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -202,6 +213,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack takes the chosen Unit Type (R126)
+        items.set_unit_type(S, tb, b, u, a - A_TYPE)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -232,6 +248,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["fx_st_pick"][b] = 0
+        if S["eff_next"][b] == RESUME_ALTER:  # Alter stacked: its player chooses (R126)
+            return GO_NONE  # STAGE_EFFECT still asked, of the same player
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:

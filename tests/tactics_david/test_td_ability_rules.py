@@ -31,6 +31,7 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_TYPE,
     A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
@@ -2988,6 +2989,146 @@ def t_maneuver():
         assert S["stage"][0] != STAGE_MOVE and A_FACE + N not in got
 
 
+# --- tdabC: stacking under an enemy unit, disabled abilities (control.py, R125-R127) --------
+
+
+def _stack_case(ability: str, seed: int, target: str = NEUTRAL):
+    """The holder (seat 0) on (5,2) facing east, the enemy `target` on (5,3) facing it, an
+    enemy on (5,5) (two spaces away: not offered), an ally and an enemy far off (the armies
+    stay in play); Combat Phase: A_ABILITY, then the adjacent enemy is the only pick."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = holder(S, tb, 0, ability, 5, 2, E)
+    t = unit(S, tb, 1, target, 5, 3, W)
+    unit(S, tb, 1, NEUTRAL, 5, 5, W)
+    unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+    unit(S, tb, 1, NEUTRAL, 9, 13, N)
+    assert A_ABILITY in _combat(S, tb, u)
+    assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+    return S, tb, u, t
+
+
+def _members(S, u: int) -> list[int]:
+    return [int(m) for m in S["unit_member"][0, u] if m >= 0]
+
+
+def t_host():
+    """R: Attack Pro.: 4+ on one D6: the Parasite stacks under the adjacent enemy; the stack
+    comes under this Player's control (a new unit of its army, costing nothing, I39; not
+    Engaged this Turn, R90) with its Base Strength Ratings halved and no Stacking bonus (the
+    Parasite's ratings are not added, R125); else nothing happens."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Host", seed)
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        costs = [int(x) for x in S["army_cost"][0]]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        w = _on(S, tb, 5, 3)
+        if r >= 4:
+            assert w // 20 == 0 and w not in (u, t)
+            assert _members(S, w) == [UNIT_IX[NEUTRAL], UNIT_IX[HOLDER["Host"]]]
+            assert [int(x) for x in S["unit_strength"][0, w]] == [
+                max(s // 2, int(tb.strength_min)) for s in base
+            ]
+            assert S["unit_cost"][0, w] == 0 and S["unit_facing"][0, w] == W
+            assert S["unit_place"][0, u] == PLACE_REMOVED == S["unit_place"][0, t]
+            assert S["cell_unit"][0, cell(tb, 5, 2), 0] == -1  # the Parasite left its space
+            assert A_UNIT + w % 20 not in nxt  # it may not be Engaged this Turn
+        else:
+            assert w == t and _members(S, t) == [UNIT_IX[NEUTRAL]]
+            assert [int(x) for x in S["unit_strength"][0, t]] == base
+            assert _on(S, tb, 5, 2) == u
+        assert [int(x) for x in S["army_cost"][0]] == costs
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_curse():
+    """R: Attack Pro.: 3+ on one D6: the Host stacks under the adjacent enemy (a Paladin with
+    Holy Might): the stack stays its owner's, with the same Strength Ratings (no Stacking
+    bonus), and none of its members' abilities acts any more (Holy Might's +1 is gone)."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Curse", seed, target=HOLDER["Holy Might"])
+        foe = unit(S, tb, 0, NEUTRAL, 7, 3, N)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert _on(S, tb, 5, 3) == t and [int(x) for x in S["unit_strength"][0, t]] == base
+        if r >= 3:
+            assert _members(S, t) == [UNIT_IX[HOLDER["Holy Might"]], UNIT_IX[HOLDER["Curse"]]]
+            assert S["unit_place"][0, u] == PLACE_REMOVED
+            assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4
+            for m in _members(S, t):
+                assert not fx.ability_on(S, tb, B0, I(t), I(m))
+        else:
+            assert _members(S, t) == [UNIT_IX[HOLDER["Holy Might"]]] and _on(S, tb, 5, 2) == u
+            assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_alter():
+    """R: Attack Pro.: 3+ on one D6: the unit stacks under the adjacent enemy, which stays
+    its owner's with no Stacking bonus, and this Player chooses its new Unit Type (one of the
+    other two, R126; its Attack Type follows, TD-3.3); else nothing and no choice."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Alter", seed)
+        old = int(S["unit_type"][0, t])
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if r >= 3:
+            assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+            others = [k for k in range(3) if k != old]
+            assert sorted(nxt) == [A_TYPE + k for k in others]
+            new = others[seed % 2]
+            act(S, tb, A_TYPE + new)
+            assert S["unit_type"][0, t] == new == S["unit_attack_type"][0, t]
+            assert _members(S, t) == [UNIT_IX[NEUTRAL], UNIT_IX[HOLDER["Alter"]]]
+            assert _on(S, tb, 5, 3) == t and S["unit_place"][0, u] == PLACE_REMOVED
+        else:
+            assert S["stage"][0] != STAGE_EFFECT
+            assert S["unit_type"][0, t] == old and _members(S, t) == [UNIT_IX[NEUTRAL]]
+        assert [int(x) for x in S["unit_strength"][0, t]] == base
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_ghoul_blight():
+    """R: Attack Pro.: a unit within 3 Grid Spaces in Line of Sight from any side (RA16: one
+    behind the Ghoul too; one 4 spaces away is not offered) has its ability disabled until it
+    is next Engaged (R127): the Paladin's Holy Might gives no +1 until then."""
+    tb = record()
+    for seed in SEEDS[:3]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Ghoul Blight", 5, 5, E)
+        t = unit(S, tb, 1, HOLDER["Holy Might"], 5, 3, E)  # behind the Ghoul, 2 spaces
+        unit(S, tb, 1, NEUTRAL, 5, 9, W)  # 4 spaces ahead
+        foe = unit(S, tb, 0, NEUTRAL, 8, 3, N)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4
+        for _ in range(20):  # to the opponent's Turn: its units' Engagement
+            if S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE:
+                break
+            moves = legal(S, tb)
+            act(S, tb, A_END if A_END in moves else moves[0])
+        assert S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4  # still disabled
+        engage(S, tb, t)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3145,6 +3286,11 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Oversized": t_oversized,
     "Climb Tree": t_climb_tree,
     "Maneuver": t_maneuver,
+    # tdabC: stacking under an enemy, disabled abilities (control.py)
+    "Host": t_host,
+    "Curse": t_curse,
+    "Alter": t_alter,
+    "Ghoul Blight": t_ghoul_blight,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -1,0 +1,123 @@
+"""Stacking a unit under an enemy unit (the `stack_under` effect kind, TD-22.2; branch tdabC).
+
+Host (072), Curse (146) and Alter (171) replace their unit's Attack: on their roll the unit
+stacks under an enemy unit in Direct Grid Space contact that the player picked. One kernel
+serves the three modes: ``stack_under(S, tb, b, row, src, v)``, called by
+``effects._apply_effect`` (its one caller). R125-R127 in docs/rules/tactics_david.md:
+
+- The unit src leaves its space and becomes the lowest member(s) of the stack v (all of
+  src's members, below v's; the stack never passes MAX_MEMBERS: then nothing happens). No
+  Stacking bonus: the stack's Strength Ratings and Purchase Cost stay what they were
+  (TD-17.3's sums are the bonus). src's Items go to the bottom of the Item Deck, its lasting
+  effects end and it is out of the game (PLACE_REMOVED; its army keeps its cost, I39). Items
+  of the stack its new class may not use go to the bottom of the Item Deck too (TD-19.3).
+- `take_control` (Host): the stack comes under src's Player's control: it takes a new slot of
+  that army (none free, or v is a Unit Team member: nothing happens, as R95), costs nothing
+  (not bought, I39), keeps v's Statuses, Items and facing, may not be Engaged this Turn (R90)
+  and has its Base Strength Ratings halved (rounding down, R19); v leaves the game.
+- `disable_abilities` (Curse): the stack stays its owner's and none of its members'
+  abilities act from now on (``unit_ab_off`` bit AB_OFF_CURSE, read by effects.ability_on).
+- `change_unit_type` (Alter): the stack stays its owner's; this Player then chooses its new
+  Unit Type (STAGE_EFFECT with eff_next RESUME_ALTER, turn.apply_effect_choice).
+
+Ghoul Blight's `disable_ability` (AB_OFF_BLIGHT, cleared at the unit's next Engagement,
+turn.apply_engage) shares the ``unit_ab_off`` field.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.jit import njit_inline
+from envs.tactics_david import unit_tables as ut
+from envs.tactics_david.items import may_equip
+from envs.tactics_david.setup import add_unit
+from envs.tactics_david.state import (
+    AB_OFF_CURSE,
+    MAX_MEMBERS,
+    MAX_UNITS,
+    N_ITEM_SLOTS,
+    N_STATUSES,
+    PLACE_FIELD,
+    RESUME_ALTER,
+)
+from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlock
+
+MODE_TAKE_CONTROL = ut.EFFECT_MODES["stack_under"].index("take_control")
+MODE_DISABLE = ut.EFFECT_MODES["stack_under"].index("disable_abilities")
+MODE_CHANGE_TYPE = ut.EFFECT_MODES["stack_under"].index("change_unit_type")
+
+
+@njit_inline  # one caller: effects._apply_effect
+def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
+    """Unit src stacks under unit v (module docstring); returns the id of the stack now on
+    v's space (v, or its new id under src's Player's control)."""
+    if v == src or S["unit_place"][b, v] != PLACE_FIELD or S["unit_place"][b, src] != PLACE_FIELD:
+        return v
+    n = np.int64(S["unit_n_members"][b, v])
+    k = np.int64(S["unit_n_members"][b, src])
+    if n + k > MAX_MEMBERS:
+        return v  # a stack holds at most 3 units (TD-17.1, R125)
+    p = src // MAX_UNITS
+    mode = np.int64(tb.r_mode[row])
+    if mode == MODE_TAKE_CONTROL and (
+        S["army_size"][b, p] >= MAX_UNITS or S["unit_team"][b, v] >= 0
+    ):
+        return v  # no slot for it, or a Team member (R95): nothing happens
+    for m in range(k):
+        S["unit_member"][b, v, n + m] = S["unit_member"][b, src, m]
+    S["unit_n_members"][b, v] = n + k
+    for slot in range(N_ITEM_SLOTS):
+        it = np.int64(S["unit_item"][b, src, slot])
+        if it >= 0:
+            S["unit_item"][b, src, slot] = -1
+            deck_to_bottom(S, b, it)
+        it = np.int64(S["unit_item"][b, v, slot])
+        if it >= 0 and not may_equip(S, tb, b, v, it):  # its new class (TD-17.5)
+            S["unit_item"][b, v, slot] = -1
+            deck_to_bottom(S, b, it)
+    for j in range(S["fx_row"].shape[1]):
+        if S["fx_unit"][b, j] == src:
+            S["fx_row"][b, j] = -1
+            S["fx_unit"][b, j] = -1
+    remove_from_game(S, b, src)
+    if mode == MODE_DISABLE:
+        S["unit_ab_off"][b, v] |= AB_OFF_CURSE
+        return v
+    if mode == MODE_CHANGE_TYPE:  # asked once the ability's rows have run (R126)
+        S["eff_unit"][b] = v
+        S["eff_next"][b] = RESUME_ALTER
+        return v
+    # take_control: the stack joins src's army under a new id
+    cell = np.int64(S["unit_cell"][b, v])
+    unlock(S, b, v)
+    w = add_unit(S, tb, b, p, np.int64(S["unit_member"][b, v, 0]))
+    S["army_cost"][b, p] -= S["unit_cost"][b, w]  # not bought (I39)
+    S["unit_cost"][b, w] = 0
+    for m in range(MAX_MEMBERS):
+        S["unit_member"][b, w, m] = S["unit_member"][b, v, m]
+    S["unit_n_members"][b, w] = S["unit_n_members"][b, v]
+    for s in range(4):  # halved, rounding down (R19)
+        S["unit_strength"][b, w, s] = max(
+            np.int64(S["unit_strength"][b, v, s]) // 2, np.int64(tb.strength_min)
+        )
+    S["unit_type"][b, w] = S["unit_type"][b, v]
+    S["unit_attack_type"][b, w] = S["unit_attack_type"][b, v]
+    for s in range(N_STATUSES):
+        S["unit_status"][b, w, s] = S["unit_status"][b, v, s]
+    for slot in range(N_ITEM_SLOTS):
+        S["unit_item"][b, w, slot] = S["unit_item"][b, v, slot]
+        S["unit_item"][b, v, slot] = -1
+    S["unit_kills"][b, w] = S["unit_kills"][b, v]
+    S["unit_no_reacquire"][b, w] = S["unit_no_reacquire"][b, v]
+    S["unit_ab_off"][b, w] = S["unit_ab_off"][b, v]
+    for j in range(S["fx_row"].shape[1]):
+        if S["fx_unit"][b, j] == v:
+            S["fx_row"][b, j] = -1
+            S["fx_unit"][b, j] = -1
+    facing = S["unit_facing"][b, v]
+    remove_from_game(S, b, v)
+    put(S, b, w, cell)
+    S["unit_facing"][b, w] = facing
+    S["unit_engaged"][b, w] = 1  # not Engaged the Turn it comes (R90)
+    return w

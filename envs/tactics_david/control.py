@@ -20,6 +20,11 @@ serves the three modes: ``stack_under(S, tb, b, row, src, v)``, called by
 - `change_unit_type` (Alter): the stack stays its owner's; this Player then chooses its new
   Unit Type (STAGE_EFFECT with eff_next RESUME_ALTER, turn.apply_effect_choice).
 
+Hired Hit (031, RA5): at the start of its player's first Turn (before any Engagement) the
+player declares a Root for each of its units with the ability, one by one (STAGE_DECLARE,
+A_UNIT + r; ``declaring``, ``legal_declare``, ``apply_declare``); the `opposing_declared_root`
+condition (effects.conditions_hold) reads ``unit_root_decl``.
+
 Ghoul Blight's `disable_ability` (AB_OFF_BLIGHT, cleared at the unit's next Engagement,
 turn.apply_engage) shares the ``unit_ab_off`` field.
 """
@@ -28,9 +33,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit_inline
+from envs.core.jit import njit, njit_inline
 from envs.tactics_david import unit_tables as ut
+from envs.tactics_david.actions import A_UNIT, STAGE_ENGAGE
 from envs.tactics_david.items import may_equip
+from envs.tactics_david.record import H_MOD
 from envs.tactics_david.setup import add_unit
 from envs.tactics_david.state import (
     AB_OFF_CURSE,
@@ -39,6 +46,7 @@ from envs.tactics_david.state import (
     N_ITEM_SLOTS,
     N_STATUSES,
     PLACE_FIELD,
+    PLACE_RESERVE,
     RESUME_ALTER,
 )
 from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlock
@@ -46,6 +54,7 @@ from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlo
 MODE_TAKE_CONTROL = ut.EFFECT_MODES["stack_under"].index("take_control")
 MODE_DISABLE = ut.EFFECT_MODES["stack_under"].index("disable_abilities")
 MODE_CHANGE_TYPE = ut.EFFECT_MODES["stack_under"].index("change_unit_type")
+C_DECLARED_ROOT = ut.CONDITIONS.index("opposing_declared_root")
 
 
 @njit_inline  # one caller: effects._apply_effect
@@ -111,6 +120,7 @@ def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
     S["unit_kills"][b, w] = S["unit_kills"][b, v]
     S["unit_no_reacquire"][b, w] = S["unit_no_reacquire"][b, v]
     S["unit_ab_off"][b, w] = S["unit_ab_off"][b, v]
+    S["unit_root_decl"][b, w] = S["unit_root_decl"][b, v]
     for j in range(S["fx_row"].shape[1]):
         if S["fx_unit"][b, j] == v:
             S["fx_row"][b, j] = -1
@@ -121,3 +131,55 @@ def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
     S["unit_facing"][b, w] = facing
     S["unit_engaged"][b, w] = 1  # not Engaged the Turn it comes (R90)
     return w
+
+
+@njit
+def declaring(S, tb, b: int) -> int:
+    """The unit whose Hired Hit Root the current player declares now (RA5), -1 none: at the
+    start of that player's first Turn (no unit Engaged yet), the first of its units bought
+    (on the battlefield or in reserve) with an implemented ability that has an
+    `opposing_declared_root` row and no Root declared yet."""
+    p = np.int64(S["current"][b])
+    first = np.int64(S["turn"][b]) == (1 if S["first_player"][b] == p else 2)
+    if not first:
+        return -1
+    for u in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        if S["unit_engaged"][b, u]:
+            return -1
+    for u in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+        place = S["unit_place"][b, u]
+        if S["unit_root_decl"][b, u] >= 0 or (place != PLACE_FIELD and place != PLACE_RESERVE):
+            continue
+        for m in range(S["unit_n_members"][b, u]):
+            prof = np.int64(S["unit_member"][b, u, m])
+            if prof < 0 or not tb.ab_active[prof]:
+                continue
+            start = np.int64(tb.hk_start[H_MOD, prof])
+            for i in range(start, start + tb.hk_count[H_MOD, prof]):
+                row = np.int64(tb.hk_rows[i])
+                for k in range(tb.r_cond.shape[1]):
+                    if tb.r_cond[row, k] == C_DECLARED_ROOT:
+                        return u
+    return -1
+
+
+@njit_inline  # one caller: turn.legal_actions
+def legal_declare(S, tb, b: int, out) -> int:
+    """STAGE_DECLARE: every Root family (A_UNIT + r, r a family with a Root Unit)."""
+    n = 0
+    for r in range(tb.fam_root.shape[0]):
+        if tb.fam_root[r] >= 0 and r < MAX_UNITS:
+            out[n] = A_UNIT + r
+            n += 1
+    return n
+
+
+@njit_inline  # one caller: turn.step
+def apply_declare(S, tb, b: int, a: int) -> None:
+    """The declared Root is the unit's for the rest of the game (RA5); the next Hired Hit
+    unit is asked, else the Turn goes on (STAGE_ENGAGE)."""
+    u = declaring(S, tb, b)
+    if u >= 0:
+        S["unit_root_decl"][b, u] = a - A_UNIT
+    if declaring(S, tb, b) < 0:
+        S["stage"][b] = STAGE_ENGAGE

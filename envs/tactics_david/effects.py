@@ -117,6 +117,7 @@ C_OPP_BASE_GREATER = _c("opposing_base_strength_greater")
 C_OPP_BACK_GREATER = _c("opposing_back_strength_greater")
 C_OPP_UNIT_IS = _c("opposing_unit_is")
 C_OPP_ROOT_IN = _c("opposing_root_in")
+C_OPP_DECLARED = _c("opposing_declared_root")  # tdabC: Hired Hit (control.py, RA5)
 C_OPP_MODE = _c("opposing_attack_mode")
 C_OPP_TYPE = _c("opposing_attack_type")
 C_ATTACKER_ADJACENT = _c("attacker_adjacent")
@@ -302,6 +303,12 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = opp >= 0 and _members_in_set(S, tb, b, opp, row, k, False)
         elif c == C_OPP_ROOT_IN:
             ok = opp >= 0 and _members_in_set(S, tb, b, opp, row, k, True)
+        elif c == C_OPP_DECLARED:  # a member of the Root its player declared (RA5)
+            d = np.int64(S["unit_root_decl"][b, src])
+            if opp >= 0 and d >= 0:
+                for m in range(S["unit_n_members"][b, opp]):
+                    if tb.u_family[S["unit_member"][b, opp, m]] == d:
+                        ok = True
         elif c == C_OPP_MODE:
             ok = opp >= 0 and _in_set(tb, row, k, np.int64(tb.u_mode[S["unit_member"][b, opp, 0]]))
         elif c == C_OPP_TYPE:

@@ -239,6 +239,7 @@ IMPLEMENTED_ABILITIES = (
     "Curse",
     "Alter",
     "Ghoul Blight",
+    "Hired Hit",  # its Root declared at the start of the first Turn (STAGE_DECLARE, RA5)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

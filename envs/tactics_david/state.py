@@ -243,6 +243,9 @@ STATE_FIELDS = [
     # uint8[40] AB_OFF_* bits: the unit's abilities do nothing (every member's): Ghoul Blight
     # until its next Engagement, Curse for good (TD-22.2.158, TD-22.2.146)
     ("unit_ab_off", np.uint8, (N_UNIT_IDS,)),
+    # int8[40] the Root (family index) its player declared for it at the start of that
+    # player's first Turn (Hired Hit, TD-22.2.31, RA5), -1 none (STAGE_DECLARE)
+    ("unit_root_decl", np.int8, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -331,6 +334,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_use_src",
     "pz_use_arg",
     "pz_bread_unit",
+    "unit_root_decl",
     "first_player",
     "roll_winner",
     "winner",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david import combat, items, movement, setup, teams
+from envs.tactics_david import combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
@@ -38,6 +38,7 @@ from envs.tactics_david.actions import (
     STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_DECLARE,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
     STAGE_EFFECT,
@@ -289,6 +290,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return legal_effect_choice(S, tb, b, out)
     if stage == STAGE_PAUSE:
         return legal_pause(S, tb, b, out)
+    if stage == STAGE_DECLARE:  # Hired Hit's Root (RA5)
+        return control.legal_declare(S, tb, b, out)
     return 0
 
 
@@ -324,6 +327,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = answer_bread(S, tb, b, a)  # the hand-off it interrupted comes back (R74)
         elif stage == STAGE_PAUSE:
             go = combat.resume_procedure(S, tb, b, a)  # the paused procedure goes on (R72)
+        elif stage == STAGE_DECLARE:
+            control.apply_declare(S, tb, b, a)  # Hired Hit's Root (RA5)
         else:
             go = combat.apply_combat(S, tb, b, a)
         # the phase hand-offs: each step returns the one that follows (actions.GO_*) instead
@@ -364,6 +369,8 @@ def step(S, tb, b: int, a: int, out) -> int:
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)
                 go = GO_NONE
+        if S["stage"][b] == STAGE_ENGAGE and control.declaring(S, tb, b) >= 0:
+            S["stage"][b] = STAGE_DECLARE  # a first Turn begins: Hired Hit's Root (RA5)
         n = legal_actions(S, tb, b, out)
         if n != 1 or out[0] != A_END:
             return n

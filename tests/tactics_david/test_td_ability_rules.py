@@ -35,6 +35,7 @@ from envs.tactics_david.actions import (
     A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_DECLARE,
     STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_MOVE,
@@ -3129,6 +3130,37 @@ def t_ghoul_blight():
         assert violations(S, tb, 0) == []
 
 
+def t_hired_hit():
+    """At the start of its Player's first Turn (the second player's: Turn 2) the player
+    declares a Root for each Mercenary, one by one (RA5, STAGE_DECLARE); the Mercenary then
+    gains +3 to its Strength Ratings in its Attack Procedure (not the Duel, not defending)
+    against a unit of that Root only; the Root is kept, not asked again."""
+    tb = record()
+    pal = UNIT_IX[HOLDER["Holy Might"]]
+    for declare_paladins in (True, False):
+        S = position(tb, seed=3)
+        m1 = holder(S, tb, 1, "Hired Hit", 5, 5, W)
+        m2 = holder(S, tb, 1, "Hired Hit", 0, 13, S_)
+        p = unit(S, tb, 0, HOLDER["Holy Might"], 5, 4, E)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        root = int(tb.u_family[pal])
+        other = int(tb.u_family[UNIT_IX[NEUTRAL]])
+        assert root != other
+        moves = act(S, tb, A_END)  # seat 0's Turn ends: seat 1's first Turn begins
+        assert S["stage"][0] == STAGE_DECLARE and S["current"][0] == 1
+        assert A_UNIT + root in moves and A_UNIT + other in moves
+        act(S, tb, A_UNIT + (root if declare_paladins else other))  # the first Mercenary's
+        assert S["stage"][0] == STAGE_DECLARE  # the second one's is asked too (RA5)
+        nxt = act(S, tb, A_UNIT + root)
+        assert S["stage"][0] == STAGE_ENGAGE and A_UNIT + m1 % 20 in nxt
+        want = 3 if declare_paladins else 0
+        m = mods(S, tb, m1, p)
+        assert strengths(m, 0, 0) == [want] * 4 and strengths(m, 0, 1) == [0] * 4
+        assert strengths(mods(S, tb, m2, p), 0, 0) == [3] * 4
+        assert strengths(mods(S, tb, p, m1), 1, 0) == [0] * 4  # defending: nothing
+        assert int(S["unit_root_decl"][0, m1]) == (root if declare_paladins else other)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3291,6 +3323,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Curse": t_curse,
     "Alter": t_alter,
     "Ghoul Blight": t_ghoul_blight,
+    "Hired Hit": t_hired_hit,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -25,6 +25,9 @@ player declares a Root for each of its units with the ability, one by one (STAGE
 A_UNIT + r; ``declaring``, ``legal_declare``, ``apply_declare``); the `opposing_declared_root`
 condition (effects.conditions_hold) reads ``unit_root_decl``.
 
+Summon (009, R129): the player picks the unit (STAGE_EFFECT, RESUME_ABILITY), then its space
+(RESUME_SUMMON, ``summon_cells``); effects._apply_effect moves it there (`reposition`).
+
 Ghoul Blight's `disable_ability` (AB_OFF_BLIGHT, cleared at the unit's next Engagement,
 turn.apply_engage) shares the ``unit_ab_off`` field.
 """
@@ -36,6 +39,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_UNIT, STAGE_ENGAGE
+from envs.tactics_david.grid import line_of_sight, may_stop, range_distance
 from envs.tactics_david.items import may_equip
 from envs.tactics_david.record import H_MOD
 from envs.tactics_david.setup import add_unit
@@ -183,3 +187,40 @@ def apply_declare(S, tb, b: int, a: int) -> None:
         S["unit_root_decl"][b, u] = a - A_UNIT
     if declaring(S, tb, b) < 0:
         S["stage"][b] = STAGE_ENGAGE
+
+
+@njit
+def summon_cells(S, tb, b: int, u: int, v: int, rr: int, out) -> int:
+    """The spaces Summon (unit u, Range Rating rr) may move unit v to, into out[:n] (R129):
+    empty spaces of u's Range Area in its Line of Sight (TD-15.1, TD-15.7) that v's Movement
+    Type may stand on, with no enemy of v in play in Direct or Diagonal Grid Space contact."""
+    bf = np.int64(S["battlefield"][b])
+    rows = np.int64(tb.bf_rows[bf])
+    cols = np.int64(tb.bf_cols[bf])
+    a = np.int64(S["unit_cell"][b, u])
+    facing = np.int64(S["unit_facing"][b, u])
+    mtype = np.int64(tb.u_mtype[S["unit_member"][b, v, 0]])
+    p = v // MAX_UNITS
+    n = 0
+    for c in range(rows * cols):
+        if S["cell_unit"][b, c, 0] >= 0 or not may_stop(tb, bf, mtype, c):
+            continue
+        if range_distance(tb, bf, a, facing, c, rr) < 0 or not line_of_sight(tb, bf, a, facing, c):
+            continue
+        near = False
+        r0 = c // cols
+        c0 = c % cols
+        for r in range(max(r0 - 1, 0), min(r0 + 2, rows)):
+            for k in range(max(c0 - 1, 0), min(c0 + 2, cols)):
+                for slot in range(2):
+                    w = np.int64(S["cell_unit"][b, r * cols + k, slot])
+                    if (
+                        w >= 0
+                        and w // MAX_UNITS != p
+                        and S["unit_status"][b, w, tb.status_dead] == 0
+                    ):
+                        near = True
+        if not near:
+            out[n] = c
+            n += 1
+    return n

@@ -34,7 +34,7 @@ from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
-from envs.tactics_david.control import stack_under
+from envs.tactics_david.control import stack_under, summon_cells
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
     REL_TO_SIDE,
@@ -56,6 +56,7 @@ from envs.tactics_david.record import (
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
     AB_OFF_BLIGHT,
+    MAX_CELLS,
     MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -81,6 +82,7 @@ from envs.tactics_david.units import (
     dead_only_by_attack,
     discard_status,
     kill,
+    move_to,
     remove_from_game,
     unlock,
 )
@@ -145,6 +147,7 @@ C_T_MTYPE = _c("target_movement_type")
 C_T_STATUS = _c("target_has_status")
 C_T_ANY_STATUS = _c("target_has_any_status")
 C_T_NOT_LOCKED = _c("target_not_combat_locked")
+C_T_NOT_ENGAGED = _c("target_not_engaged")  # tdabC: Summon
 C_T_CORE_LOWER = _c("target_core_lower")
 C_T_CORE_NOT_LOWER = _c("target_core_not_lower")
 C_ADJ_DEAD = _c("adjacent_dead_unit")
@@ -222,6 +225,8 @@ K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
 K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
 K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
+K_REPOSITION = _k("reposition")  # tdabC: Summon (R129)
+REPOS_SUMMON = _m("reposition", "summon_into_range_area")
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
 DUR_PROCEDURE = ut.DURATIONS.index("procedure")
@@ -363,6 +368,12 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
                     ok = True
         elif c == C_T_NOT_LOCKED:
             ok = S["unit_lock"][b, tgt] < 0
+        elif c == C_T_NOT_ENGAGED:  # not Engaged this Turn, not Locked, not Dead (Summon)
+            ok = (
+                S["unit_engaged"][b, tgt] == 0
+                and S["unit_lock"][b, tgt] < 0
+                and S["unit_status"][b, tgt, tb.status_dead] == 0
+            )
         elif c == C_T_CORE_LOWER or c == C_T_CORE_NOT_LOWER:
             ct = np.int64(0)
             cs = np.int64(0)
@@ -667,6 +678,11 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         return stack_under(S, tb, b, row, src, v)
     elif kind == K_DISABLE:  # Ghoul Blight: until v is next Engaged (R127)
         S["unit_ab_off"][b, v] |= AB_OFF_BLIGHT
+    elif kind == K_REPOSITION and mode == REPOS_SUMMON:  # to the space picked (R129)
+        c = np.int64(S["pending_target"][b])
+        if c >= 0 and S["cell_unit"][b, c, 0] < 0:
+            move_to(S, b, v, c)
+            S["unit_moved"][b, v] = 1  # "counts as having moved that Turn"
     return v
 
 
@@ -907,6 +923,10 @@ def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     not Locked in Combat; EEK!: either row), so no pick is wasted on a unit it cannot act on."""
     if not target_ok(S, tb, b, u, row, v):
         return False
+    if tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON:
+        cells = np.empty(MAX_CELLS, dtype=np.int64)  # Summon: a space to move it to (R129)
+        if summon_cells(S, tb, b, u, v, range_rating(S, tb, b, u), cells) == 0:
+            return False
     h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
     prof = np.int64(tb.r_ability[row])
     start = np.int64(tb.hk_start[h, prof])

@@ -239,6 +239,7 @@ IMPLEMENTED_ABILITIES = (
     "Curse",
     "Alter",
     "Ghoul Blight",
+    "Summon",  # its unit's space picked after the unit (RESUME_SUMMON, R129)
     "Hired Hit",  # its Root declared at the start of the first Turn (STAGE_DECLARE, RA5)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)

@@ -271,6 +271,8 @@ RESUME_PLACE = -4
 # eff_next (tdabC): the player chooses the Unit Type of the stack Alter was stacked under
 # (A_TYPE + t, a type other than its own; eff_unit is that stack; control.py, R126)
 RESUME_ALTER = -5
+# eff_next (tdabC): the space Summon moves its picked unit to (A_CELL + c; control.py, R129)
+RESUME_SUMMON = -6
 # unit_ab_off bits (tdabC, control.py)
 AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
 AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game

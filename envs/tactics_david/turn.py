@@ -56,7 +56,9 @@ from envs.tactics_david.actions import (
     STAGE_WHIP,
 )
 from envs.tactics_david.effects import (
+    K_REPOSITION,
     NO_SOURCE,
+    REPOS_SUMMON,
     choose_status,
     disengaged,
     expire,
@@ -64,6 +66,7 @@ from envs.tactics_david.effects import (
     legal_ability_targets,
     legal_status_choice,
     pick_ability_target,
+    range_rating,
     replaced_attack_row,
     run_hook,
     status_choice,
@@ -92,6 +95,7 @@ from envs.tactics_david.state import (
     RESUME_ALTER,
     RESUME_PLACE,
     RESUME_STATUS,
+    RESUME_SUMMON,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
     USE_ATTACKS,
@@ -197,6 +201,13 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_SUMMON:  # where Summon moves its unit (R129)
+        u = np.int64(S["eff_unit"][b])
+        rr = range_rating(S, tb, b, u)
+        n = control.summon_cells(S, tb, b, u, np.int64(S["fx_pick"][b, 0]), rr, out)
+        for i in range(n):
+            out[i] += A_CELL
+        return n
     if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack: a Unit Type not its own (R126)
         n = 0
         for t in range(3):
@@ -214,6 +225,13 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_SUMMON:  # Summon's unit goes to that space (R129)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["pending_target"][b] = a - A_CELL
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        S["pending_target"][b] = -1
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack takes the chosen Unit Type (R126)
         items.set_unit_type(S, tb, b, u, a - A_TYPE)
         S["eff_unit"][b] = -1
@@ -234,6 +252,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         row = replaced_attack_row(S, tb, b, u)
         if S["eff_next"][b] == RESUME_ABILITY:
             if not pick_ability_target(S, tb, b, a):
+                return GO_NONE
+            if tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON:  # (R129)
+                S["eff_next"][b] = RESUME_SUMMON
                 return GO_NONE
             if status_choice(tb, row):  # then the Statuses (R57)
                 S["eff_next"][b] = RESUME_STATUS

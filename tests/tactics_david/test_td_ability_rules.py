@@ -3161,6 +3161,37 @@ def t_hired_hit():
         assert int(S["unit_root_decl"][0, m1]) == (root if declare_paladins else other)
 
 
+def t_summon():
+    """R: Attack Pro.: the player picks an allied Light or Medium unit within 7 Grid Spaces,
+    not Engaged this Turn, not Locked, not Dead (RA3; a Heavy, an Engaged one and an enemy are
+    not offered), then an empty space of the Summoner's Range Area in Line of Sight with no
+    enemy in Direct or Diagonal contact (R129); the unit moves there and counts as having
+    moved; an Ethereal one acquires the Summoned Status."""
+    tb = record()
+    for name, ethereal in ((NEUTRAL, False), (HOLDER["Ghoul Blight"], True)):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Summon", 5, 0, E)
+        v = unit(S, tb, 0, name, 2, 2, S_)
+        unit(S, tb, 0, HOLDER["Holy Might"], 8, 1, N)  # Heavy: not offered
+        done = unit(S, tb, 0, NEUTRAL, 7, 2, N)
+        S["unit_engaged"][0, done] = 1  # Engaged this Turn: not offered
+        unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 2, 2)]
+        spaces = act(S, tb, A_CELL + cell(tb, 2, 2))
+        assert S["stage"][0] == STAGE_EFFECT
+        assert A_CELL + cell(tb, 5, 3) in spaces and A_CELL + cell(tb, 5, 4) in spaces
+        for r, c in ((5, 5), (4, 5), (6, 5), (4, 6), (4, 7), (5, 0), (5, 6), (2, 0)):
+            assert A_CELL + cell(tb, r, c) not in spaces, (r, c)  # by an enemy, or out
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert S["unit_cell"][0, v] == cell(tb, 5, 3) and _on(S, tb, 5, 3) == v
+        assert S["cell_unit"][0, cell(tb, 2, 2), 0] == -1
+        assert S["unit_moved"][0, v] == 1 and S["unit_engaged"][0, v] == 0
+        assert has(S, v, "Summoned") == ethereal
+        assert S["stage"][0] == STAGE_ENGAGE  # the Summoner's Combat Phase is over
+        assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3324,6 +3355,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Alter": t_alter,
     "Ghoul Blight": t_ghoul_blight,
     "Hired Hit": t_hired_hit,
+    "Summon": t_summon,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -994,8 +994,9 @@ def legal_ability_targets(S, tb, b: int, out) -> int:
     row = replaced_attack_row(S, tb, b, u)
     n = 0
     k = np.int64(S["fx_n_pick"][b])
+    rk = pick_row(tb, row, k)  # the row this pick answers (Blood Sacrifice's second, R130)
     for v in range(N_UNIT_IDS):
-        if not pick_ok(S, tb, b, u, row, v):
+        if not pick_ok(S, tb, b, u, rk, v):
             continue
         dup = False
         for j in range(k):
@@ -1020,9 +1021,31 @@ def pick_ability_target(S, tb, b: int, a: int) -> bool:
         k = np.int64(S["fx_n_pick"][b])
         S["fx_pick"][b, k] = S["cell_unit"][b, a - A_CELL, 0]
         S["fx_n_pick"][b] = k + 1
-        if k + 1 < max(np.int64(tb.r_max[row]), 1) and k + 1 < S["fx_pick"].shape[1]:
+        more = k + 1 < max(np.int64(tb.r_max[row]), 1) or pick_row(tb, row, k + 1) != row
+        if more and k + 1 < S["fx_pick"].shape[1]:
             return False
     return True
+
+
+@njit
+def pick_row(tb, row: int, k: int) -> int:
+    """The ability row whose target the player's pick k (0 first) is: `row` (the ability's
+    first Combat Phase row), or for k >= 1 the ability's k-th other row that picks a target
+    (`target_within` / `target_in_range`) if it has one: Blood Sacrifice's ally, then its
+    enemy (R130). Abilities with one such row are unchanged (`max_targets` picks of it)."""
+    if k == 0:
+        return row
+    prof = np.int64(tb.r_ability[row])
+    h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
+    start = np.int64(tb.hk_start[h, prof])
+    j = 0
+    for i in range(start, start + tb.hk_count[h, prof]):
+        r = np.int64(tb.hk_rows[i])
+        if r != row and (tb.r_sel[r] == SEL_TARGET_WITHIN or tb.r_sel[r] == SEL_TARGET_IN_RANGE):
+            j += 1
+            if j == k:
+                return r
+    return row
 
 
 @njit

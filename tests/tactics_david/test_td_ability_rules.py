@@ -3192,6 +3192,33 @@ def t_summon():
         assert violations(S, tb, 0) == []
 
 
+def t_blood_sacrifice():
+    """R: Attack Pro.: the player first picks an allied Light unit within 6 Grid Spaces (a
+    Heavy ally, an ally 7 away and the enemies are not offered), then may pick an enemy Light
+    unit in the Blood Mage's Range Area in Line of Sight (or stop, A_END; R130): each picked
+    unit acquires the Dead Status; only the enemy counts as a kill (TD-12.1)."""
+    tb = record()
+    for take_enemy in (True, False):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Blood Sacrifice", 5, 0, E)
+        ally = unit(S, tb, 0, NEUTRAL, 2, 2, S_)  # 5 away, Light
+        unit(S, tb, 0, NEUTRAL, 0, 2, S_)  # 7 away
+        unit(S, tb, 0, HOLDER["Holy Might"], 8, 1, N)  # Heavy
+        foe = unit(S, tb, 1, NEUTRAL, 5, 4, W)  # Light, in Range
+        unit(S, tb, 1, HOLDER["Holy Might"], 5, 3, W)  # Heavy, in Range: not offered
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # Light, out of Range
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 2, 2)]
+        assert sorted(act(S, tb, A_CELL + cell(tb, 2, 2))) == sorted(
+            [A_CELL + cell(tb, 5, 4), A_END]
+        )
+        act(S, tb, A_CELL + cell(tb, 5, 4) if take_enemy else A_END)
+        assert has(S, ally, "Dead") and has(S, foe, "Dead") == take_enemy
+        assert int(S["kills_turn"][0, 0]) == int(take_enemy)
+        assert not has(S, u, "Dead")
+        assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3356,6 +3383,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Ghoul Blight": t_ghoul_blight,
     "Hired Hit": t_hired_hit,
     "Summon": t_summon,
+    "Blood Sacrifice": t_blood_sacrifice,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

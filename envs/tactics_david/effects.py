@@ -69,6 +69,7 @@ from envs.tactics_david.state import (
     RES_NEGATED,
     RES_NO_LOCK,
     RES_RANGED,
+    RESUME_GUIDE,
     STATUS_PERMANENT,
     UNTIL_DISENGAGED,
     UNTIL_PROCEDURE,
@@ -227,6 +228,10 @@ K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
 K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
 K_REPOSITION = _k("reposition")  # tdabC: Summon (R129)
 REPOS_SUMMON = _m("reposition", "summon_into_range_area")
+K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
+EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
+K_PROHIBIT = _k("attack_prohibited")
+PROHIBIT_BY_THIS = _m("attack_prohibited", "by_this_unit")
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
 DUR_PROCEDURE = ut.DURATIONS.index("procedure")
@@ -683,6 +688,11 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         if c >= 0 and S["cell_unit"][b, c, 0] < 0:
             move_to(S, b, v, c)
             S["unit_moved"][b, v] = 1  # "counts as having moved that Turn"
+    elif kind == K_EXTRA and mode == EXTRA_GUIDE:  # asked once the rows have run (R131)
+        S["eff_unit"][b] = v
+        S["eff_next"][b] = RESUME_GUIDE
+    elif kind == K_PROHIBIT and mode == PROHIBIT_BY_THIS:  # this Turn (False Guide)
+        S["unit_no_attack"][b, src] = v
     return v
 
 
@@ -1270,7 +1280,9 @@ def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
     """Whether unit a may not attack unit d (R77): an acting ability of d's forbids it, its
     row's team and radius covering a and its conditions holding with a as the row's target
     (Oversized: an enemy in direct contact; Climb Tree: a Physical Melee enemy while d is in
-    Forest)."""
+    Forest); or a may not attack d this Turn (False Guide's target, R131)."""
+    if S["unit_no_attack"][b, a] == d:
+        return True
     for m in range(S["unit_n_members"][b, d]):
         prof = np.int64(S["unit_member"][b, d, m])
         if prof < 0 or not ability_on(S, tb, b, d, prof):

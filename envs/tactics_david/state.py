@@ -246,6 +246,9 @@ STATE_FIELDS = [
     # int8[40] the Root (family index) its player declared for it at the start of that
     # player's first Turn (Hired Hit, TD-22.2.31, RA5), -1 none (STAGE_DECLARE)
     ("unit_root_decl", np.int8, (N_UNIT_IDS,)),
+    # int8[40] the unit it may not Attack this Turn, -1 none (False Guide's target,
+    # TD-22.2.155; effects.attack_prohibited, cleared at the end of the Turn)
+    ("unit_no_attack", np.int8, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -273,6 +276,10 @@ RESUME_PLACE = -4
 RESUME_ALTER = -5
 # eff_next (tdabC): the space Summon moves its picked unit to (A_CELL + c; control.py, R129)
 RESUME_SUMMON = -6
+# eff_next (tdabC): False Guide's target (eff_unit) makes a Movement Procedure this Player
+# leads (A_CELL + c, A_END: it stays), then a Facing Procedure (A_FACE + d; R131)
+RESUME_GUIDE = -7
+RESUME_GUIDE_FACE = -8
 # unit_ab_off bits (tdabC, control.py)
 AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
 AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game
@@ -337,6 +344,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_use_arg",
     "pz_bread_unit",
     "unit_root_decl",
+    "unit_no_attack",
     "first_player",
     "roll_winner",
     "winner",

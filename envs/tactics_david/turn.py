@@ -23,6 +23,7 @@ from envs.tactics_david import combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
+    A_FACE,
     A_STATUS,
     A_TYPE,
     A_UNIT,
@@ -87,12 +88,15 @@ from envs.tactics_david.record import (
 from envs.tactics_david.state import (
     AB_OFF_BLIGHT,
     FORCE_NONE,
+    MAX_CELLS,
     MAX_UNITS,
     PROC_NONE,
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     RESUME_ALTER,
+    RESUME_GUIDE,
+    RESUME_GUIDE_FACE,
     RESUME_PLACE,
     RESUME_STATUS,
     RESUME_SUMMON,
@@ -115,7 +119,9 @@ from envs.tactics_david.units import (
     has_special,
     is_dead,
     may_act,
+    move_to,
     run_status_rows,
+    unlock,
 )
 
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
@@ -208,6 +214,22 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         for i in range(n):
             out[i] += A_CELL
         return n
+    if S["eff_next"][b] == RESUME_GUIDE:  # False Guide: where its target goes (R131)
+        v = np.int64(S["eff_unit"][b])
+        n = 0
+        if S["unit_lock"][b, v] < 0 and S["unit_team"][b, v] < 0:
+            dest = np.zeros(MAX_CELLS, dtype=np.int64)
+            movement.reach(S, tb, b, v, dest)
+            for c in range(MAX_CELLS):
+                if dest[c] and S["cell_unit"][b, c, 0] < 0:
+                    out[n] = A_CELL + c
+                    n += 1
+        out[n] = A_END  # it stays
+        return n + 1
+    if S["eff_next"][b] == RESUME_GUIDE_FACE:  # ... then its Facing Procedure (R131)
+        for d in range(4):
+            out[d] = A_FACE + d
+        return 4
     if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack: a Unit Type not its own (R126)
         n = 0
         for t in range(3):
@@ -225,6 +247,19 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_GUIDE:  # False Guide's target moves (R131)
+        if a != A_END:
+            move_to(S, b, u, a - A_CELL)
+        S["eff_next"][b] = RESUME_GUIDE_FACE
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_GUIDE_FACE:  # ... and faces; the Combat Phase goes on
+        if S["unit_facing"][b, u] != a - A_FACE:
+            unlock(S, b, u)  # no longer face to face (as R33)
+        S["unit_facing"][b, u] = a - A_FACE
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["stage"][b] = STAGE_COMBAT
+        return GO_NONE
     if S["eff_next"][b] == RESUME_SUMMON:  # Summon's unit goes to that space (R129)
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -266,6 +301,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         if is_combat_row(tb, row):  # "D: Combat Pha." (R55)
             run_hook(S, tb, b, H_COMBAT, u, -1)
             S["fx_st_pick"][b] = 0
+            if S["eff_next"][b] == RESUME_GUIDE:  # False Guide moves its target first
+                return GO_NONE
             S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
@@ -374,6 +411,8 @@ def step(S, tb, b: int, a: int, out) -> int:
                 # the abilities' End of Turn rows (every unit's, TD-22.2); the Turn's lasting
                 # effects end; an army they wiped out ends the game (TD-4.2)
                 run_hook(S, tb, b, H_END_TURN, -1, -1)
+                for v in range(S["unit_no_attack"].shape[1]):
+                    S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
                 expire(S, b, UNTIL_TURN, -1)
                 expire(S, b, UNTIL_DISENGAGED, -1)
                 if not deathmatch_over(S, tb, b):

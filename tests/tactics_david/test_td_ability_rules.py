@@ -3219,6 +3219,50 @@ def t_blood_sacrifice():
         assert violations(S, tb, 0) == []
 
 
+def t_false_guide():
+    """D: Combat Pha.: the player picks an enemy within 3 Grid Spaces; 3+ on one D6: this
+    player moves it (a Movement Procedure by its own rating, or it stays) and turns it (a
+    Facing Procedure), then the Combat Phase goes on, and the Lost Soul may not Attack it
+    this Turn (its strike is not offered, R77/R131); below 3 nothing happens."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "False Guide", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # far off
+        unit(S, tb, 0, NEUTRAL, 9, 0, N)  # an ally still to Engage: the Turn goes on
+        moves = _combat(S, tb, u)
+        assert A_ABILITY in moves and A_STRIKE in moves
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if r >= 3:
+            assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+            assert A_END in nxt and A_CELL + cell(tb, 5, 7) in nxt  # its rating, 4
+            assert A_CELL + cell(tb, 5, 8) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
+            go = seed % 2 == 0
+            assert act(S, tb, A_CELL + cell(tb, 5, 7) if go else A_END) == [
+                A_FACE + d for d in range(4)
+            ]
+            act(S, tb, A_FACE + N)
+            assert S["unit_cell"][0, t] == cell(tb, 5, 7 if go else 3)
+            assert S["unit_facing"][0, t] == N
+            # it may not attack the target (not even where it stayed, in its Attack Area):
+            # nothing but A_END was left, so its Combat Phase ended by itself
+            assert fx.attack_prohibited(S, tb, B0, I(u), I(t))
+            assert S["stage"][0] == STAGE_ENGAGE and S["current"][0] == 0
+            assert not has(S, t, "Dead")
+            act(S, tb, A_END)  # the Turn ends: so does the ban
+            assert not fx.attack_prohibited(S, tb, B0, I(u), I(t))
+        else:
+            assert S["stage"][0] == STAGE_COMBAT and A_STRIKE in nxt
+            assert S["unit_cell"][0, t] == cell(tb, 5, 3)
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3384,6 +3428,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Hired Hit": t_hired_hit,
     "Summon": t_summon,
     "Blood Sacrifice": t_blood_sacrifice,
+    "False Guide": t_false_guide,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

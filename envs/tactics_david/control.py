@@ -28,6 +28,10 @@ condition (effects.conditions_hold) reads ``unit_root_decl``.
 Summon (009, R129): the player picks the unit (STAGE_EFFECT, RESUME_ABILITY), then its space
 (RESUME_SUMMON, ``summon_cells``); effects._apply_effect moves it there (`reposition`).
 
+Nature Shape (201, R132): on Engagement the player may have the member with the ability act
+as one of its rows' units (STAGE_EFFECT, RESUME_SHAPE; ``shape_member``, ``legal_shape``,
+``set_shape``) until the unit's next Engagement, which undoes it first (``set_shape(..., -1)``).
+
 Ghoul Blight's `disable_ability` (AB_OFF_BLIGHT, cleared at the unit's next Engagement,
 turn.apply_engage) shares the ``unit_ab_off`` field.
 """
@@ -38,10 +42,10 @@ import numpy as np
 
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.actions import A_UNIT, STAGE_ENGAGE
+from envs.tactics_david.actions import A_END, A_PIECE, A_UNIT, STAGE_ENGAGE
 from envs.tactics_david.grid import line_of_sight, may_stop, range_distance
-from envs.tactics_david.items import may_equip
-from envs.tactics_david.record import H_MOD
+from envs.tactics_david.items import may_equip, set_unit_type
+from envs.tactics_david.record import H_ENGAGE, H_MOD
 from envs.tactics_david.setup import add_unit
 from envs.tactics_david.state import (
     AB_OFF_CURSE,
@@ -59,6 +63,8 @@ MODE_TAKE_CONTROL = ut.EFFECT_MODES["stack_under"].index("take_control")
 MODE_DISABLE = ut.EFFECT_MODES["stack_under"].index("disable_abilities")
 MODE_CHANGE_TYPE = ut.EFFECT_MODES["stack_under"].index("change_unit_type")
 C_DECLARED_ROOT = ut.CONDITIONS.index("opposing_declared_root")
+K_REPLACE = ut.EFFECT_KINDS.index("replace_unit")
+REPLACE_TEMPORARY = ut.EFFECT_MODES["replace_unit"].index("temporary")
 
 
 @njit_inline  # one caller: effects._apply_effect
@@ -125,6 +131,7 @@ def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
     S["unit_no_reacquire"][b, w] = S["unit_no_reacquire"][b, v]
     S["unit_ab_off"][b, w] = S["unit_ab_off"][b, v]
     S["unit_root_decl"][b, w] = S["unit_root_decl"][b, v]
+    S["unit_shape"][b, w] = S["unit_shape"][b, v]
     for j in range(S["fx_row"].shape[1]):
         if S["fx_unit"][b, j] == v:
             S["fx_row"][b, j] = -1
@@ -224,3 +231,78 @@ def summon_cells(S, tb, b: int, u: int, v: int, rr: int, out) -> int:
             out[n] = c
             n += 1
     return n
+
+
+@njit
+def shape_member(S, tb, b: int, u: int) -> int:
+    """The member slot of unit u whose acting ability lets it act as another unit on
+    Engagement (Nature Shape's `replace_unit` `temporary` rows, H_ENGAGE), -1 none."""
+    if S["unit_ab_off"][b, u] != 0:
+        return -1
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not tb.ab_active[prof]:
+            continue
+        start = np.int64(tb.hk_start[H_ENGAGE, prof])
+        for i in range(start, start + tb.hk_count[H_ENGAGE, prof]):
+            row = np.int64(tb.hk_rows[i])
+            if tb.r_kind[row] == K_REPLACE and tb.r_mode[row] == REPLACE_TEMPORARY:
+                return m
+    return -1
+
+
+@njit_inline  # one caller: turn.legal_effect_choice
+def legal_shape(S, tb, b: int, out) -> int:
+    """RESUME_SHAPE: each unit its rows name (A_PIECE + i), or A_END (it stays itself)."""
+    u = np.int64(S["eff_unit"][b])
+    n = 0
+    m = shape_member(S, tb, b, u)
+    if m >= 0:
+        prof = np.int64(S["unit_member"][b, u, m])
+        start = np.int64(tb.hk_start[H_ENGAGE, prof])
+        for i in range(start, start + tb.hk_count[H_ENGAGE, prof]):
+            row = np.int64(tb.hk_rows[i])
+            if (
+                tb.r_kind[row] == K_REPLACE
+                and tb.r_mode[row] == REPLACE_TEMPORARY
+                and tb.r_unit[row] >= 0
+            ):
+                out[n] = A_PIECE + tb.r_unit[row]
+                n += 1
+    out[n] = A_END
+    return n + 1
+
+
+@njit
+def set_shape(S, tb, b: int, u: int, m: int, prof: int) -> None:
+    """Member slot m of unit u acts as units.yaml row `prof` (prof -1: the shape taken before
+    is undone, m unused). Its Strength Ratings change by the difference of the two profiles
+    (Base Strength, side by side; not below the minimum), the top member's Unit Type is taken
+    (Statuses it cannot carry are discarded, R35), Items its class may not use go to the
+    bottom of the Item Deck (TD-19.3); profile, movement, areas and ability are the member's
+    (R132)."""
+    if prof < 0:
+        code = np.int64(S["unit_shape"][b, u])
+        S["unit_shape"][b, u] = -1
+        if code < 0:
+            return
+        m = code % MAX_MEMBERS
+        prof = code // MAX_MEMBERS
+        if m >= S["unit_n_members"][b, u]:
+            return  # that member is gone (Swarm)
+    else:
+        S["unit_shape"][b, u] = np.int64(S["unit_member"][b, u, m]) * MAX_MEMBERS + m
+    old = np.int64(S["unit_member"][b, u, m])
+    for s in range(4):
+        S["unit_strength"][b, u, s] = max(
+            np.int64(S["unit_strength"][b, u, s]) + tb.u_strength[prof, s] - tb.u_strength[old, s],
+            np.int64(tb.strength_min),
+        )
+    S["unit_member"][b, u, m] = prof
+    if m == 0:
+        set_unit_type(S, tb, b, u, np.int64(tb.u_type[prof]))
+    for slot in range(N_ITEM_SLOTS):
+        it = np.int64(S["unit_item"][b, u, slot])
+        if it >= 0 and not may_equip(S, tb, b, u, it):
+            S["unit_item"][b, u, slot] = -1
+            deck_to_bottom(S, b, it)

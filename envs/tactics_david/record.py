@@ -239,6 +239,7 @@ IMPLEMENTED_ABILITIES = (
     "Curse",
     "Alter",
     "Ghoul Blight",
+    "Nature Shape",  # a Hound, Wolf or Bear until its next Engagement (RESUME_SHAPE, R132)
     "False Guide",  # moves and turns an enemy (RESUME_GUIDE, RESUME_GUIDE_FACE, R131)
     "Blood Sacrifice",  # two picks, one per row (effects.pick_row, R130)
     "Summon",  # its unit's space picked after the unit (RESUME_SUMMON, R129)

@@ -315,6 +315,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_ab_off"][b, u] = 0  # tdabC (control.py)
         S["unit_root_decl"][b, u] = -1
         S["unit_no_attack"][b, u] = -1
+        S["unit_shape"][b, u] = -1
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

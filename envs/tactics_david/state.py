@@ -249,6 +249,9 @@ STATE_FIELDS = [
     # int8[40] the unit it may not Attack this Turn, -1 none (False Guide's target,
     # TD-22.2.155; effects.attack_prohibited, cleared at the end of the Turn)
     ("unit_no_attack", np.int8, (N_UNIT_IDS,)),
+    # int16[40] Nature Shape: the member acting as another unit until the unit's next
+    # Engagement, as its own profile * MAX_MEMBERS + its member slot; -1 none (R132)
+    ("unit_shape", np.int16, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -280,6 +283,9 @@ RESUME_SUMMON = -6
 # leads (A_CELL + c, A_END: it stays), then a Facing Procedure (A_FACE + d; R131)
 RESUME_GUIDE = -7
 RESUME_GUIDE_FACE = -8
+# eff_next (tdabC): Nature Shape's unit (eff_unit) may act as one of its row's units
+# (A_PIECE + i, units.yaml row i) or stay itself (A_END), asked on Engagement (R132)
+RESUME_SHAPE = -9
 # unit_ab_off bits (tdabC, control.py)
 AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
 AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game
@@ -345,6 +351,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_bread_unit",
     "unit_root_decl",
     "unit_no_attack",
+    "unit_shape",
     "first_player",
     "roll_winner",
     "winner",

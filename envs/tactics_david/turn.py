@@ -24,6 +24,7 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_FACE,
+    A_PIECE,
     A_STATUS,
     A_TYPE,
     A_UNIT,
@@ -98,6 +99,7 @@ from envs.tactics_david.state import (
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
     RESUME_PLACE,
+    RESUME_SHAPE,
     RESUME_STATUS,
     RESUME_SUMMON,
     UNTIL_DISENGAGED,
@@ -169,6 +171,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
     S["unit_ab_off"][b, u] &= ~np.uint8(AB_OFF_BLIGHT)  # Ghoul Blight ends (R127)
+    if S["unit_shape"][b, u] >= 0:  # Nature Shape's form ends (R132)
+        control.set_shape(S, tb, b, u, np.int64(-1), np.int64(-1))
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -194,6 +198,11 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
     if out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         return GO_END_MOVEMENT
+    if control.shape_member(S, tb, b, u) >= 0:  # Nature Shape: its form first (R132)
+        S["eff_unit"][b] = u
+        S["eff_next"][b] = RESUME_SHAPE
+        S["stage"][b] = STAGE_EFFECT
+        return GO_NONE
     return GO_ITEM_PHASE_1  # the Item Phase, then the Movement Phase
 
 
@@ -214,6 +223,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         for i in range(n):
             out[i] += A_CELL
         return n
+    if S["eff_next"][b] == RESUME_SHAPE:  # Nature Shape's forms, or none (R132)
+        return control.legal_shape(S, tb, b, out)
     if S["eff_next"][b] == RESUME_GUIDE:  # False Guide: where its target goes (R131)
         v = np.int64(S["eff_unit"][b])
         n = 0
@@ -247,6 +258,13 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_SHAPE:  # it acts as that unit, or stays itself (R132)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        if a != A_END:
+            m = control.shape_member(S, tb, b, u)
+            control.set_shape(S, tb, b, u, m, a - A_PIECE)
+        return GO_ITEM_PHASE_1
     if S["eff_next"][b] == RESUME_GUIDE:  # False Guide's target moves (R131)
         if a != A_END:
             move_to(S, b, u, a - A_CELL)

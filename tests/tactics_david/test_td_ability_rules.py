@@ -28,6 +28,7 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_PIECE,
     A_SIDE,
     A_STATUS,
     A_STRIKE,
@@ -3263,6 +3264,43 @@ def t_false_guide():
     both_ways(seen)
 
 
+def t_nature_shape():
+    """A: Unit Engagement: the player may have the Druid act as a Hound, Wolf or Bear (or
+    not, A_END) until its next Engagement (R132): it has that unit's Strength Ratings, Unit
+    Type and Movement Rating meanwhile; its next Engagement makes it a Druid again and asks
+    anew."""
+    tb = record()
+    druid = UNIT_IX[HOLDER["Nature Shape"]]
+    forms = [UNIT_IX[n] for n in ("Hound", "Wolf", "Bear")]
+    for pick in (*forms, None):
+        S = position(tb, seed=2)
+        u = holder(S, tb, 0, "Nature Shape", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)
+        moves = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(moves) == sorted([A_PIECE + f for f in forms] + [A_END])
+        act(S, tb, A_END if pick is None else A_PIECE + pick)
+        now = druid if pick is None else pick
+        assert int(S["unit_member"][0, u, 0]) == now
+        assert list(S["unit_strength"][0, u]) == list(tb.u_strength[now])
+        assert S["unit_type"][0, u] == tb.u_type[now]
+        assert movement_rating(S, tb, B0, I(u)) == tb.u_move[now]
+        assert S["stage"][0] != STAGE_EFFECT
+        for _ in range(40):  # to its player's next Turn (the form lasts meanwhile)
+            if S["current"][0] == 0 and S["stage"][0] == STAGE_ENGAGE and S["turn"][0] > 1:
+                break
+            moves = legal(S, tb)
+            act(S, tb, A_END if A_END in moves else moves[0])
+        assert S["current"][0] == 0 and S["stage"][0] == STAGE_ENGAGE
+        assert int(S["unit_member"][0, u, 0]) == now
+        engage(S, tb, u)  # its next Engagement: a Druid again, asked again
+        assert int(S["unit_member"][0, u, 0]) == druid
+        assert list(S["unit_strength"][0, u]) == list(tb.u_strength[druid])
+        assert S["unit_type"][0, u] == tb.u_type[druid]
+        assert S["stage"][0] == STAGE_EFFECT
+        assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3429,6 +3467,7 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Summon": t_summon,
     "Blood Sacrifice": t_blood_sacrifice,
     "False Guide": t_false_guide,
+    "Nature Shape": t_nature_shape,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -9,7 +9,8 @@ Every decision is one step of one player; what an action means depends on the st
                            Ranged Attack (STAGE_COMBAT)
     A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
                            (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE); the ally the Whip
-                           gives an extra Movement Procedure (STAGE_MOVE, TD-25.9)
+                           gives an extra Movement Procedure (STAGE_MOVE, TD-25.9); Root
+                           family k declared for Hired Hit (STAGE_DECLARE, TD-22.2.31)
     A_FACE + d      4      Facing Procedure: turn to FACE_N/E/S/W (STAGE_MOVE)
     A_STRIKE + s    4      attack with strength side s (front/left/right/back, TD-13) through
                            the unit's Melee Area of Attack; for a Ranged Unit this is the
@@ -118,6 +119,9 @@ STAGE_TEAM_PICK = 21
 # Defend (A_ABILITY, a facing A_FACE + d, a space A_CELL + c; A_END: no), Giant's Bread
 # (A_STATUS + s: discard the Status just acquired, A_END: keep it)
 STAGE_PAUSE = 22
+# tdabC: at the start of its first Turn the player declares a Root for each of its units with
+# Hired Hit (TD-22.2.31, RA5; control.py): A_UNIT + r, Root family r (unit_tree.yaml order)
+STAGE_DECLARE = 23
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -154,6 +158,7 @@ STAGE_NAMES = (
     "team orientation",
     "team member attacked",
     "pause: choice",
+    "declare a root",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")

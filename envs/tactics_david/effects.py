@@ -34,6 +34,7 @@ from envs.core.jit import njit, njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
+from envs.tactics_david.control import stack_under, summon_cells
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
     REL_TO_SIDE,
@@ -54,6 +55,8 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
+    AB_OFF_BLIGHT,
+    MAX_CELLS,
     MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -66,6 +69,7 @@ from envs.tactics_david.state import (
     RES_NEGATED,
     RES_NO_LOCK,
     RES_RANGED,
+    RESUME_GUIDE,
     STATUS_PERMANENT,
     UNTIL_AFTER_COMBAT,
     UNTIL_DISENGAGED,
@@ -80,6 +84,7 @@ from envs.tactics_david.units import (
     dead_only_by_attack,
     discard_status,
     kill,
+    move_to,
     remove_from_game,
     unlock,
 )
@@ -116,6 +121,7 @@ C_OPP_BASE_GREATER = _c("opposing_base_strength_greater")
 C_OPP_BACK_GREATER = _c("opposing_back_strength_greater")
 C_OPP_UNIT_IS = _c("opposing_unit_is")
 C_OPP_ROOT_IN = _c("opposing_root_in")
+C_OPP_DECLARED = _c("opposing_declared_root")  # tdabC: Hired Hit (control.py, RA5)
 C_OPP_MODE = _c("opposing_attack_mode")
 C_OPP_TYPE = _c("opposing_attack_type")
 C_ATTACKER_ADJACENT = _c("attacker_adjacent")
@@ -143,6 +149,7 @@ C_T_MTYPE = _c("target_movement_type")
 C_T_STATUS = _c("target_has_status")
 C_T_ANY_STATUS = _c("target_has_any_status")
 C_T_NOT_LOCKED = _c("target_not_combat_locked")
+C_T_NOT_ENGAGED = _c("target_not_engaged")  # tdabC: Summon
 C_T_CORE_LOWER = _c("target_core_lower")
 C_T_CORE_NOT_LOWER = _c("target_core_not_lower")
 C_ADJ_DEAD = _c("adjacent_dead_unit")
@@ -225,6 +232,14 @@ K_SET_TYPE = _k("set_unit_type")
 SET_TYPE_FIXED = _m("set_unit_type", "fixed")
 K_ROTATE = _k("rotate")
 K_RANGE = _k("range_change")
+K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
+K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
+K_REPOSITION = _k("reposition")  # tdabC: Summon (R129)
+REPOS_SUMMON = _m("reposition", "summon_into_range_area")
+K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
+EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
+K_PROHIBIT = _k("attack_prohibited")
+PROHIBIT_BY_THIS = _m("attack_prohibited", "by_this_unit")
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
 DUR_PROCEDURE = ut.DURATIONS.index("procedure")
@@ -252,6 +267,8 @@ def ability_on(S, tb, b: int, u: int, prof: int) -> bool:
     (record.IMPLEMENTED_ABILITIES), its unit on the battlefield, and not Dead if the ability
     says "(Not with Dead Status)"."""
     if S["unit_place"][b, u] != PLACE_FIELD or not tb.ab_active[prof]:
+        return False
+    if S["unit_ab_off"][b, u] != 0:  # Ghoul Blight, Curse (control.py)
         return False
     return not (tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0)
 
@@ -304,6 +321,12 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = opp >= 0 and _members_in_set(S, tb, b, opp, row, k, False)
         elif c == C_OPP_ROOT_IN:
             ok = opp >= 0 and _members_in_set(S, tb, b, opp, row, k, True)
+        elif c == C_OPP_DECLARED:  # a member of the Root its player declared (RA5)
+            d = np.int64(S["unit_root_decl"][b, src])
+            if opp >= 0 and d >= 0:
+                for m in range(S["unit_n_members"][b, opp]):
+                    if tb.u_family[S["unit_member"][b, opp, m]] == d:
+                        ok = True
         elif c == C_OPP_MODE:
             ok = opp >= 0 and _in_set(tb, row, k, np.int64(tb.u_mode[S["unit_member"][b, opp, 0]]))
         elif c == C_OPP_TYPE:
@@ -358,6 +381,12 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
                     ok = True
         elif c == C_T_NOT_LOCKED:
             ok = S["unit_lock"][b, tgt] < 0
+        elif c == C_T_NOT_ENGAGED:  # not Engaged this Turn, not Locked, not Dead (Summon)
+            ok = (
+                S["unit_engaged"][b, tgt] == 0
+                and S["unit_lock"][b, tgt] < 0
+                and S["unit_status"][b, tgt, tb.status_dead] == 0
+            )
         elif c == C_T_CORE_LOWER or c == C_T_CORE_NOT_LOWER:
             ct = np.int64(0)
             cs = np.int64(0)
@@ -683,6 +712,20 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         return replace_unit(S, tb, b, row, src, v)
     elif kind == K_SET_TYPE and mode == SET_TYPE_FIXED and tb.r_utype[row] >= 0:
         set_unit_type(S, tb, b, v, np.int64(tb.r_utype[row]))  # Chimaeric Reaction
+    elif kind == K_STACK:  # Host, Curse, Alter (control.py, R125)
+        return stack_under(S, tb, b, row, src, v)
+    elif kind == K_DISABLE:  # Ghoul Blight: until v is next Engaged (R127)
+        S["unit_ab_off"][b, v] |= AB_OFF_BLIGHT
+    elif kind == K_REPOSITION and mode == REPOS_SUMMON:  # to the space picked (R129)
+        c = np.int64(S["pending_target"][b])
+        if c >= 0 and S["cell_unit"][b, c, 0] < 0:
+            move_to(S, b, v, c)
+            S["unit_moved"][b, v] = 1  # "counts as having moved that Turn"
+    elif kind == K_EXTRA and mode == EXTRA_GUIDE:  # asked once the rows have run (R131)
+        S["eff_unit"][b] = v
+        S["eff_next"][b] = RESUME_GUIDE
+    elif kind == K_PROHIBIT and mode == PROHIBIT_BY_THIS:  # this Turn (False Guide)
+        S["unit_no_attack"][b, src] = v
     return v
 
 
@@ -867,6 +910,13 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     if not tb.r_los[row]:
         return True
     bf = np.int64(S["battlefield"][b])
+    if tb.r_kind[row] == K_DISABLE:  # Ghoul Blight: from any side (RA16)
+        for f in range(4):
+            if line_of_sight(
+                tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(f), np.int64(S["unit_cell"][b, v])
+            ):
+                return True
+        return False
     return line_of_sight(
         tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]),
         np.int64(S["unit_cell"][b, v]),
@@ -924,6 +974,10 @@ def pick_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     not Locked in Combat; EEK!: either row), so no pick is wasted on a unit it cannot act on."""
     if not target_ok(S, tb, b, u, row, v):
         return False
+    if tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON:
+        cells = np.empty(MAX_CELLS, dtype=np.int64)  # Summon: a space to move it to (R129)
+        if summon_cells(S, tb, b, u, v, range_rating(S, tb, b, u), cells) == 0:
+            return False
     h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
     prof = np.int64(tb.r_ability[row])
     start = np.int64(tb.hk_start[h, prof])
@@ -994,8 +1048,9 @@ def legal_ability_targets(S, tb, b: int, out) -> int:
     row = replaced_attack_row(S, tb, b, u)
     n = 0
     k = np.int64(S["fx_n_pick"][b])
+    rk = pick_row(tb, row, k)  # the row this pick answers (Blood Sacrifice's second, R130)
     for v in range(N_UNIT_IDS):
-        if not pick_ok(S, tb, b, u, row, v):
+        if not pick_ok(S, tb, b, u, rk, v):
             continue
         dup = False
         for j in range(k):
@@ -1020,9 +1075,31 @@ def pick_ability_target(S, tb, b: int, a: int) -> bool:
         k = np.int64(S["fx_n_pick"][b])
         S["fx_pick"][b, k] = S["cell_unit"][b, a - A_CELL, 0]
         S["fx_n_pick"][b] = k + 1
-        if k + 1 < max(np.int64(tb.r_max[row]), 1) and k + 1 < S["fx_pick"].shape[1]:
+        more = k + 1 < max(np.int64(tb.r_max[row]), 1) or pick_row(tb, row, k + 1) != row
+        if more and k + 1 < S["fx_pick"].shape[1]:
             return False
     return True
+
+
+@njit
+def pick_row(tb, row: int, k: int) -> int:
+    """The ability row whose target the player's pick k (0 first) is: `row` (the ability's
+    first Combat Phase row), or for k >= 1 the ability's k-th other row that picks a target
+    (`target_within` / `target_in_range`) if it has one: Blood Sacrifice's ally, then its
+    enemy (R130). Abilities with one such row are unchanged (`max_targets` picks of it)."""
+    if k == 0:
+        return row
+    prof = np.int64(tb.r_ability[row])
+    h = H_COMBAT if is_combat_row(tb, row) else H_REPLACES
+    start = np.int64(tb.hk_start[h, prof])
+    j = 0
+    for i in range(start, start + tb.hk_count[h, prof]):
+        r = np.int64(tb.hk_rows[i])
+        if r != row and (tb.r_sel[r] == SEL_TARGET_WITHIN or tb.r_sel[r] == SEL_TARGET_IN_RANGE):
+            j += 1
+            if j == k:
+                return r
+    return row
 
 
 @njit
@@ -1247,7 +1324,9 @@ def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
     """Whether unit a may not attack unit d (R77): an acting ability of d's forbids it, its
     row's team and radius covering a and its conditions holding with a as the row's target
     (Oversized: an enemy in direct contact; Climb Tree: a Physical Melee enemy while d is in
-    Forest)."""
+    Forest); or a may not attack d this Turn (False Guide's target, R131)."""
+    if S["unit_no_attack"][b, a] == d:
+        return True
     for m in range(S["unit_n_members"][b, d]):
         prof = np.int64(S["unit_member"][b, d, m])
         if prof < 0 or not ability_on(S, tb, b, d, prof):

@@ -253,6 +253,16 @@ IMPLEMENTED_ABILITIES = (
     "Crystal Power",
     # tdabA: Make Bread's Giant's Bread (status_acquired, item may_equip; R103)
     "Make Bread",
+    # tdabC: stacking under an enemy unit, disabled abilities (control.py, R125-R127)
+    "Host",
+    "Curse",
+    "Alter",
+    "Ghoul Blight",
+    "Nature Shape",  # a Hound, Wolf or Bear until its next Engagement (RESUME_SHAPE, R132)
+    "False Guide",  # moves and turns an enemy (RESUME_GUIDE, RESUME_GUIDE_FACE, R131)
+    "Blood Sacrifice",  # two picks, one per row (effects.pick_row, R130)
+    "Summon",  # its unit's space picked after the unit (RESUME_SUMMON, R129)
+    "Hired Hit",  # its Root declared at the start of the first Turn (STAGE_DECLARE, RA5)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

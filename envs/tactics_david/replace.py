@@ -73,6 +73,7 @@ def replace_unit(S, tb, b: int, row: int, src: int, v: int) -> int:
         S["unit_member"][b, w, m] = -1
     S["unit_member"][b, w, 0] = prof
     S["unit_n_members"][b, w] = 1
+    S["unit_shape"][b, w] = -1  # tdabC: no Nature Shape to undo (control.py)
     for s in range(4):
         S["unit_strength"][b, w, s] = tb.u_strength[prof, s]
     S["unit_type"][b, w] = tb.u_type[prof]

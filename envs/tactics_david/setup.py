@@ -329,6 +329,10 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
         S["pz_bread"][b, u] = 0
+        S["unit_ab_off"][b, u] = 0  # tdabC (control.py)
+        S["unit_root_decl"][b, u] = -1
+        S["unit_no_attack"][b, u] = -1
+        S["unit_shape"][b, u] = -1
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

@@ -260,6 +260,19 @@ STATE_FIELDS = [
     ("au_pack_asked", np.uint8, ()),  # bool the Engaged unit was asked in this Combat Phase
     ("au_pick2", np.int8, ()),  # int8 Crystal Power's second target (auras.ask_second, R102)
     ("au_acq", np.int32, ()),  # int32 bit s: s acquired from a row of this run_hook (R103)
+    # --- branch tdabC: control and stacking under an enemy (control.py) ---
+    # uint8[40] AB_OFF_* bits: the unit's abilities do nothing (every member's): Ghoul Blight
+    # until its next Engagement, Curse for good (TD-22.2.158, TD-22.2.146)
+    ("unit_ab_off", np.uint8, (N_UNIT_IDS,)),
+    # int8[40] the Root (family index) its player declared for it at the start of that
+    # player's first Turn (Hired Hit, TD-22.2.31, RA5), -1 none (STAGE_DECLARE)
+    ("unit_root_decl", np.int8, (N_UNIT_IDS,)),
+    # int8[40] the unit it may not Attack this Turn, -1 none (False Guide's target,
+    # TD-22.2.155; effects.attack_prohibited, cleared at the end of the Turn)
+    ("unit_no_attack", np.int8, (N_UNIT_IDS,)),
+    # int16[40] Nature Shape: the member acting as another unit until the unit's next
+    # Engagement, as its own profile * MAX_MEMBERS + its member slot; -1 none (R132)
+    ("unit_shape", np.int16, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -293,6 +306,22 @@ RESUME_PACK = -7
 # eff_next (tdabA): the unit that acquires the Status the first target discarded (Crystal
 # Power: A_CELL + c; auras.ask_second, R102)
 RESUME_PICK2 = -8
+
+# eff_next (tdabC): the player chooses the Unit Type of the stack Alter was stacked under
+# (A_TYPE + t, a type other than its own; eff_unit is that stack; control.py, R126)
+RESUME_ALTER = -10
+# eff_next (tdabC): the space Summon moves its picked unit to (A_CELL + c; control.py, R129)
+RESUME_SUMMON = -11
+# eff_next (tdabC): False Guide's target (eff_unit) makes a Movement Procedure this Player
+# leads (A_CELL + c, A_END: it stays), then a Facing Procedure (A_FACE + d; R131)
+RESUME_GUIDE = -12
+RESUME_GUIDE_FACE = -13
+# eff_next (tdabC): Nature Shape's unit (eff_unit) may act as one of its row's units
+# (A_PIECE + i, units.yaml row i) or stay itself (A_END), asked on Engagement (R132)
+RESUME_SHAPE = -14
+# unit_ab_off bits (tdabC, control.py)
+AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
+AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -356,6 +385,9 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_use_src",
     "pz_use_arg",
     "pz_bread_unit",
+    "unit_root_decl",
+    "unit_no_attack",
+    "unit_shape",
     "first_player",
     "roll_winner",
     "winner",

@@ -19,11 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david import combat, items, movement, setup, teams
+from envs.tactics_david import combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
+    A_FACE,
+    A_PIECE,
     A_STATUS,
+    A_TYPE,
     A_UNIT,
     GO_ACQUISITION,
     GO_AFTER_ATTACK,
@@ -37,6 +40,7 @@ from envs.tactics_david.actions import (
     STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_DECLARE,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
     STAGE_EFFECT,
@@ -70,7 +74,9 @@ from envs.tactics_david.auras import (
     legal_yes_no,
 )
 from envs.tactics_david.effects import (
+    K_REPOSITION,
     NO_SOURCE,
+    REPOS_SUMMON,
     choose_status,
     disengaged,
     expire,
@@ -78,6 +84,7 @@ from envs.tactics_david.effects import (
     legal_ability_targets,
     legal_status_choice,
     pick_ability_target,
+    range_rating,
     replaced_attack_row,
     run_hook,
     status_choice,
@@ -96,18 +103,25 @@ from envs.tactics_david.record import (
     TRIG_ENGAGEMENT,
 )
 from envs.tactics_david.state import (
+    AB_OFF_BLIGHT,
     FORCE_NONE,
+    MAX_CELLS,
     MAX_UNITS,
     PROC_NONE,
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_ALTER,
     RESUME_AURA,
     RESUME_CHOICE,
+    RESUME_GUIDE,
+    RESUME_GUIDE_FACE,
     RESUME_PACK,
     RESUME_PICK2,
     RESUME_PLACE,
+    RESUME_SHAPE,
     RESUME_STATUS,
+    RESUME_SUMMON,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
     USE_ATTACKS,
@@ -127,7 +141,9 @@ from envs.tactics_david.units import (
     has_special,
     is_dead,
     may_act,
+    move_to,
     run_status_rows,
+    unlock,
 )
 
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
@@ -174,6 +190,9 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
+    S["unit_ab_off"][b, u] &= ~np.uint8(AB_OFF_BLIGHT)  # Ghoul Blight ends (R127)
+    if S["unit_shape"][b, u] >= 0:  # Nature Shape's form ends (R132)
+        control.set_shape(S, tb, b, u, np.int64(-1), np.int64(-1))
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
@@ -201,6 +220,11 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
     if out & OUT_END_MOVE:
         S["unit_moved"][b, u] = 1
         return GO_END_MOVEMENT
+    if control.shape_member(S, tb, b, u) >= 0:  # Nature Shape: its form first (R132)
+        S["eff_unit"][b] = u
+        S["eff_next"][b] = RESUME_SHAPE
+        S["stage"][b] = STAGE_EFFECT
+        return GO_NONE
     return GO_ITEM_PHASE_1  # the Item Phase, then the Movement Phase
 
 
@@ -222,6 +246,38 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_yes_no(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PICK2:  # tdabA: Crystal Power's second unit (R102)
         return legal_second(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_SUMMON:  # where Summon moves its unit (R129)
+        u = np.int64(S["eff_unit"][b])
+        rr = range_rating(S, tb, b, u)
+        n = control.summon_cells(S, tb, b, u, np.int64(S["fx_pick"][b, 0]), rr, out)
+        for i in range(n):
+            out[i] += A_CELL
+        return n
+    if S["eff_next"][b] == RESUME_SHAPE:  # Nature Shape's forms, or none (R132)
+        return control.legal_shape(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_GUIDE:  # False Guide: where its target goes (R131)
+        v = np.int64(S["eff_unit"][b])
+        n = 0
+        if S["unit_lock"][b, v] < 0 and S["unit_team"][b, v] < 0:
+            dest = np.zeros(MAX_CELLS, dtype=np.int64)
+            movement.reach(S, tb, b, v, dest)
+            for c in range(MAX_CELLS):
+                if dest[c] and S["cell_unit"][b, c, 0] < 0:
+                    out[n] = A_CELL + c
+                    n += 1
+        out[n] = A_END  # it stays
+        return n + 1
+    if S["eff_next"][b] == RESUME_GUIDE_FACE:  # ... then its Facing Procedure (R131)
+        for d in range(4):
+            out[d] = A_FACE + d
+        return 4
+    if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack: a Unit Type not its own (R126)
+        n = 0
+        for t in range(3):
+            if t != S["unit_type"][b, S["eff_unit"][b]]:
+                out[n] = A_TYPE + t
+                n += 1
+        return n
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -244,6 +300,38 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         if answer_choice(S, tb, b, a):
             return GO_NONE
         return GO_AFTER_ATTACK
+    if S["eff_next"][b] == RESUME_SHAPE:  # it acts as that unit, or stays itself (R132)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        if a != A_END:
+            m = control.shape_member(S, tb, b, u)
+            control.set_shape(S, tb, b, u, m, a - A_PIECE)
+        return GO_ITEM_PHASE_1
+    if S["eff_next"][b] == RESUME_GUIDE:  # False Guide's target moves (R131)
+        if a != A_END:
+            move_to(S, b, u, a - A_CELL)
+        S["eff_next"][b] = RESUME_GUIDE_FACE
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_GUIDE_FACE:  # ... and faces; the Combat Phase goes on
+        if S["unit_facing"][b, u] != a - A_FACE:
+            unlock(S, b, u)  # no longer face to face (as R33)
+        S["unit_facing"][b, u] = a - A_FACE
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["stage"][b] = STAGE_COMBAT
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_SUMMON:  # Summon's unit goes to that space (R129)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        S["pending_target"][b] = a - A_CELL
+        run_hook(S, tb, b, H_REPLACES, u, -1)
+        S["pending_target"][b] = -1
+        return GO_AFTER_ATTACK
+    if S["eff_next"][b] == RESUME_ALTER:  # Alter's stack takes the chosen Unit Type (R126)
+        items.set_unit_type(S, tb, b, u, a - A_TYPE)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
@@ -261,6 +349,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         if S["eff_next"][b] == RESUME_ABILITY:
             if not pick_ability_target(S, tb, b, a):
                 return GO_NONE
+            if tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON:  # (R129)
+                S["eff_next"][b] = RESUME_SUMMON
+                return GO_NONE
             if status_choice(tb, row):  # then the Statuses (R57)
                 S["eff_next"][b] = RESUME_STATUS
                 return GO_NONE
@@ -275,12 +366,16 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         if is_combat_row(tb, row):  # "D: Combat Pha." (R55)
             run_hook(S, tb, b, H_COMBAT, u, -1)
             S["fx_st_pick"][b] = 0
+            if S["eff_next"][b] == RESUME_GUIDE:  # False Guide moves its target first
+                return GO_NONE
             S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["fx_st_pick"][b] = 0
         if ask_pending(S, tb, b, u):  # tdabA: a choice its roll gave (Hex, Bite; R98)
             return GO_NONE
+        if S["eff_next"][b] == RESUME_ALTER:  # Alter stacked: its player chooses (R126)
+            return GO_NONE  # STAGE_EFFECT still asked, of the same player
         return GO_AFTER_ATTACK
     s = np.int64(S["eff_status"][b])
     if a != A_END:
@@ -322,6 +417,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE:
         return legal_pause(S, tb, b, out)
+    if stage == STAGE_DECLARE:  # Hired Hit's Root (RA5)
+        return control.legal_declare(S, tb, b, out)
     return 0
 
 
@@ -359,6 +456,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = answer_bread(S, tb, b, a)  # the hand-off it interrupted comes back (R74)
         elif stage == STAGE_PAUSE:
             go = combat.resume_procedure(S, tb, b, a)  # the paused procedure goes on (R72)
+        elif stage == STAGE_DECLARE:
+            control.apply_declare(S, tb, b, a)  # Hired Hit's Root (RA5)
         else:
             go = combat.apply_combat(S, tb, b, a)
         # the phase hand-offs: each step returns the one that follows (actions.GO_*) instead
@@ -388,6 +487,8 @@ def step(S, tb, b: int, a: int, out) -> int:
                 # the abilities' End of Turn rows (every unit's, TD-22.2); the Turn's lasting
                 # effects end; an army they wiped out ends the game (TD-4.2)
                 run_hook(S, tb, b, H_END_TURN, -1, -1)
+                for v in range(S["unit_no_attack"].shape[1]):
+                    S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
                 expire(S, b, UNTIL_TURN, -1)
                 expire(S, b, UNTIL_DISENGAGED, -1)
                 if not deathmatch_over(S, tb, b):
@@ -405,6 +506,8 @@ def step(S, tb, b: int, a: int, out) -> int:
                 run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
                 disengage(S, tb, b)
                 go = GO_NONE
+        if S["stage"][b] == STAGE_ENGAGE and control.declaring(S, tb, b) >= 0:
+            S["stage"][b] = STAGE_DECLARE  # a first Turn begins: Hired Hit's Root (RA5)
         n = legal_actions(S, tb, b, out)
         if n != 1 or out[0] != A_END:
             return n

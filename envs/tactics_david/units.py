@@ -261,7 +261,7 @@ def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
     `status_immunity` rows (tb.ab_immune: Unwavering, Research, Resilient; TD-22.2)."""
     for m in range(S["unit_n_members"][b, u]):
         prof = np.int64(S["unit_member"][b, u, m])
-        if prof < 0 or not tb.ab_active[prof]:
+        if prof < 0 or not tb.ab_active[prof] or S["unit_ab_off"][b, u] != 0:
             continue
         if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
             continue
@@ -276,7 +276,12 @@ def dead_only_by_attack(S, tb, b: int, u: int) -> bool:
     (Oblivious: not from an ability, a Status or the terrain; R53)."""
     for m in range(S["unit_n_members"][b, u]):
         prof = np.int64(S["unit_member"][b, u, m])
-        if prof >= 0 and tb.ab_active[prof] and tb.ab_fx_dead_immune[prof]:
+        if (
+            prof >= 0
+            and tb.ab_active[prof]
+            and tb.ab_fx_dead_immune[prof]
+            and S["unit_ab_off"][b, u] == 0  # Ghoul Blight, Curse (control.py)
+        ):
             return True
     return False
 
@@ -304,7 +309,7 @@ def has_permission(S, tb, b: int, u: int, perm: int) -> bool:
     Reckless, Transpose, Slither; TD-22.2)."""
     for m in range(S["unit_n_members"][b, u]):
         prof = np.int64(S["unit_member"][b, u, m])
-        if prof < 0 or not tb.ab_active[prof]:
+        if prof < 0 or not tb.ab_active[prof] or S["unit_ab_off"][b, u] != 0:
             continue
         if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
             continue

@@ -28,12 +28,15 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_PIECE,
     A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_TYPE,
     A_UNIT,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
+    STAGE_DECLARE,
     STAGE_EFFECT,
     STAGE_ENGAGE,
     STAGE_MOVE,
@@ -3457,6 +3460,316 @@ def t_make_bread():
     both_ways(seen)
 
 
+# --- tdabC: stacking under an enemy unit, disabled abilities (control.py, R125-R127) --------
+
+
+def _stack_case(ability: str, seed: int, target: str = NEUTRAL):
+    """The holder (seat 0) on (5,2) facing east, the enemy `target` on (5,3) facing it, an
+    enemy on (5,5) (two spaces away: not offered), an ally and an enemy far off (the armies
+    stay in play); Combat Phase: A_ABILITY, then the adjacent enemy is the only pick."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = holder(S, tb, 0, ability, 5, 2, E)
+    t = unit(S, tb, 1, target, 5, 3, W)
+    unit(S, tb, 1, NEUTRAL, 5, 5, W)
+    unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+    unit(S, tb, 1, NEUTRAL, 9, 13, N)
+    assert A_ABILITY in _combat(S, tb, u)
+    assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+    return S, tb, u, t
+
+
+def _members(S, u: int) -> list[int]:
+    return [int(m) for m in S["unit_member"][0, u] if m >= 0]
+
+
+def t_host():
+    """R: Attack Pro.: 4+ on one D6: the Parasite stacks under the adjacent enemy; the stack
+    comes under this Player's control (a new unit of its army, costing nothing, I39; not
+    Engaged this Turn, R90) with its Base Strength Ratings halved and no Stacking bonus (the
+    Parasite's ratings are not added, R125); else nothing happens."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Host", seed)
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        costs = [int(x) for x in S["army_cost"][0]]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        w = _on(S, tb, 5, 3)
+        if r >= 4:
+            assert w // 20 == 0 and w not in (u, t)
+            assert _members(S, w) == [UNIT_IX[NEUTRAL], UNIT_IX[HOLDER["Host"]]]
+            assert [int(x) for x in S["unit_strength"][0, w]] == [
+                max(s // 2, int(tb.strength_min)) for s in base
+            ]
+            assert S["unit_cost"][0, w] == 0 and S["unit_facing"][0, w] == W
+            assert S["unit_place"][0, u] == PLACE_REMOVED == S["unit_place"][0, t]
+            assert S["cell_unit"][0, cell(tb, 5, 2), 0] == -1  # the Parasite left its space
+            assert A_UNIT + w % 20 not in nxt  # it may not be Engaged this Turn
+        else:
+            assert w == t and _members(S, t) == [UNIT_IX[NEUTRAL]]
+            assert [int(x) for x in S["unit_strength"][0, t]] == base
+            assert _on(S, tb, 5, 2) == u
+        assert [int(x) for x in S["army_cost"][0]] == costs
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+    both_ways(seen)
+
+
+def t_curse():
+    """R: Attack Pro.: 3+ on one D6: the Host stacks under the adjacent enemy (a Paladin with
+    Holy Might): the stack stays its owner's, with the same Strength Ratings (no Stacking
+    bonus), and none of its members' abilities acts any more (Holy Might's +1 is gone)."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Curse", seed, target=HOLDER["Holy Might"])
+        foe = unit(S, tb, 0, NEUTRAL, 7, 3, N)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert _on(S, tb, 5, 3) == t and [int(x) for x in S["unit_strength"][0, t]] == base
+        if r >= 3:
+            assert _members(S, t) == [UNIT_IX[HOLDER["Holy Might"]], UNIT_IX[HOLDER["Curse"]]]
+            assert S["unit_place"][0, u] == PLACE_REMOVED
+            assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4
+            for m in _members(S, t):
+                assert not fx.ability_on(S, tb, B0, I(t), I(m))
+        else:
+            assert _members(S, t) == [UNIT_IX[HOLDER["Holy Might"]]] and _on(S, tb, 5, 2) == u
+            assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_alter():
+    """R: Attack Pro.: 3+ on one D6: the unit stacks under the adjacent enemy, which stays
+    its owner's with no Stacking bonus, and this Player chooses its new Unit Type (one of the
+    other two, R126; its Attack Type follows, TD-3.3); else nothing and no choice."""
+    seen = set()
+    for seed in SEEDS[:30]:
+        S, tb, u, t = _stack_case("Alter", seed)
+        old = int(S["unit_type"][0, t])
+        base = [int(x) for x in S["unit_strength"][0, t]]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if r >= 3:
+            assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+            others = [k for k in range(3) if k != old]
+            assert sorted(nxt) == [A_TYPE + k for k in others]
+            new = others[seed % 2]
+            act(S, tb, A_TYPE + new)
+            assert S["unit_type"][0, t] == new == S["unit_attack_type"][0, t]
+            assert _members(S, t) == [UNIT_IX[NEUTRAL], UNIT_IX[HOLDER["Alter"]]]
+            assert _on(S, tb, 5, 3) == t and S["unit_place"][0, u] == PLACE_REMOVED
+        else:
+            assert S["stage"][0] != STAGE_EFFECT
+            assert S["unit_type"][0, t] == old and _members(S, t) == [UNIT_IX[NEUTRAL]]
+        assert [int(x) for x in S["unit_strength"][0, t]] == base
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_ghoul_blight():
+    """R: Attack Pro.: a unit within 3 Grid Spaces in Line of Sight from any side (RA16: one
+    behind the Ghoul too; one 4 spaces away is not offered) has its ability disabled until it
+    is next Engaged (R127): the Paladin's Holy Might gives no +1 until then."""
+    tb = record()
+    for seed in SEEDS[:3]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Ghoul Blight", 5, 5, E)
+        t = unit(S, tb, 1, HOLDER["Holy Might"], 5, 3, E)  # behind the Ghoul, 2 spaces
+        unit(S, tb, 1, NEUTRAL, 5, 9, W)  # 4 spaces ahead
+        foe = unit(S, tb, 0, NEUTRAL, 8, 3, N)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4
+        for _ in range(20):  # to the opponent's Turn: its units' Engagement
+            if S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE:
+                break
+            moves = legal(S, tb)
+            act(S, tb, A_END if A_END in moves else moves[0])
+        assert S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [0] * 4  # still disabled
+        engage(S, tb, t)
+        assert strengths(mods(S, tb, t, foe), 0, 0) == [1, 0, 0, 0]
+        assert violations(S, tb, 0) == []
+
+
+def t_hired_hit():
+    """At the start of its Player's first Turn (the second player's: Turn 2) the player
+    declares a Root for each Mercenary, one by one (RA5, STAGE_DECLARE); the Mercenary then
+    gains +3 to its Strength Ratings in its Attack Procedure (not the Duel, not defending)
+    against a unit of that Root only; the Root is kept, not asked again."""
+    tb = record()
+    pal = UNIT_IX[HOLDER["Holy Might"]]
+    for declare_paladins in (True, False):
+        S = position(tb, seed=3)
+        m1 = holder(S, tb, 1, "Hired Hit", 5, 5, W)
+        m2 = holder(S, tb, 1, "Hired Hit", 0, 13, S_)
+        p = unit(S, tb, 0, HOLDER["Holy Might"], 5, 4, E)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        root = int(tb.u_family[pal])
+        other = int(tb.u_family[UNIT_IX[NEUTRAL]])
+        assert root != other
+        moves = act(S, tb, A_END)  # seat 0's Turn ends: seat 1's first Turn begins
+        assert S["stage"][0] == STAGE_DECLARE and S["current"][0] == 1
+        assert A_UNIT + root in moves and A_UNIT + other in moves
+        act(S, tb, A_UNIT + (root if declare_paladins else other))  # the first Mercenary's
+        assert S["stage"][0] == STAGE_DECLARE  # the second one's is asked too (RA5)
+        nxt = act(S, tb, A_UNIT + root)
+        assert S["stage"][0] == STAGE_ENGAGE and A_UNIT + m1 % 20 in nxt
+        want = 3 if declare_paladins else 0
+        m = mods(S, tb, m1, p)
+        assert strengths(m, 0, 0) == [want] * 4 and strengths(m, 0, 1) == [0] * 4
+        assert strengths(mods(S, tb, m2, p), 0, 0) == [3] * 4
+        assert strengths(mods(S, tb, p, m1), 1, 0) == [0] * 4  # defending: nothing
+        assert int(S["unit_root_decl"][0, m1]) == (root if declare_paladins else other)
+
+
+def t_summon():
+    """R: Attack Pro.: the player picks an allied Light or Medium unit within 7 Grid Spaces,
+    not Engaged this Turn, not Locked, not Dead (RA3; a Heavy, an Engaged one and an enemy are
+    not offered), then an empty space of the Summoner's Range Area in Line of Sight with no
+    enemy in Direct or Diagonal contact (R129); the unit moves there and counts as having
+    moved; an Ethereal one acquires the Summoned Status."""
+    tb = record()
+    for name, ethereal in ((NEUTRAL, False), (HOLDER["Ghoul Blight"], True)):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Summon", 5, 0, E)
+        v = unit(S, tb, 0, name, 2, 2, S_)
+        unit(S, tb, 0, HOLDER["Holy Might"], 8, 1, N)  # Heavy: not offered
+        done = unit(S, tb, 0, NEUTRAL, 7, 2, N)
+        S["unit_engaged"][0, done] = 1  # Engaged this Turn: not offered
+        unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 2, 2)]
+        spaces = act(S, tb, A_CELL + cell(tb, 2, 2))
+        assert S["stage"][0] == STAGE_EFFECT
+        assert A_CELL + cell(tb, 5, 3) in spaces and A_CELL + cell(tb, 5, 4) in spaces
+        for r, c in ((5, 5), (4, 5), (6, 5), (4, 6), (4, 7), (5, 0), (5, 6), (2, 0)):
+            assert A_CELL + cell(tb, r, c) not in spaces, (r, c)  # by an enemy, or out
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        assert S["unit_cell"][0, v] == cell(tb, 5, 3) and _on(S, tb, 5, 3) == v
+        assert S["cell_unit"][0, cell(tb, 2, 2), 0] == -1
+        assert S["unit_moved"][0, v] == 1 and S["unit_engaged"][0, v] == 0
+        assert has(S, v, "Summoned") == ethereal
+        assert S["stage"][0] == STAGE_ENGAGE  # the Summoner's Combat Phase is over
+        assert violations(S, tb, 0) == []
+
+
+def t_blood_sacrifice():
+    """R: Attack Pro.: the player first picks an allied Light unit within 6 Grid Spaces (a
+    Heavy ally, an ally 7 away and the enemies are not offered), then may pick an enemy Light
+    unit in the Blood Mage's Range Area in Line of Sight (or stop, A_END; R130): each picked
+    unit acquires the Dead Status; only the enemy counts as a kill (TD-12.1)."""
+    tb = record()
+    for take_enemy in (True, False):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Blood Sacrifice", 5, 0, E)
+        ally = unit(S, tb, 0, NEUTRAL, 2, 2, S_)  # 5 away, Light
+        unit(S, tb, 0, NEUTRAL, 0, 2, S_)  # 7 away
+        unit(S, tb, 0, HOLDER["Holy Might"], 8, 1, N)  # Heavy
+        foe = unit(S, tb, 1, NEUTRAL, 5, 4, W)  # Light, in Range
+        unit(S, tb, 1, HOLDER["Holy Might"], 5, 3, W)  # Heavy, in Range: not offered
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # Light, out of Range
+        assert A_ABILITY in _combat(S, tb, u)
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 2, 2)]
+        assert sorted(act(S, tb, A_CELL + cell(tb, 2, 2))) == sorted(
+            [A_CELL + cell(tb, 5, 4), A_END]
+        )
+        act(S, tb, A_CELL + cell(tb, 5, 4) if take_enemy else A_END)
+        assert has(S, ally, "Dead") and has(S, foe, "Dead") == take_enemy
+        assert int(S["kills_turn"][0, 0]) == int(take_enemy)
+        assert not has(S, u, "Dead")
+        assert violations(S, tb, 0) == []
+
+
+def t_false_guide():
+    """D: Combat Pha.: the player picks an enemy within 3 Grid Spaces; 3+ on one D6: this
+    player moves it (a Movement Procedure by its own rating, or it stays) and turns it (a
+    Facing Procedure), then the Combat Phase goes on, and the Lost Soul may not Attack it
+    this Turn (its strike is not offered, R77/R131); below 3 nothing happens."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "False Guide", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 3, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # far off
+        unit(S, tb, 0, NEUTRAL, 9, 0, N)  # an ally still to Engage: the Turn goes on
+        moves = _combat(S, tb, u)
+        assert A_ABILITY in moves and A_STRIKE in moves
+        assert act(S, tb, A_ABILITY) == [A_CELL + cell(tb, 5, 3)]
+        r = peek(S, 6)[0]
+        nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if r >= 3:
+            assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+            assert A_END in nxt and A_CELL + cell(tb, 5, 7) in nxt  # its rating, 4
+            assert A_CELL + cell(tb, 5, 8) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
+            go = seed % 2 == 0
+            assert act(S, tb, A_CELL + cell(tb, 5, 7) if go else A_END) == [
+                A_FACE + d for d in range(4)
+            ]
+            act(S, tb, A_FACE + N)
+            assert S["unit_cell"][0, t] == cell(tb, 5, 7 if go else 3)
+            assert S["unit_facing"][0, t] == N
+            # it may not attack the target (not even where it stayed, in its Attack Area):
+            # nothing but A_END was left, so its Combat Phase ended by itself
+            assert fx.attack_prohibited(S, tb, B0, I(u), I(t))
+            assert S["stage"][0] == STAGE_ENGAGE and S["current"][0] == 0
+            assert not has(S, t, "Dead")
+            act(S, tb, A_END)  # the Turn ends: so does the ban
+            assert not fx.attack_prohibited(S, tb, B0, I(u), I(t))
+        else:
+            assert S["stage"][0] == STAGE_COMBAT and A_STRIKE in nxt
+            assert S["unit_cell"][0, t] == cell(tb, 5, 3)
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 3)
+    both_ways(seen)
+
+
+def t_nature_shape():
+    """A: Unit Engagement: the player may have the Druid act as a Hound, Wolf or Bear (or
+    not, A_END) until its next Engagement (R132): it has that unit's Strength Ratings, Unit
+    Type and Movement Rating meanwhile; its next Engagement makes it a Druid again and asks
+    anew."""
+    tb = record()
+    druid = UNIT_IX[HOLDER["Nature Shape"]]
+    forms = [UNIT_IX[n] for n in ("Hound", "Wolf", "Bear")]
+    for pick in (*forms, None):
+        S = position(tb, seed=2)
+        u = holder(S, tb, 0, "Nature Shape", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)
+        moves = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(moves) == sorted([A_PIECE + f for f in forms] + [A_END])
+        act(S, tb, A_END if pick is None else A_PIECE + pick)
+        now = druid if pick is None else pick
+        assert int(S["unit_member"][0, u, 0]) == now
+        assert list(S["unit_strength"][0, u]) == list(tb.u_strength[now])
+        assert S["unit_type"][0, u] == tb.u_type[now]
+        assert movement_rating(S, tb, B0, I(u)) == tb.u_move[now]
+        assert S["stage"][0] != STAGE_EFFECT
+        for _ in range(40):  # to its player's next Turn (the form lasts meanwhile)
+            if S["current"][0] == 0 and S["stage"][0] == STAGE_ENGAGE and S["turn"][0] > 1:
+                break
+            moves = legal(S, tb)
+            act(S, tb, A_END if A_END in moves else moves[0])
+        assert S["current"][0] == 0 and S["stage"][0] == STAGE_ENGAGE
+        assert int(S["unit_member"][0, u, 0]) == now
+        engage(S, tb, u)  # its next Engagement: a Druid again, asked again
+        assert int(S["unit_member"][0, u, 0]) == druid
+        assert list(S["unit_strength"][0, u]) == list(tb.u_strength[druid])
+        assert S["unit_type"][0, u] == tb.u_type[druid]
+        assert S["stage"][0] == STAGE_EFFECT
+        assert violations(S, tb, 0) == []
+
+
 ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Cry For Help": t_cry_for_help,
     "Vigor": t_vigor,
@@ -3625,6 +3938,16 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Spider Pack": t_spider_pack,
     "Crystal Power": t_crystal_power,
     "Make Bread": t_make_bread,
+    # tdabC: stacking under an enemy, disabled abilities (control.py)
+    "Host": t_host,
+    "Curse": t_curse,
+    "Alter": t_alter,
+    "Ghoul Blight": t_ghoul_blight,
+    "Hired Hit": t_hired_hit,
+    "Summon": t_summon,
+    "Blood Sacrifice": t_blood_sacrifice,
+    "False Guide": t_false_guide,
+    "Nature Shape": t_nature_shape,
 }
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -84,6 +84,7 @@ from envs.tactics_david.teams import (
     team_bits,
     team_mtype,
 )
+from envs.tactics_david.trails import trail_moved, trail_stops
 from envs.tactics_david.units import (
     dead_only_by_attack,
     has_flag,
@@ -97,6 +98,8 @@ from envs.tactics_david.units import (
 )
 
 MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
+MOVED_TEAM = 1  # _go: the unit formed a Unit Team (TD-18.2)
+MOVED_STOP = 2  # _go: a Mucous Trail marker ends its Movement Phase (tdabB, TD-22.2.70)
 
 
 @njit
@@ -172,6 +175,8 @@ def reach(S, tb, b: int, u: int, dest) -> None:
             for c in range(cells):
                 if best[h, c] != level:
                     continue
+                if c != start and trail_stops(S, tb, b, c, mtype):
+                    continue  # a Mucous Trail marker ends its Movement Phase here (TD-22.2.70)
                 for d in range(4):
                     nb = offset_cell(tb, bf, c, d, 1, 0)
                     if nb < 0 or _enemy_on(S, b, nb, p):
@@ -228,6 +233,8 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
         out[n] = nb
         n += 1
         c = nb
+        if trail_stops(S, tb, b, nb, mtype):
+            break  # a Mucous Trail marker ends the charge here (TD-22.2.70)
     return n
 
 
@@ -526,10 +533,15 @@ def apply_move(S, tb, b: int, a: int) -> int:
     u = np.int64(S["engaged"][b])
     if S["stage"][b] == STAGE_WHIP:
         w = np.int64(S["whip_unit"][b])
-        if a != A_END and moves_as_team(S, tb, b, w):
-            move_team(S, b, w, a - A_CELL)  # a Team moves together (TD-18.4)
-        elif a != A_END:
-            move_to(S, b, w, a - A_CELL)
+        if a != A_END:
+            old = np.int64(S["unit_cell"][b, w])
+            team = moves_as_team(S, tb, b, w)
+            lim = move_rating(S, tb, b, w)
+            if team:
+                move_team(S, b, w, a - A_CELL)  # a Team moves together (TD-18.4)
+            else:
+                move_to(S, b, w, a - A_CELL)
+            trail_moved(S, tb, b, w, old, team, False, lim)  # trails (TD-22.2.70, R111)
         S["whip_unit"][b] = -1
         S["stage"][b] = STAGE_MOVE
         return GO_NONE
@@ -539,8 +551,8 @@ def apply_move(S, tb, b: int, a: int) -> int:
         S["stage"][b] = STAGE_WHIP
         return GO_NONE
     if S["stage"][b] == STAGE_CHARGE_DIST:
-        if a != A_END:
-            _go(S, tb, b, u, a - A_CELL)
+        if a != A_END and _go(S, tb, b, u, a - A_CELL) == MOVED_STOP:
+            return GO_END_MOVEMENT  # a Mucous Trail marker (TD-22.2.70)
         return _after_charge(S, tb, b, u)
     if a == A_END:
         return GO_END_MOVEMENT
@@ -593,31 +605,40 @@ def apply_move(S, tb, b: int, a: int) -> int:
         for _ in range(tb.stumble_dice):
             roll += roll_d(S["rng"], b, 6)
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
-        if c >= 0:
-            _go(S, tb, b, u, c)
+        if c >= 0 and _go(S, tb, b, u, c) == MOVED_STOP:
+            return GO_END_MOVEMENT  # a Mucous Trail marker (TD-22.2.70)
         return _after_charge(S, tb, b, u)
     S["eng_procedure"][b] = PROC_MOVE
-    if _go(S, tb, b, u, a - A_CELL):  # Movement Procedure
+    moved = _go(S, tb, b, u, a - A_CELL)  # Movement Procedure
+    if moved == MOVED_TEAM:
         # a Unit Team was formed (TD-18.2): the Orientation Procedure, then a Facing
         # Procedure may follow; both members' Movement Phases are over (R81)
         S["unit_no_move"][b, u] = 1
         S["unit_no_move"][b, S["unit_team"][b, u]] = 1
         S["stage"][b] = STAGE_ORIENT
+    elif moved == MOVED_STOP:
+        return GO_END_MOVEMENT  # a Mucous Trail marker ends its Movement Phase (TD-22.2.70)
     return GO_NONE
 
 
 @njit
-def _go(S, tb, b: int, u: int, c: int) -> bool:
+def _go(S, tb, b: int, u: int, c: int) -> int:
     """Move the Engaged unit u to space c: with its Team partner when they move together
-    (TD-18.4), else alone (leaving its Team, TD-18.3/18.7). Returns whether it formed a Unit
-    Team there (TD-18.2)."""
+    (TD-18.4), else alone (leaving its Team, TD-18.3/18.7); then the trails act
+    (trails.trail_moved). Returns MOVED_TEAM if it formed a Unit Team there (TD-18.2),
+    MOVED_STOP if a Mucous Trail marker ends its Movement Phase (TD-22.2.70), else 0."""
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])  # the orthogonal steps count (Dungball, R92)
     old = np.int64(S["unit_cell"][b, u])
     steps = abs(old // cols - c // cols) + abs(old % cols - c % cols)
     S["eng_moved"][b] = min(np.int64(S["eng_moved"][b]) + steps, 127)
+    charged = S["eng_procedure"][b] == PROC_CHARGE
+    lim = np.int64(0) if charged else np.int64(move_rating(S, tb, b, u))
     if moves_as_team(S, tb, b, u):
         move_team(S, b, u, c)
-        return False
+        return MOVED_STOP if trail_moved(S, tb, b, u, old, True, charged, lim) else 0
     move_to(S, b, u, c)
     S["eng_solo"][b] = 0
-    return S["unit_team"][b, u] >= 0
+    stop = trail_moved(S, tb, b, u, old, False, charged, lim)
+    if S["unit_team"][b, u] >= 0:
+        return MOVED_TEAM
+    return MOVED_STOP if stop else 0

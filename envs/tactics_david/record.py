@@ -234,6 +234,12 @@ IMPLEMENTED_ABILITIES = (
     "Oversized",
     "Climb Tree",
     "Maneuver",
+    # tdabB: trails (trails.py, R110-R112)
+    "Mucous Trail",
+    "Stainy Trail",
+    "Icy Trail",
+    "Stinging Trail",
+    "Toxic Trail",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -486,6 +492,8 @@ TD_TABLE_FIELDS = [
     ("r_utype", np.int8, (MAX_AB_ROWS,)),  # [R] the Unit Type a set_unit_type row sets, -1
     ("ab_prohibit", np.int16, (MAX_PROFILES,)),  # [N] its row forbidding attacks on it, -1
     ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
+    # branch tdabB: trails (trails.py)
+    ("ab_trail_row", np.int16, (MAX_PROFILES,)),  # [N] its trail_marker row, -1 none (R110)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -822,6 +830,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_prohibit"][:] = -1
     r["r_cond"][:] = -1
     r["ab_twice_row"][:] = -1
+    r["ab_trail_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -897,6 +906,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "extra_procedure" and mode_name == "facing" and has == {"Charge"}:
                 r["ab_charge_face"][a] = 1  # Maneuver (movement.apply_move)
+                continue
+            if kind == "trail_marker":
+                r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)
                 continue
             if kind == "attack_prohibited" and mode_name == "against_this_unit":
                 r["ab_prohibit"][a] = e  # Oversized, Climb Tree (effects.attack_prohibited)

@@ -239,6 +239,9 @@ STATE_FIELDS = [
     ("pz_bread_go", np.int8, ()),  # int8 the GO_* step it interrupted (GO_NONE: a decision)
     ("pz_bread_seat", np.int8, ()),  # int8 S["current"] before the Bread pause
     ("pz_bread_unit", np.int8, ()),  # int8 the Bread holder asked, -1
+    # --- branch tdabB: trails (trails.py, TD-22.2.70, 077-079, 081; R110-R112) ---
+    # int8[308] the unit whose trail marker lies on the Grid Space, -1 none (public)
+    ("trail_unit", np.int8, (MAX_CELLS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -320,6 +323,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_use_src",
     "pz_use_arg",
     "pz_bread_unit",
+    "trail_unit",
     "first_player",
     "roll_winner",
     "winner",

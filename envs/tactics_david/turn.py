@@ -94,6 +94,7 @@ from envs.tactics_david.state import (
     USE_COMBAT_ABILITY,
     USE_DISENGAGED,
 )
+from envs.tactics_david.trails import clear_trail
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
@@ -154,6 +155,7 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["refl_count"][b] = 0
     S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 0  # its "D: Combat Pha." ability (R55)
     S["unit_uses"][b, u, USE_ATTACKS] = 0  # its Attacks (R93)
+    clear_trail(S, tb, b, u)  # its trail markers are removed (TD-22.2.70)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)

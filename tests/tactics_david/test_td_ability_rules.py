@@ -3147,6 +3147,104 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "Maneuver": t_maneuver,
 }
 
+
+# --- branch tdabB: trails (trails.py; R110-R112) ----------------------------------------------
+
+
+def _trail_laid(tb, seed: int, owner_name: str, mover_name: str):
+    """Seat 0's `owner_name` on (5,2) facing east moves to (5,5) (Movement Procedure); seat 1's
+    `mover_name` waits on (4,3). Then seat 1's Turn, its mover Engaged. A trail leaves markers
+    on (5,2), (5,3), (5,4): the space left and those passed, not the end space (R110)."""
+    S = position(tb, seed=seed)
+    owner = unit(S, tb, 0, owner_name, 5, 2, E)
+    mover = unit(S, tb, 1, mover_name, 4, 3, S_)
+    engage(S, tb, owner)
+    act(S, tb, A_CELL + cell(tb, 5, 5))
+    S["stage"][0] = STAGE_ENGAGE
+    S["current"][0] = 1
+    S["engaged"][0] = -1
+    engage(S, tb, mover)
+    return S, owner, mover
+
+
+def _marked(S, tb) -> dict[tuple[int, int], int]:
+    cols = int(tb.bf_cols[0])
+    return {
+        (int(c) // cols, int(c) % cols): int(S["trail_unit"][0, c])
+        for c in np.nonzero(S["trail_unit"][0] >= 0)[0]
+    }
+
+
+def _reach(S, tb, u: int) -> set[tuple[int, int]]:
+    dest = np.zeros(MAX_CELLS, dtype=np.uint8)
+    reach(S, tb, B0, I(u), dest)
+    cols = int(tb.bf_cols[0])
+    return {(int(c) // cols, int(c) % cols) for c in np.nonzero(dest)[0]}
+
+
+def t_mucous_trail():
+    """Markers on the spaces the Slime passed over (not its end space) until it is next
+    Engaged; an enemy (Land) entering one must end its Movement Phase there: it may stop on
+    (5,3) but not go on to (6,3), and moving onto (5,3) ends its Movement Phase (no Facing
+    left); a charge stops on it; Soar is not affected; a unit without the trail leaves none."""
+    tb = record()
+    S, owner, mover = _trail_laid(tb, 1, HOLDER["Mucous Trail"], NEUTRAL)
+    assert _marked(S, tb) == {(5, 2): owner, (5, 3): owner, (5, 4): owner}
+    got = _reach(S, tb, mover)
+    assert (5, 3) in got and (6, 3) not in got and (6, 4) not in got and (5, 1) in got
+    line = np.empty(32, dtype=np.int64)
+    assert charge_line(S, tb, B0, I(mover), line) == 1 and line[0] == cell(tb, 5, 3)
+    act(S, tb, A_CELL + cell(tb, 5, 3))
+    assert S["stage"][0] != STAGE_MOVE  # its Movement Phase ended at once
+    S2, _, mover2 = _trail_laid(tb, 1, NEUTRAL, NEUTRAL)
+    assert _marked(S2, tb) == {}
+    got = _reach(S2, tb, mover2)
+    assert (6, 3) in got
+    act(S2, tb, A_CELL + cell(tb, 5, 3))
+    assert S2["stage"][0] == STAGE_MOVE  # a Facing Procedure may follow
+    S3, _, flier = _trail_laid(tb, 1, HOLDER["Mucous Trail"], "Dragonfly")  # Soar
+    assert (6, 3) in _reach(S3, tb, flier)
+    # the Slime's next Engagement removes its markers
+    S["stage"][0] = STAGE_ENGAGE
+    S["current"][0] = 0
+    S["engaged"][0] = -1
+    S["unit_engaged"][0, owner] = 0
+    engage(S, tb, owner)
+    assert _marked(S, tb) == {}
+
+
+def _status_trail(ability: str, status: str):
+    """An enemy (Land) whose Movement Procedure must pass a marker acquires `status` at its
+    end: (4,3) to (6,3) crosses (5,3). To (5,1) a clean path as short exists (R111): nothing;
+    to (3,3) nothing. Soar is not affected; without the trail nothing."""
+
+    def check():
+        tb = record()
+        for dest, gains in (((6, 3), True), ((5, 1), False), ((3, 3), False)):
+            S, owner, mover = _trail_laid(tb, 2, HOLDER[ability], NEUTRAL)
+            assert _marked(S, tb) == {(5, 2): owner, (5, 3): owner, (5, 4): owner}
+            act(S, tb, A_CELL + cell(tb, *dest))
+            assert has(S, mover, status) == gains, (ability, dest)
+        S, _, mover = _trail_laid(tb, 2, NEUTRAL, NEUTRAL)
+        act(S, tb, A_CELL + cell(tb, 6, 3))
+        assert not has(S, mover, status)
+        S, _, flier = _trail_laid(tb, 2, HOLDER[ability], "Dragonfly")
+        act(S, tb, A_CELL + cell(tb, 6, 3))
+        assert not has(S, flier, status)
+
+    return check
+
+
+ABILITY_TESTS.update(
+    {
+        "Mucous Trail": t_mucous_trail,
+        "Stainy Trail": _status_trail("Stainy Trail", "Blinded"),
+        "Icy Trail": _status_trail("Icy Trail", "Frozen"),
+        "Stinging Trail": _status_trail("Stinging Trail", "Paralyzed"),
+        "Toxic Trail": _status_trail("Toxic Trail", "Poisoned"),
+    }
+)
+
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 
 

@@ -495,6 +495,13 @@ def begin_acquisition(S, tb, b: int) -> int:
     it. Otherwise, or after, the Turn ends (GO_END_TURN)."""
     p = np.int64(S["current"][b])
     kills = np.int64(S["kills_turn"][b, p])
+    for k in range(S["army_size"][b, p]):  # tdabB: Inventory Invention (TD-22.2.58, R113)
+        u = p * MAX_UNITS + k
+        if in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0:
+            for m in range(S["unit_n_members"][b, u]):
+                prof = np.int64(S["unit_member"][b, u, m])
+                if prof >= 0 and tb.ab_active[prof]:
+                    kills = max(kills, np.int64(tb.ab_acq_kills[prof]))
     need = np.int64(7)
     for k in range(tb.acq_kills.shape[0]):
         if kills >= tb.acq_kills[k]:

@@ -240,6 +240,7 @@ IMPLEMENTED_ABILITIES = (
     "Icy Trail",
     "Stinging Trail",
     "Toxic Trail",
+    "Inventory Invention",  # tdabB: Item Acquisition as with 3 kills (items.py, R113)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -288,6 +289,8 @@ PERMISSION_BITS = {
     "charge_through_water": PERM_CHARGE_WATER,
     "engage_while_dead": PERM_ENGAGE_DEAD,
 }
+# tdabB: the kills Inventory Invention's Item Acquisition counts as (its mode's name, R113)
+INVENTION_KILLS = 3
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
@@ -494,6 +497,7 @@ TD_TABLE_FIELDS = [
     ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
     # branch tdabB: trails (trails.py)
     ("ab_trail_row", np.int16, (MAX_PROFILES,)),  # [N] its trail_marker row, -1 none (R110)
+    ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -906,6 +910,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "extra_procedure" and mode_name == "facing" and has == {"Charge"}:
                 r["ab_charge_face"][a] = 1  # Maneuver (movement.apply_move)
+                continue
+            if kind == "item" and mode_name == "acquisition_as_three_kills":
+                r["ab_acq_kills"][a] = INVENTION_KILLS  # Inventory Invention (items.py, R113)
                 continue
             if kind == "trail_marker":
                 r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)

@@ -32,6 +32,7 @@ from envs.tactics_david.actions import (
     A_STATUS,
     A_STRIKE,
     A_UNIT,
+    STAGE_ACQUIRE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_EFFECT,
@@ -3235,6 +3236,44 @@ def _status_trail(ability: str, status: str):
     return check
 
 
+# --- branch tdabB: item abilities (items.py) -----------------------------------------------
+
+
+def t_inventory_invention():
+    """At the end of its Player's Turn, with no kill, the Item Acquisition is made as though 3
+    Units were killed (R113): the top card is offered (STAGE_ACQUIRE, which the player may
+    decline) on a D6 >= 3 and not below; never with the unit Dead or in Combat Lock, nor for
+    a unit without the ability."""
+    tb = record()
+    potion = int(TABLES.item_index["Potion"])
+    seen = set()
+    for seed in SEEDS[:20]:
+        for case in ("on", "dead", "locked", "neutral"):
+            S = position(tb, seed=seed)
+            name = NEUTRAL if case == "neutral" else HOLDER["Inventory Invention"]
+            u = unit(S, tb, 0, name, 5, 5, E)
+            d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+            S["unit_engaged"][0, u] = 1  # Engaged already: the Turn may end
+            if case == "dead":
+                kill(S, tb, B0, I(u), I(-1))
+            if case == "locked":
+                S["unit_lock"][0, u] = d
+                S["unit_lock"][0, d] = u
+            top = int(S["deck_count"][0]) - 1
+            k = int(np.nonzero(S["deck"][0, : top + 1] == potion)[0][0])
+            S["deck"][0, k], S["deck"][0, top] = S["deck"][0, top], potion  # anyone may take it
+            (r,) = peek(S, 6)
+            got = act(S, tb, A_END)  # no more Engagements: Item Acquisition, the Turn ends
+            offered = S["stage"][0] == STAGE_ACQUIRE
+            assert offered == (case == "on" and r >= 3), (seed, case, r)
+            if offered:
+                seen.add(r >= 3)
+                assert A_END in got  # "may": the player may decline
+            elif case == "on":
+                seen.add(r >= 3)
+    both_ways(seen)
+
+
 ABILITY_TESTS.update(
     {
         "Mucous Trail": t_mucous_trail,
@@ -3242,6 +3281,7 @@ ABILITY_TESTS.update(
         "Icy Trail": _status_trail("Icy Trail", "Frozen"),
         "Stinging Trail": _status_trail("Stinging Trail", "Paralyzed"),
         "Toxic Trail": _status_trail("Toxic Trail", "Poisoned"),
+        "Inventory Invention": t_inventory_invention,
     }
 )
 

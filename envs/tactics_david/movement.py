@@ -56,7 +56,9 @@ from envs.tactics_david.record import (
     CHARGE_WITHIN_ONLY,
     H_BEFORE_ESCAPE,
     PERM_CHARGE,
+    PERM_CHARGE_ANY_PATH,
     PERM_CHARGE_WATER,
+    PERM_IGNORE_FOREST,
     PERM_THROUGH_PIECES,
     SP_HULKING,
     TEAM_ANY_PATH,
@@ -118,6 +120,8 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]
+    if tt == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        m -= tb.t_move_mod[tt]  # Forager: Forest does not change it (TD-22.2.109, R115)
     if tt != tb.water_terrain:
         m += tb.m_off_water[mtype]
     return max(m, 0)
@@ -164,7 +168,10 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
     m = move_rating(S, tb, b, u)
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
-    if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
+    forest = np.int64(-1)  # Forager: Forest is no Slow terrain for it (R115)
+    if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        forest = np.int64(tb.forest_terrain)
+    if tb.t_slow[tb.bf_terrain[bf, start], mtype] and tb.bf_terrain[bf, start] != forest:
         best[1, start] = m // 2
     else:
         best[0, start] = m
@@ -185,7 +192,8 @@ def reach(S, tb, b: int, u: int, dest) -> None:
                         continue
                     left = level - 1
                     h2 = h
-                    if h == 0 and tb.t_slow[tb.bf_terrain[bf, nb], mtype]:
+                    tn = tb.bf_terrain[bf, nb]
+                    if h == 0 and tb.t_slow[tn, mtype] and tn != forest:
                         left = left // 2
                         h2 = 1
                     if left > best[h2, nb]:
@@ -214,6 +222,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     t0 = np.int64(tb.bf_terrain[bf, c])
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     water = has_permission(S, tb, b, u, PERM_CHARGE_WATER)  # Slither
+    forest = has_permission(S, tb, b, u, PERM_IGNORE_FOREST)  # Forager (R115)
     n = 0
     while n < MAX_CHARGE_LINE:
         nb = offset_cell(tb, bf, c, facing, 1, 0)
@@ -222,7 +231,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
         if not through and not may_step(tb, bf, mtype, c, nb, facing):
             break
         tt = np.int64(tb.bf_terrain[bf, nb])
-        if tb.t_charge[tt] == CHARGE_NEVER:
+        if tb.t_charge[tt] == CHARGE_NEVER and not (forest and tt == tb.forest_terrain):
             break
         if (
             not water
@@ -249,9 +258,10 @@ def may_charge(S, tb, b: int, u: int) -> bool:
     if moves_as_team(S, tb, b, u):
         if S["unit_facing"][b, S["unit_team"][b, u]] != S["unit_facing"][b, u]:
             return False
+    forest = tt == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST)
     return (
         (tb.m_may_charge[team_mtype(S, tb, b, u)] or has_permission(S, tb, b, u, PERM_CHARGE))
-        and tb.t_charge[tt] != CHARGE_NEVER
+        and (tb.t_charge[tt] != CHARGE_NEVER or forest)  # Forager (R115)
         and not has_flag(S, b, u, tb.st_no_charge)
     )
 
@@ -349,17 +359,23 @@ def _charge_any_path(S, tb, b: int, u: int, out) -> int:
     start = np.int64(S["unit_cell"][b, u])
     left = np.full(MAX_CELLS, -1, dtype=np.int64)
     left[start] = np.int64(S["charge_max"][b])
+    forest = np.int64(-1)  # Forager (R115)
+    if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        forest = np.int64(tb.forest_terrain)
     for level in range(np.int64(S["charge_max"][b]), 0, -1):
         for c in range(cells):
             if left[c] != level:
                 continue
+            if c != start and trail_stops(S, tb, b, c, mtype):
+                continue  # a Mucous Trail marker ends the charge here (TD-22.2.70)
             for d in range(4):
                 nb = offset_cell(tb, bf, c, d, 1, 0)
                 if nb < 0 or _enemy_on(S, b, nb, p) or left[nb] >= level - 1:
                     continue
                 if not may_step(tb, bf, mtype, c, nb, d):
                     continue
-                if tb.t_charge[tb.bf_terrain[bf, nb]] == CHARGE_NEVER:
+                tn = tb.bf_terrain[bf, nb]
+                if tb.t_charge[tn] == CHARGE_NEVER and tn != forest:
                     continue
                 left[nb] = level - 1
     n = 0
@@ -378,11 +394,15 @@ def legal_move(S, tb, b: int, out) -> int:
     u = np.int64(S["engaged"][b])
     n = 0
     if S["stage"][b] == STAGE_CHARGE_DIST:
-        if moves_as_team(S, tb, b, u) and (
-            (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
-            & TEAM_ANY_PATH
+        if (
+            moves_as_team(S, tb, b, u)
+            and (
+                (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
+                & TEAM_ANY_PATH
+            )
+            or has_permission(S, tb, b, u, PERM_CHARGE_ANY_PATH)
         ):
-            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R94)
+            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R94), Manuever
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
         k = charge_line(S, tb, b, u, line)
         bf = np.int64(S["battlefield"][b])
@@ -588,8 +608,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
             test += roll_d(S["rng"], b, 6)
         m = move_rating(S, tb, b, u)  # a Unit Team's (TD-18.4)
         bf = np.int64(S["battlefield"][b])
-        if tb.t_slow[tb.bf_terrain[bf, S["unit_cell"][b, u]], team_mtype(S, tb, b, u)]:
-            m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
+        t0 = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+        if tb.t_slow[t0, team_mtype(S, tb, b, u)] and not (
+            t0 == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST)
+        ):
+            m = m // 2  # Slow halves the rating a charge adds its roll to (R26; Forager R115)
         cap = np.int64(MAX_CHARGE_LINE)
         if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)
             cap = np.int64(tb.u_move[S["unit_member"][b, u, 0]])

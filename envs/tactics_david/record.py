@@ -241,6 +241,8 @@ IMPLEMENTED_ABILITIES = (
     "Stinging Trail",
     "Toxic Trail",
     "Inventory Invention",  # tdabB: Item Acquisition as with 3 kills (items.py, R113)
+    "Manuever",  # tdabB: a charge along any path, then another Facing (R114)
+    "Forager",  # tdabB: Forest does not change its movement; +1 from it (R115)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -282,12 +284,16 @@ PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
 PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
 PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
 PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
+PERM_CHARGE_ANY_PATH = 32  # tdabB: Manuever: its charge need not be a straight line (R114)
+PERM_IGNORE_FOREST = 64  # tdabB: Forager: Forest does not change its movement (R115)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
     "charge_allowed": PERM_CHARGE,
     "charge_through_water": PERM_CHARGE_WATER,
     "engage_while_dead": PERM_ENGAGE_DEAD,
+    "charge_any_path": PERM_CHARGE_ANY_PATH,
+    "ignore_forest": PERM_IGNORE_FOREST,
 }
 # tdabB: the kills Inventory Invention's Item Acquisition counts as (its mode's name, R113)
 INVENTION_KILLS = 3
@@ -498,6 +504,7 @@ TD_TABLE_FIELDS = [
     # branch tdabB: trails (trails.py)
     ("ab_trail_row", np.int16, (MAX_PROFILES,)),  # [N] its trail_marker row, -1 none (R110)
     ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
+    ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -583,6 +590,7 @@ def build_record(
     r["type_attack_side"] = t.unit_type_attack_side
     r["matchup"] = t.matchup
     r["water_terrain"] = t.terrain_index["Water"]
+    r["forest_terrain"] = t.terrain_index["Forest"]
     r["status_dead"] = t.status_index["Dead"]
     r["status_fearful"] = t.status_index["Fearful"]
     r["status_feared"] = t.status_index["Feared"]
@@ -1024,6 +1032,12 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_END_TURN][a].append(e)
                 if "Acquiring Dead Status" in has:
                     hooks[H_DEAD][a].append(e)
+            elif (
+                trig == "always"
+                and has == {"Unit Engagement"}
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("self")
+            ):
+                hooks[H_ENGAGE][a].append(e)  # tdabB: Forager: its own Engagement (R115)
             elif trig == "always" and "Unit Engagement" in has:
                 hooks[H_ENGAGE_AURA][a].append(e)
             elif trig == "replaces":

@@ -3274,6 +3274,66 @@ def t_inventory_invention():
     both_ways(seen)
 
 
+# --- branch tdabB: terrain and movement abilities --------------------------------------------
+
+
+def t_manuever():
+    """Its passed charge may end on any space reachable by an orthogonal path within the
+    charge's distance, not only on its straight line (R114), and another Facing Procedure
+    follows the charge; a unit without it stops only on its line."""
+    tb = record()
+    seen = 0
+    for seed in SEEDS[:12]:
+        rows = {}
+        for name in (HOLDER["Manuever"], NEUTRAL):
+            S = position(tb, seed=seed)
+            u = unit(S, tb, 0, name, 5, 1, E)
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            engage(S, tb, u)
+            got = act(S, tb, A_CHARGE)
+            if S["stage"][0] != STAGE_CHARGE_DIST:
+                break  # stumbled (the same dice for both)
+            cols = int(tb.bf_cols[0])
+            rows[name] = {(a - A_CELL) // cols for a in got if a != A_END}
+            if name == NEUTRAL:
+                assert rows[name] == {5}
+                continue
+            assert rows[name] - {5}, seed  # off its line
+            off = next(a for a in got if a != A_END and (a - A_CELL) // cols != 5)
+            got = act(S, tb, off)
+            assert S["unit_cell"][0, u] == off - A_CELL
+            assert S["stage"][0] == STAGE_MOVE and A_FACE + N in got  # another Facing
+            seen += 1
+    assert seen > 0  # some charges passed
+
+
+def t_forager():
+    """Forest does not change its movement (R115): on Forest its Movement Rating keeps the -1
+    off and gains +1 (Engaged there), Forest is no Slow terrain for it and it may charge from
+    it; a unit without the ability on the same Forest has 4 - 1 = 3, halved by Slow, and may
+    not charge. On Field the Boar has its plain 3."""
+    tb = record()
+    for c in range(int(tb.bf_cols[0])):
+        paint(tb, 5, c, "Forest")
+    for name, rating, far, charge in (
+        (HOLDER["Forager"], 4, (5, 6), True),
+        (NEUTRAL, 3, (5, 3), False),
+    ):
+        S = position(tb, seed=1)
+        u = unit(S, tb, 0, name, 5, 2, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        got = engage(S, tb, u)
+        assert movement_rating(S, tb, B0, I(u)) == rating, name
+        reached = _reach(S, tb, u)
+        assert far in reached and (5, far[1] + 1) not in reached, (name, sorted(reached))
+        assert (A_CHARGE in got) == charge, name
+    S = position(tb, seed=1)
+    u = unit(S, tb, 0, HOLDER["Forager"], 7, 2, E)  # on Field
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    assert movement_rating(S, tb, B0, I(u)) == 3
+
+
 ABILITY_TESTS.update(
     {
         "Mucous Trail": t_mucous_trail,
@@ -3282,6 +3342,8 @@ ABILITY_TESTS.update(
         "Stinging Trail": _status_trail("Stinging Trail", "Paralyzed"),
         "Toxic Trail": _status_trail("Toxic Trail", "Poisoned"),
         "Inventory Invention": t_inventory_invention,
+        "Manuever": t_manuever,
+        "Forager": t_forager,
     }
 )
 

@@ -243,6 +243,7 @@ IMPLEMENTED_ABILITIES = (
     "Inventory Invention",  # tdabB: Item Acquisition as with 3 kills (items.py, R113)
     "Manuever",  # tdabB: a charge along any path, then another Facing (R114)
     "Forager",  # tdabB: Forest does not change its movement; +1 from it (R115)
+    "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -505,6 +506,7 @@ TD_TABLE_FIELDS = [
     ("ab_trail_row", np.int16, (MAX_PROFILES,)),  # [N] its trail_marker row, -1 none (R110)
     ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
     ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
+    ("ab_study_row", np.int16, (MAX_PROFILES,)),  # [N] its look_top_two row, -1 (R116)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -843,6 +845,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["r_cond"][:] = -1
     r["ab_twice_row"][:] = -1
     r["ab_trail_row"][:] = -1
+    r["ab_study_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -921,6 +924,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "item" and mode_name == "acquisition_as_three_kills":
                 r["ab_acq_kills"][a] = INVENTION_KILLS  # Inventory Invention (items.py, R113)
+                continue
+            if kind == "item" and mode_name == "look_top_two":
+                r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)
                 continue
             if kind == "trail_marker":
                 r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)

@@ -242,6 +242,9 @@ STATE_FIELDS = [
     # --- branch tdabB: trails (trails.py, TD-22.2.70, 077-079, 081; R110-R112) ---
     # int8[308] the unit whose trail marker lies on the Grid Space, -1 none (public)
     ("trail_unit", np.int8, (MAX_CELLS,)),
+    # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
+    # p knows where they are while they stay within that distance of the top (R116)
+    ("deck_seen", np.int8, (N_PLAYERS, 2)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -263,6 +266,8 @@ RESUME_STATUS = -3
 # its Ranged Attack is (A_CELL + c): a Ranged dragon's breath (R88; fx_res holds RES_SPECIAL
 # until it is made) or Gorgon Gaze's Attack Area (R89; held in pending_target meanwhile)
 RESUME_PLACE = -4
+# eff_next (tdabB): Study: keep (A_END) or swap (A_TRADE) the top two Item Deck cards (R116)
+RESUME_STUDY = -5
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -324,6 +329,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "pz_use_arg",
     "pz_bread_unit",
     "trail_unit",
+    "deck_seen",
     "first_player",
     "roll_winner",
     "winner",

@@ -1,4 +1,4 @@
-"""Trails and their markers (branch tdabB; TD-22.2.70 Mucous Trail, 077 Stainy, 078 Icy, 079
+"""Trails and their markers, and Study's look at the Item Deck (branch tdabB; TD-22.2.70 Mucous Trail, 077 Stainy, 078 Icy, 079
 Stinging and 081 Toxic Trail; R110-R112).
 
 A unit whose ability has a `trail_marker` row (`tb.ab_trail_row`) leaves a marker on the Grid
@@ -16,6 +16,11 @@ the procedure (`trail_moved`). A Movement Procedure is chosen by its end space o
 is one of the shortest in orthogonal steps by the movement rules that avoids every marked
 space but the end space, if there is one within its Movement Rating, else a shortest one
 (R111); a charge's path is its line.
+
+Study (TD-22.2.48, R116): when its unit is Engaged (not Dead or Petrified), its Player sees
+the top two Item Deck cards (`S["deck_seen"][p]`, shown in that player's observation only)
+and decides on STAGE_EFFECT (`eff_next` RESUME_STUDY) to keep their order (A_END) or swap
+them (A_TRADE); the Engagement then goes on (turn.apply_effect_choice).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import tables as T
 from envs.tactics_david import unit_tables as ut
+from envs.tactics_david.actions import A_TRADE, STAGE_EFFECT
 from envs.tactics_david.grid import may_step, offset_cell
 from envs.tactics_david.record import PERM_THROUGH_PIECES
 from envs.tactics_david.state import (
@@ -33,6 +39,7 @@ from envs.tactics_david.state import (
     MAX_UNITS,
     N_STATUSES,
     PLACE_FIELD,
+    RESUME_STUDY,
     STATUS_PERMANENT,
 )
 from envs.tactics_david.teams import team_mtype
@@ -172,3 +179,50 @@ def clear_trail(S, tb, b: int, u: int) -> None:
     for c in range(MAX_CELLS):
         if S["trail_unit"][b, c] == u:
             S["trail_unit"][b, c] = -1
+
+
+@njit_inline  # one caller: turn.apply_engage
+def ask_study(S, tb, b: int, u: int) -> bool:
+    """The Engaged unit u has Study and is neither Dead nor Petrified (its row's condition):
+    its Player sees the top two Item Deck cards and, with two there, is asked whether to swap
+    them (STAGE_EFFECT, RESUME_STUDY). Returns whether it is asked."""
+    if S["unit_status"][b, u, tb.status_dead] != 0 or S["deck_count"][b] == 0:
+        return False
+    for m in range(MAX_MEMBERS):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or tb.ab_study_row[prof] < 0 or not tb.ab_active[prof]:
+            continue
+        row = np.int64(tb.ab_study_row[prof])
+        for s in range(N_STATUSES):  # self_not_status: Petrified
+            if S["unit_status"][b, u, s] != 0 and (
+                (np.int64(tb.r_cond_bits[row, 0, s // 64]) >> np.int64(s % 64)) & 1
+            ):
+                return False
+        p = u // MAX_UNITS
+        n = np.int64(S["deck_count"][b])
+        for j in range(2):
+            S["deck_seen"][b, p, j] = S["deck"][b, n - 1 - j] if j < n else -1
+        if n < 2:
+            return False
+        S["eff_unit"][b] = u
+        S["eff_status"][b] = -1
+        S["eff_next"][b] = RESUME_STUDY
+        S["stage"][b] = STAGE_EFFECT  # asked of the unit's owner, the current player
+        return True
+    return False
+
+
+@njit_inline  # one caller: turn.apply_effect_choice
+def answer_study(S, b: int, a: int) -> None:
+    """Keep (A_END) or swap (A_TRADE) the top two Item Deck cards; the player knows both."""
+    n = np.int64(S["deck_count"][b])
+    p = np.int64(S["eff_unit"][b]) // MAX_UNITS
+    if a == A_TRADE:
+        top = S["deck"][b, n - 1]
+        S["deck"][b, n - 1] = S["deck"][b, n - 2]
+        S["deck"][b, n - 2] = top
+        S["deck_seen"][b, p, 0] = S["deck"][b, n - 1]
+        S["deck_seen"][b, p, 1] = S["deck"][b, n - 2]
+    S["eff_unit"][b] = -1
+    S["eff_status"][b] = 0
+    S["eff_next"][b] = 0

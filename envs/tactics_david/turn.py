@@ -24,6 +24,7 @@ from envs.tactics_david.actions import (
     A_CELL,
     A_END,
     A_STATUS,
+    A_TRADE,
     A_UNIT,
     GO_ACQUISITION,
     GO_AFTER_ATTACK,
@@ -88,13 +89,14 @@ from envs.tactics_david.state import (
     RESUME_AFTER_ATTACK,
     RESUME_PLACE,
     RESUME_STATUS,
+    RESUME_STUDY,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
     USE_ATTACKS,
     USE_COMBAT_ABILITY,
     USE_DISENGAGED,
 )
-from envs.tactics_david.trails import clear_trail
+from envs.tactics_david.trails import answer_study, ask_study, clear_trail
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
@@ -160,6 +162,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
     run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
+    if ask_study(S, tb, b, u):  # Study: keep or swap the top two Item cards (R116)
+        return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -194,6 +198,10 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
+        out[0] = A_TRADE
+        out[1] = A_END
+        return 2
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -204,6 +212,10 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_STUDY:  # Study answered: the Engagement goes on (R116)
+        answer_study(S, b, a)
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0

@@ -31,6 +31,7 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_TRADE,
     A_UNIT,
     STAGE_ACQUIRE,
     STAGE_CHARGE_DIST,
@@ -3274,6 +3275,57 @@ def t_inventory_invention():
     both_ways(seen)
 
 
+def _study_obs(S, tb, me: int) -> list[int]:
+    """The Item cards seat `me`'s observation shows on top of the deck (top, second; -1)."""
+    from envs.tactics_david import observe as ob
+
+    out = np.zeros(ob.observation_size(), dtype=np.float32)
+    ob.observe(S, tb, B0, I(me), out)
+    i = ob.GLOBAL_SIZE - 2 * ob.MAX_ITEMS
+    part = out[i : i + 2 * ob.MAX_ITEMS].reshape(2, ob.MAX_ITEMS)
+    return [int(np.argmax(r)) if r.any() else -1 for r in part]
+
+
+def t_study():
+    """On its Engagement its Player sees the top two Item Deck cards (its observation only,
+    and a resample for it keeps them; R116) and keeps (A_END) or swaps (A_TRADE) them; then
+    the Engagement goes on (its Movement Phase). Not while Petrified; not for another unit."""
+    from envs.tactics_david.hidden import resample_hidden
+
+    tb = record()
+    for answer in (A_TRADE, A_END):
+        S = position(tb, seed=4)
+        u = holder(S, tb, 0, "Study", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        n = int(S["deck_count"][0])
+        top, second = int(S["deck"][0, n - 1]), int(S["deck"][0, n - 2])
+        assert _study_obs(S, tb, 0) == [-1, -1]
+        got = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_TRADE, A_END]
+        assert _study_obs(S, tb, 0) == [top, second] and _study_obs(S, tb, 1) == [-1, -1]
+        act(S, tb, answer)
+        want = [second, top] if answer == A_TRADE else [top, second]
+        assert [int(S["deck"][0, n - 1]), int(S["deck"][0, n - 2])] == want
+        assert _study_obs(S, tb, 0) == want and _study_obs(S, tb, 1) == [-1, -1]
+        assert S["stage"][0] == STAGE_MOVE and S["engaged"][0] == u
+        rng = np.random.default_rng(0)
+        tops = set()
+        for _ in range(10):
+            R = resample_hidden(S, 0, rng, tb)
+            assert [int(R["deck"][0, n - 1]), int(R["deck"][0, n - 2])] == want
+            R = resample_hidden(S, 1, rng, tb)
+            tops.add(int(R["deck"][0, n - 1]))
+        assert len(tops) > 1  # hidden from the other player
+    for name, petrified in ((HOLDER["Study"], True), (NEUTRAL, False)):
+        S = position(tb, seed=4)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        if petrified:
+            S["unit_status"][0, u, ST["Petrified"]] = STATUS_PERMANENT
+        engage(S, tb, u)
+        assert S["stage"][0] != STAGE_EFFECT and (S["deck_seen"][0] == -1).all(), name
+
+
 # --- branch tdabB: terrain and movement abilities --------------------------------------------
 
 
@@ -3344,6 +3396,7 @@ ABILITY_TESTS.update(
         "Inventory Invention": t_inventory_invention,
         "Manuever": t_manuever,
         "Forager": t_forager,
+        "Study": t_study,
     }
 )
 

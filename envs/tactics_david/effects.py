@@ -42,7 +42,7 @@ from envs.tactics_david.grid import (
     offset_cell,
     range_distance,
 )
-from envs.tactics_david.items import item_sum, set_unit_type, unit_area
+from envs.tactics_david.items import K_ITEM, item_sum, legal_deck_pick, set_unit_type, unit_area
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
@@ -54,6 +54,7 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
+    MAX_DECK,
     MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -866,6 +867,9 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
     elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
+    if tb.r_kind[row] == K_ITEM:  # tdabB: Chemistry, Alchemy: an Item it may take (R117)
+        buf = np.empty(MAX_DECK, dtype=np.int64)
+        return legal_deck_pick(S, tb, b, row, buf) > 0
     if sel == SEL_SELF:  # its own conditions (Picking up the Pieces: a Dead unit next to it)
         return conditions_hold(S, tb, b, row, u, u, -1, -1, -1)
     if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:

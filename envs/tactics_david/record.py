@@ -244,6 +244,8 @@ IMPLEMENTED_ABILITIES = (
     "Manuever",  # tdabB: a charge along any path, then another Facing (R114)
     "Forager",  # tdabB: Forest does not change its movement; +1 from it (R115)
     "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
+    "Chemistry",  # tdabB: an Expendable Item taken from the Item Deck (R117)
+    "Alchemy",  # tdabB: an equipped Item swapped for one of its Type in the deck (R117)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

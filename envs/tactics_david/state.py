@@ -268,6 +268,8 @@ RESUME_STATUS = -3
 RESUME_PLACE = -4
 # eff_next (tdabB): Study: keep (A_END) or swap (A_TRADE) the top two Item Deck cards (R116)
 RESUME_STUDY = -5
+# eff_next (tdabB): Chemistry, Alchemy: the Item taken from the deck (A_PIECE + i, R117)
+RESUME_DECK = -6
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress

@@ -87,6 +87,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_DECK,
     RESUME_PLACE,
     RESUME_STATUS,
     RESUME_STUDY,
@@ -198,6 +199,10 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_status_choice(S, tb, b, out)
     if S["eff_next"][b] == RESUME_PLACE:  # a Ranged breath's or gaze's space (R88, R89)
         return combat.legal_place(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_DECK:  # Chemistry, Alchemy: the Item taken (R117)
+        return items.legal_deck_pick(
+            S, tb, b, replaced_attack_row(S, tb, b, np.int64(S["engaged"][b])), out
+        )
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -212,6 +217,15 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
     u = np.int64(S["eff_unit"][b])
+    if S["eff_next"][b] == RESUME_DECK:  # Chemistry, Alchemy: the Item taken (R117)
+        row = replaced_attack_row(S, tb, b, u)
+        items.apply_deck_pick(S, tb, b, u, a)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        if is_combat_row(tb, row):  # Chemistry, "D: Combat Pha.": the phase goes on (R55)
+            S["stage"][b] = STAGE_COMBAT
+            return GO_NONE
+        return GO_AFTER_ATTACK  # Alchemy replaced the Attack
     if S["eff_next"][b] == RESUME_STUDY:  # Study answered: the Engagement goes on (R116)
         answer_study(S, b, a)
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)

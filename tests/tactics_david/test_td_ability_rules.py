@@ -28,6 +28,7 @@ from envs.tactics_david.actions import (
     A_END,
     A_ESCAPE,
     A_FACE,
+    A_PIECE,
     A_SIDE,
     A_STATUS,
     A_STRIKE,
@@ -3326,6 +3327,90 @@ def t_study():
         assert S["stage"][0] != STAGE_EFFECT and (S["deck_seen"][0] == -1).all(), name
 
 
+def _deck_unit(ability: str, held: str | None, seed: int = 5, enemy_at=(0, 13)):
+    """Seat 0's holder of `ability` on (5,5) holding `held` (taken out of the Item Deck), an
+    enemy far off; the legal actions once its Combat Phase is asked."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = (
+        holder(S, tb, 0, ability, 5, 5, E)
+        if ability in HOLDER
+        else unit(S, tb, 0, ability, 5, 5, E)
+    )
+    unit(S, tb, 1, NEUTRAL, *enemy_at, W)
+    if held is not None:
+        i = TABLES.item_index[held]
+        n = int(S["deck_count"][0])
+        rest = [int(x) for x in S["deck"][0, :n] if x != i]
+        S["deck"][0, : n - 1] = rest
+        S["deck"][0, n - 1] = -1
+        S["deck_count"][0] = n - 1
+        S["unit_item"][0, u, int(tb.it_type[i])] = i
+    got = engage(S, tb, u)
+    while S["stage"][0] != STAGE_COMBAT and S["engaged"][0] == u:
+        got = act(S, tb, A_END)  # (no Combat Phase asked: nothing was offered in it)
+    return tb, S, u, got
+
+
+def _deck(S) -> list[int]:
+    return sorted(int(x) for x in S["deck"][0, : int(S["deck_count"][0])])
+
+
+def t_chemistry():
+    """D: Combat Pha. (R55, R117): the Chemist may take an Expendable Item it may equip out of
+    the Item Deck (the player picks which: A_PIECE + item) and equips it; the deck is then
+    shuffled; its Combat Phase goes on. Not offered when the deck holds no Expendable; a unit
+    without the ability has no such action."""
+    tb, S, u, got = _deck_unit("Chemistry", None, enemy_at=(5, 6))
+    exp = sorted(i for i in _deck(S) if tb.it_type[i] == 2 and fx_may_equip(S, tb, u, i))
+    assert A_ABILITY in got and len(exp) >= 2
+    before = _deck(S)
+    got = act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT and sorted(a - A_PIECE for a in got) == exp
+    pick = A_PIECE + TABLES.item_index["Elixir"]
+    act(S, tb, pick)
+    assert S["unit_item"][0, u, 2] == TABLES.item_index["Elixir"]
+    assert _deck(S) == [i for i in before if i != TABLES.item_index["Elixir"]]
+    got = legal(S, tb)
+    assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in got  # once (R55)
+    assert A_STRIKE in got  # and its Attack may follow
+    assert violations(S, tb, 0) == []
+    _, S, _, got = _deck_unit(NEUTRAL, None)
+    assert A_ABILITY not in got
+    tb, S, u, _ = _deck_unit("Chemistry", None)
+    S["deck"][0, :] = -1
+    S["deck"][0, 0] = TABLES.item_index["Sword"]  # (a test position: the other cards gone)
+    S["deck_count"][0] = 1
+    assert A_ABILITY not in legal(S, tb)
+
+
+def t_alchemy():
+    """R: Attack Pro. (R117): the Alchemist swaps an equipped Item for one of the same Type
+    from the Item Deck (the player picks it: A_PIECE + item; only Types it holds, Items it may
+    equip); its old Item goes into the deck, which is shuffled; no Attack follows. Holding no
+    Item it has nothing to swap: not offered."""
+    tb, S, u, got = _deck_unit("Alchemy", "Sword")
+    assert A_ABILITY in got
+    got = act(S, tb, A_ABILITY)
+    weapons = sorted(i for i in _deck(S) if tb.it_type[i] == 0 and fx_may_equip(S, tb, u, i))
+    assert S["stage"][0] == STAGE_EFFECT and sorted(a - A_PIECE for a in got) == weapons
+    before = _deck(S)
+    axe = TABLES.item_index["Axe"]
+    act(S, tb, A_PIECE + axe)
+    assert S["unit_item"][0, u, 0] == axe and S["unit_item"][0, u, 1] == -1
+    assert _deck(S) == sorted([i for i in before if i != axe] + [TABLES.item_index["Sword"]])
+    assert S["stage"][0] != STAGE_COMBAT  # it replaced the Attack: the Combat Phase is over
+    assert violations(S, tb, 0) == []
+    _, S, _, got = _deck_unit("Alchemy", None)
+    assert A_ABILITY not in got
+
+
+def fx_may_equip(S, tb, u: int, i: int) -> bool:
+    from envs.tactics_david.items import may_equip
+
+    return bool(may_equip(S, tb, B0, I(u), I(i)))
+
+
 # --- branch tdabB: terrain and movement abilities --------------------------------------------
 
 
@@ -3397,6 +3482,8 @@ ABILITY_TESTS.update(
         "Manuever": t_manuever,
         "Forager": t_forager,
         "Study": t_study,
+        "Chemistry": t_chemistry,
+        "Alchemy": t_alchemy,
     }
 )
 

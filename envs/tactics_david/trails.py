@@ -140,12 +140,12 @@ def trail_moved(S, tb, b: int, u: int, start: int, team: bool, charged: bool, li
         return False
     mtype = team_mtype(S, tb, b, u)  # the type it moves with (a Team's, TD-18.4)
     path = np.empty(MAX_CELLS, dtype=np.int64)
-    if charged:
-        n = _path(S, tb, b, u, start, dest, mtype, cells, False, path)
-    else:
-        n = _path(S, tb, b, u, start, dest, mtype, limit, True, path)
-        if n < 0:
-            n = _path(S, tb, b, u, start, dest, mtype, limit, False, path)
+    n = np.int64(-1)
+    for attempt in range(2):  # one call site: _path is inlined once (compile time)
+        avoid = not charged and attempt == 0  # first avoiding the markers (R111)
+        n = _path(S, tb, b, u, start, dest, mtype, cells if charged else limit, avoid, path)
+        if n >= 0 or not avoid:
+            break
     stop = False
     gained = np.int64(0)
     if mtype != MT_HOVER and mtype != MT_SOAR:

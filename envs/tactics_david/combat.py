@@ -89,7 +89,7 @@ from envs.tactics_david.grid import (
     on_forest_edge,
     range_distance,
 )
-from envs.tactics_david.items import enemy_roll_modifier, item_sum, unit_area
+from envs.tactics_david.items import K_ITEM, enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.pause import (
     PZ_DEFEND_MAY,
     PZ_LUCKY_ATTACK,
@@ -147,6 +147,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_DECK,
     RESUME_PLACE,
     RESUME_STATUS,
     SIDE_BACK,
@@ -884,6 +885,11 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
             S["stage"][b] = STAGE_EFFECT  # its targets are picked first
+            return GO_NONE
+        if tb.r_kind[row] == K_ITEM:  # tdabB: Chemistry, Alchemy: the Item first (R117)
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_DECK
+            S["stage"][b] = STAGE_EFFECT
             return GO_NONE
         if status_choice(tb, row):  # the Statuses its unit discards are chosen first (R57)
             S["eff_unit"][b] = u

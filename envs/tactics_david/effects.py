@@ -43,7 +43,7 @@ from envs.tactics_david.grid import (
     offset_cell,
     range_distance,
 )
-from envs.tactics_david.items import item_sum, set_unit_type, unit_area
+from envs.tactics_david.items import K_ITEM, item_sum, legal_deck_pick, set_unit_type, unit_area
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
@@ -57,6 +57,7 @@ from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
     AB_OFF_BLIGHT,
     MAX_CELLS,
+    MAX_DECK,
     MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -195,7 +196,6 @@ GAIN_APPLICABLE = _m("gain_status", "applicable_one")
 GAIN_AFTER_COMBAT = _m("gain_status", "after_combat_phase")  # tdabA
 GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll (R98)
 GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R102)
-K_ITEM = _k("item")  # tdabA
 ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
 ITEM_MAY_EQUIP = _m("item", "may_equip")  # tdabA: Make Bread (R103)
 K_DISCARD = _k("discard_status")
@@ -957,6 +957,9 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
     elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
+    if tb.r_kind[row] == K_ITEM:  # tdabB: Chemistry, Alchemy: an Item it may take (R117)
+        buf = np.empty(MAX_DECK, dtype=np.int64)
+        return legal_deck_pick(S, tb, b, row, buf) > 0
     if sel == SEL_SELF:  # its own conditions (Picking up the Pieces: a Dead unit next to it)
         return conditions_hold(S, tb, b, row, u, u, -1, -1, -1)
     if sel != SEL_TARGET_WITHIN and sel != SEL_TARGET_IN_RANGE:

@@ -14,7 +14,8 @@ actions):
 - the piece the opponent is buying (army_building=players) becomes another top unit it may
   buy, with no lower member yet (the observation shows only that a piece is being bought);
 - the Item Deck is reordered (its order is hidden from both players, I10; its contents are
-  public: every Item not on a unit);
+  public: every Item not on a unit), but for the top cards `me` saw by Study (R116); the
+  other seat's Study knowledge becomes the cards now lying where it knew its cards;
 - the rules and agent RNG words are drawn afresh (future dice are hidden from everyone).
 
 Plain Python (numpy): the hidden-information test is its only caller; a search agent would
@@ -140,6 +141,23 @@ def _redraw_partial_piece(S, tb, p: int, rng: np.random.Generator) -> None:
     S["stage"][0] = STAGE_BUY_STACK
 
 
+def _known_slots(S: np.ndarray, p: int) -> dict[int, int]:
+    """Seat p's Study knowledge (R116): seen card j -> its deck index, for each card p saw that
+    is still within j of the top (observe.py shows exactly these)."""
+    n = int(S["deck_count"][0])
+    out = {}
+    for j in range(2):
+        seen = int(S["deck_seen"][0, p, j])
+        for d in range(min(j + 1, n)):
+            if seen >= 0 and int(S["deck"][0, n - 1 - d]) == seen:
+                out[j] = n - 1 - d
+    return out
+
+
+def _known_positions(S: np.ndarray, p: int) -> set[int]:
+    return set(_known_slots(S, p).values())
+
+
 def resample_hidden(
     S: np.ndarray, me: int, rng: np.random.Generator, tb, tables=None
 ) -> np.ndarray:
@@ -152,7 +170,13 @@ def resample_hidden(
     _redraw_reserve(S, tb, 1 - me, rng, tables)
     _redraw_partial_piece(S, tb, 1 - me, rng)
     n = int(S["deck_count"][0])
-    S["deck"][0, :n] = rng.permutation(np.sort(S["deck"][0, :n]))
+    # the Item Deck's order, but the cards `me` knows by Study where they are (R116)
+    known = _known_positions(S, me)
+    free = [k for k in range(n) if k not in known]
+    S["deck"][0, free] = rng.permutation(np.sort(S["deck"][0, free]))
+    opp = 1 - me  # the other seat's Study knowledge: what now lies where its cards lay
+    for j, k in sorted(_known_slots(S, opp).items()):
+        S["deck_seen"][0, opp, j] = S["deck"][0, k]
     S["rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)
     S["agent_rng"][0] = rng.integers(1, 2**63, size=2, dtype=np.uint64)
     return S

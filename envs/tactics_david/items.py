@@ -24,10 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.core.rng import roll_d
+from envs.core.rng import roll_d, shuffle_prefix
+from envs.tactics_david import tables as T
+from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
+    A_PIECE,
     A_STATUS,
     A_TRADE,
     A_TYPE,
@@ -51,7 +54,14 @@ from envs.tactics_david.record import (
     TARGET_SELF,
     USE_PROCEDURE,
 )
-from envs.tactics_david.state import MAX_UNITS, N_ITEM_SLOTS, N_STATUSES, N_UNIT_IDS, PLACE_FIELD
+from envs.tactics_david.state import (
+    MAX_UNITS,
+    N_ITEM_SLOTS,
+    N_PLAYERS,
+    N_STATUSES,
+    N_UNIT_IDS,
+    PLACE_FIELD,
+)
 from envs.tactics_david.units import (
     deathmatch_over,
     deck_to_bottom,
@@ -495,6 +505,13 @@ def begin_acquisition(S, tb, b: int) -> int:
     it. Otherwise, or after, the Turn ends (GO_END_TURN)."""
     p = np.int64(S["current"][b])
     kills = np.int64(S["kills_turn"][b, p])
+    for k in range(S["army_size"][b, p]):  # tdabB: Inventory Invention (TD-22.2.58, R113)
+        u = p * MAX_UNITS + k
+        if in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0:
+            for m in range(S["unit_n_members"][b, u]):
+                prof = np.int64(S["unit_member"][b, u, m])
+                if prof >= 0 and tb.ab_active[prof]:
+                    kills = max(kills, np.int64(tb.ab_acq_kills[prof]))
     need = np.int64(7)
     for k in range(tb.acq_kills.shape[0]):
         if kills >= tb.acq_kills[k]:
@@ -533,3 +550,58 @@ def _apply_acquire(S, tb, b: int, a: int) -> None:
         S["deck"][b, n] = -1
         S["deck_count"][b] = n
         equip(S, tb, b, u, i)
+
+
+# --- tdabB: Items taken from the Item Deck by an ability (Chemistry, Alchemy; R117) ----------
+
+K_ITEM = ut.EFFECT_KINDS.index("item")
+ITEM_TAKE_EXPENDABLE = ut.EFFECT_MODES["item"].index("take_expendable")  # Chemistry
+SLOT_EXPENDABLE = T.ITEM_TYPES.index("Expendable")
+
+
+@njit
+def deck_pick_ok(S, tb, b: int, u: int, row: int, i: int) -> bool:
+    """Item i (in the Item Deck) is one unit u may take by its ability row `row`: an Item it
+    may equip, Expendable (Chemistry, take_expendable) or of the Type of an Item it holds
+    (Alchemy, swap_from_deck)."""
+    if not may_equip(S, tb, b, u, i):
+        return False
+    if tb.r_mode[row] == ITEM_TAKE_EXPENDABLE:
+        return tb.it_type[i] == SLOT_EXPENDABLE
+    return S["unit_item"][b, u, tb.it_type[i]] >= 0
+
+
+@njit
+def legal_deck_pick(S, tb, b: int, row: int, out) -> int:
+    """STAGE_EFFECT, RESUME_DECK: A_PIECE + i for each Item i of the deck the Engaged unit may
+    take by its row (the deck's contents are public, I10); n = 0: none (the ability is not
+    offered then, effects.may_use_ability)."""
+    u = np.int64(S["engaged"][b])
+    n = 0
+    for k in range(S["deck_count"][b]):
+        i = np.int64(S["deck"][b, k])
+        if deck_pick_ok(S, tb, b, u, row, i):
+            out[n] = A_PIECE + i
+            n += 1
+    return n
+
+
+@njit_inline  # one caller: turn.apply_effect_choice
+def apply_deck_pick(S, tb, b: int, u: int, a: int) -> None:
+    """Unit u takes Item a - A_PIECE out of the Item Deck and equips it (the Item it held of
+    that Type goes into the deck: Alchemy's swap); then the deck is shuffled (TD-22.2.63,
+    064), which ends anything Study showed of its order (R116)."""
+    i = np.int64(a - A_PIECE)
+    n = np.int64(S["deck_count"][b])
+    k = 0
+    while k < n and S["deck"][b, k] != i:
+        k += 1
+    for j in range(k, n - 1):
+        S["deck"][b, j] = S["deck"][b, j + 1]
+    S["deck"][b, n - 1] = -1
+    S["deck_count"][b] = n - 1
+    equip(S, tb, b, u, i)
+    shuffle_prefix(S["rng"], b, S["deck"][b], np.int64(S["deck_count"][b]))
+    for p in range(N_PLAYERS):
+        S["deck_seen"][b, p, 0] = -1
+        S["deck_seen"][b, p, 1] = -1

@@ -56,7 +56,9 @@ from envs.tactics_david.record import (
     CHARGE_WITHIN_ONLY,
     H_BEFORE_ESCAPE,
     PERM_CHARGE,
+    PERM_CHARGE_ANY_PATH,
     PERM_CHARGE_WATER,
+    PERM_IGNORE_FOREST,
     PERM_THROUGH_PIECES,
     SP_HULKING,
     TEAM_ANY_PATH,
@@ -84,6 +86,7 @@ from envs.tactics_david.teams import (
     team_bits,
     team_mtype,
 )
+from envs.tactics_david.trails import trail_moved, trail_stops
 from envs.tactics_david.units import (
     dead_only_by_attack,
     has_flag,
@@ -97,6 +100,8 @@ from envs.tactics_david.units import (
 )
 
 MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
+MOVED_TEAM = 1  # _go: the unit formed a Unit Team (TD-18.2)
+MOVED_STOP = 2  # _go: a Mucous Trail marker ends its Movement Phase (tdabB, TD-22.2.70)
 
 
 @njit
@@ -115,6 +120,8 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     if has_flag(S, b, u, tb.st_move_halve):
         base = base // 2
     m = base + tb.t_move_mod[tt]
+    if tt == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        m -= tb.t_move_mod[tt]  # Forager: Forest does not change it (TD-22.2.109, R115)
     if tt != tb.water_terrain:
         m += tb.m_off_water[mtype]
     return max(m, 0)
@@ -161,7 +168,10 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     best = np.full((2, MAX_CELLS), -1, dtype=np.int64)
     m = move_rating(S, tb, b, u)
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
-    if tb.t_slow[tb.bf_terrain[bf, start], mtype]:
+    forest = np.int64(-1)  # Forager: Forest is no Slow terrain for it (R115)
+    if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        forest = np.int64(tb.forest_terrain)
+    if tb.t_slow[tb.bf_terrain[bf, start], mtype] and tb.bf_terrain[bf, start] != forest:
         best[1, start] = m // 2
     else:
         best[0, start] = m
@@ -172,6 +182,8 @@ def reach(S, tb, b: int, u: int, dest) -> None:
             for c in range(cells):
                 if best[h, c] != level:
                     continue
+                if c != start and trail_stops(S, tb, b, c, mtype):
+                    continue  # a Mucous Trail marker ends its Movement Phase here (TD-22.2.70)
                 for d in range(4):
                     nb = offset_cell(tb, bf, c, d, 1, 0)
                     if nb < 0 or _enemy_on(S, b, nb, p):
@@ -180,7 +192,8 @@ def reach(S, tb, b: int, u: int, dest) -> None:
                         continue
                     left = level - 1
                     h2 = h
-                    if h == 0 and tb.t_slow[tb.bf_terrain[bf, nb], mtype]:
+                    tn = tb.bf_terrain[bf, nb]
+                    if h == 0 and tb.t_slow[tn, mtype] and tn != forest:
                         left = left // 2
                         h2 = 1
                     if left > best[h2, nb]:
@@ -209,6 +222,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     t0 = np.int64(tb.bf_terrain[bf, c])
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     water = has_permission(S, tb, b, u, PERM_CHARGE_WATER)  # Slither
+    forest = has_permission(S, tb, b, u, PERM_IGNORE_FOREST)  # Forager (R115)
     n = 0
     while n < MAX_CHARGE_LINE:
         nb = offset_cell(tb, bf, c, facing, 1, 0)
@@ -217,7 +231,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
         if not through and not may_step(tb, bf, mtype, c, nb, facing):
             break
         tt = np.int64(tb.bf_terrain[bf, nb])
-        if tb.t_charge[tt] == CHARGE_NEVER:
+        if tb.t_charge[tt] == CHARGE_NEVER and not (forest and tt == tb.forest_terrain):
             break
         if (
             not water
@@ -228,6 +242,8 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
         out[n] = nb
         n += 1
         c = nb
+        if trail_stops(S, tb, b, nb, mtype):
+            break  # a Mucous Trail marker ends the charge here (TD-22.2.70)
     return n
 
 
@@ -242,9 +258,10 @@ def may_charge(S, tb, b: int, u: int) -> bool:
     if moves_as_team(S, tb, b, u):
         if S["unit_facing"][b, S["unit_team"][b, u]] != S["unit_facing"][b, u]:
             return False
+    forest = tt == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST)
     return (
         (tb.m_may_charge[team_mtype(S, tb, b, u)] or has_permission(S, tb, b, u, PERM_CHARGE))
-        and tb.t_charge[tt] != CHARGE_NEVER
+        and (tb.t_charge[tt] != CHARGE_NEVER or forest)  # Forager (R115)
         and not has_flag(S, b, u, tb.st_no_charge)
     )
 
@@ -342,17 +359,23 @@ def _charge_any_path(S, tb, b: int, u: int, out) -> int:
     start = np.int64(S["unit_cell"][b, u])
     left = np.full(MAX_CELLS, -1, dtype=np.int64)
     left[start] = np.int64(S["charge_max"][b])
+    forest = np.int64(-1)  # Forager (R115)
+    if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
+        forest = np.int64(tb.forest_terrain)
     for level in range(np.int64(S["charge_max"][b]), 0, -1):
         for c in range(cells):
             if left[c] != level:
                 continue
+            if c != start and trail_stops(S, tb, b, c, mtype):
+                continue  # a Mucous Trail marker ends the charge here (TD-22.2.70)
             for d in range(4):
                 nb = offset_cell(tb, bf, c, d, 1, 0)
                 if nb < 0 or _enemy_on(S, b, nb, p) or left[nb] >= level - 1:
                     continue
                 if not may_step(tb, bf, mtype, c, nb, d):
                     continue
-                if tb.t_charge[tb.bf_terrain[bf, nb]] == CHARGE_NEVER:
+                tn = tb.bf_terrain[bf, nb]
+                if tb.t_charge[tn] == CHARGE_NEVER and tn != forest:
                     continue
                 left[nb] = level - 1
     n = 0
@@ -371,11 +394,15 @@ def legal_move(S, tb, b: int, out) -> int:
     u = np.int64(S["engaged"][b])
     n = 0
     if S["stage"][b] == STAGE_CHARGE_DIST:
-        if moves_as_team(S, tb, b, u) and (
-            (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
-            & TEAM_ANY_PATH
+        if (
+            moves_as_team(S, tb, b, u)
+            and (
+                (team_bits(S, tb, b, u) | team_bits(S, tb, b, np.int64(S["unit_team"][b, u])))
+                & TEAM_ANY_PATH
+            )
+            or has_permission(S, tb, b, u, PERM_CHARGE_ANY_PATH)
         ):
-            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R94)
+            return _charge_any_path(S, tb, b, u, out)  # Ride the Lightning (R94), Manuever
         line = np.empty(MAX_CHARGE_LINE, dtype=np.int64)
         k = charge_line(S, tb, b, u, line)
         bf = np.int64(S["battlefield"][b])
@@ -526,10 +553,15 @@ def apply_move(S, tb, b: int, a: int) -> int:
     u = np.int64(S["engaged"][b])
     if S["stage"][b] == STAGE_WHIP:
         w = np.int64(S["whip_unit"][b])
-        if a != A_END and moves_as_team(S, tb, b, w):
-            move_team(S, b, w, a - A_CELL)  # a Team moves together (TD-18.4)
-        elif a != A_END:
-            move_to(S, b, w, a - A_CELL)
+        if a != A_END:
+            old = np.int64(S["unit_cell"][b, w])
+            team = moves_as_team(S, tb, b, w)
+            lim = move_rating(S, tb, b, w)
+            if team:
+                move_team(S, b, w, a - A_CELL)  # a Team moves together (TD-18.4)
+            else:
+                move_to(S, b, w, a - A_CELL)
+            trail_moved(S, tb, b, w, old, team, False, lim)  # trails (TD-22.2.70, R111)
         S["whip_unit"][b] = -1
         S["stage"][b] = STAGE_MOVE
         return GO_NONE
@@ -539,8 +571,8 @@ def apply_move(S, tb, b: int, a: int) -> int:
         S["stage"][b] = STAGE_WHIP
         return GO_NONE
     if S["stage"][b] == STAGE_CHARGE_DIST:
-        if a != A_END:
-            _go(S, tb, b, u, a - A_CELL)
+        if a != A_END and _go(S, tb, b, u, a - A_CELL) == MOVED_STOP:
+            return GO_END_MOVEMENT  # a Mucous Trail marker (TD-22.2.70)
         return _after_charge(S, tb, b, u)
     if a == A_END:
         return GO_END_MOVEMENT
@@ -576,8 +608,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
             test += roll_d(S["rng"], b, 6)
         m = move_rating(S, tb, b, u)  # a Unit Team's (TD-18.4)
         bf = np.int64(S["battlefield"][b])
-        if tb.t_slow[tb.bf_terrain[bf, S["unit_cell"][b, u]], team_mtype(S, tb, b, u)]:
-            m = m // 2  # Slow halves the rating a charge adds its roll to (R26)
+        t0 = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+        if tb.t_slow[t0, team_mtype(S, tb, b, u)] and not (
+            t0 == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST)
+        ):
+            m = m // 2  # Slow halves the rating a charge adds its roll to (R26; Forager R115)
         cap = np.int64(MAX_CHARGE_LINE)
         if has_special(S, tb, b, u, SP_HULKING):  # never past its base Movement Rating (TD-23.3)
             cap = np.int64(tb.u_move[S["unit_member"][b, u, 0]])
@@ -593,31 +628,40 @@ def apply_move(S, tb, b: int, a: int) -> int:
         for _ in range(tb.stumble_dice):
             roll += roll_d(S["rng"], b, 6)
         c = _stop_along(S, tb, b, u, line, n, min(roll, cap))
-        if c >= 0:
-            _go(S, tb, b, u, c)
+        if c >= 0 and _go(S, tb, b, u, c) == MOVED_STOP:
+            return GO_END_MOVEMENT  # a Mucous Trail marker (TD-22.2.70)
         return _after_charge(S, tb, b, u)
     S["eng_procedure"][b] = PROC_MOVE
-    if _go(S, tb, b, u, a - A_CELL):  # Movement Procedure
+    moved = _go(S, tb, b, u, a - A_CELL)  # Movement Procedure
+    if moved == MOVED_TEAM:
         # a Unit Team was formed (TD-18.2): the Orientation Procedure, then a Facing
         # Procedure may follow; both members' Movement Phases are over (R81)
         S["unit_no_move"][b, u] = 1
         S["unit_no_move"][b, S["unit_team"][b, u]] = 1
         S["stage"][b] = STAGE_ORIENT
+    elif moved == MOVED_STOP:
+        return GO_END_MOVEMENT  # a Mucous Trail marker ends its Movement Phase (TD-22.2.70)
     return GO_NONE
 
 
 @njit
-def _go(S, tb, b: int, u: int, c: int) -> bool:
+def _go(S, tb, b: int, u: int, c: int) -> int:
     """Move the Engaged unit u to space c: with its Team partner when they move together
-    (TD-18.4), else alone (leaving its Team, TD-18.3/18.7). Returns whether it formed a Unit
-    Team there (TD-18.2)."""
+    (TD-18.4), else alone (leaving its Team, TD-18.3/18.7); then the trails act
+    (trails.trail_moved). Returns MOVED_TEAM if it formed a Unit Team there (TD-18.2),
+    MOVED_STOP if a Mucous Trail marker ends its Movement Phase (TD-22.2.70), else 0."""
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])  # the orthogonal steps count (Dungball, R92)
     old = np.int64(S["unit_cell"][b, u])
     steps = abs(old // cols - c // cols) + abs(old % cols - c % cols)
     S["eng_moved"][b] = min(np.int64(S["eng_moved"][b]) + steps, 127)
+    charged = S["eng_procedure"][b] == PROC_CHARGE
+    lim = np.int64(0) if charged else np.int64(move_rating(S, tb, b, u))
     if moves_as_team(S, tb, b, u):
         move_team(S, b, u, c)
-        return False
+        return MOVED_STOP if trail_moved(S, tb, b, u, old, True, charged, lim) else 0
     move_to(S, b, u, c)
     S["eng_solo"][b] = 0
-    return S["unit_team"][b, u] >= 0
+    stop = trail_moved(S, tb, b, u, old, False, charged, lim)
+    if S["unit_team"][b, u] >= 0:
+        return MOVED_TEAM
+    return MOVED_STOP if stop else 0

@@ -11,8 +11,8 @@ state.py; counts and ratings are scaled to about 0..1):
 
 | part              | size          | content |
 |-------------------|---------------|---------|
-| global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order) |
-| per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target |
+| global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order); the top and second Item Deck cards as I know them by Study (2 x MAX_ITEMS, mine only, R116) |
+| per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target; a trail marker of my unit / opp's (trails.py, public) |
 | per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
 | the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
 """
@@ -61,7 +61,9 @@ SCALE_PROFILE = 256.0  # units.yaml rows
 GLOBAL_SIZE = N_STAGE_SLOTS + 2 + 2 + 2 + 1 + 1 + MAX_BATTLEFIELDS + 1 + 1 + 2 + 2
 GLOBAL_SIZE += N_PROCEDURES + 1 + 1 + 3 + 1 + 1 + N_FORCES + N_STATUSES + N_ITEM_SLOTS
 GLOBAL_SIZE += 1 + MAX_REFLECT * 5 + 1 + MAX_ITEMS
+GLOBAL_SIZE += 2 * MAX_ITEMS  # tdabB: the Item cards I know on top of the deck (Study, R116)
 CELL_SIZE = 1 + MAX_TERRAINS + 5 + 1 + 2 + 2 + 2 + 1
+CELL_SIZE += 2  # tdabB: a trail marker of mine / opp (trails.py)
 UNIT_PUBLIC = 8  # the reference flags at the end of a unit's block
 UNIT_SIZE = N_PLACES + MAX_MEMBERS + 1 + 4 + 2 * N_UNIT_TYPES + N_CLASSES + 2
 UNIT_SIZE += N_MOVEMENT_TYPES + 3 + MAX_AREAS + N_SPECIALS + 1 + 2 + 4 + 2 * N_STATUSES
@@ -248,6 +250,12 @@ def observe(S, tb, b, me, out):
     for k in range(nd):  # which Items, never where (the order is hidden from both, I10)
         _one_hot(out, i, np.int64(S["deck"][b, k]), MAX_ITEMS)
     i += MAX_ITEMS
+    for j in range(2):  # a card I saw by Study, while it is still that near the top (R116)
+        seen = np.int64(S["deck_seen"][b, me, j])
+        for d in range(min(j + 1, nd)):
+            if seen >= 0 and S["deck"][b, nd - 1 - d] == seen:
+                _one_hot(out, i + d * MAX_ITEMS, seen, MAX_ITEMS)
+    i += 2 * MAX_ITEMS
     # --- the battlefield, space by space
     target = np.int64(S["pending_target"][b])
     for c in range(MAX_CELLS):
@@ -265,6 +273,9 @@ def observe(S, tb, b, me, out):
             if u1 >= 0:
                 out[k + 10 + _rel(u1 // MAX_UNITS, me)] = 1.0
             out[k + 12] = 1.0 if c == target else 0.0
+            tu = np.int64(S["trail_unit"][b, c])
+            if tu >= 0:
+                out[k + 13 + _rel(tu // MAX_UNITS, me)] = 1.0
         i += CELL_SIZE
     # --- the units: mine, then the opponent's
     for q in range(2):

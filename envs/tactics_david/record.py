@@ -263,6 +263,18 @@ IMPLEMENTED_ABILITIES = (
     "Blood Sacrifice",  # two picks, one per row (effects.pick_row, R130)
     "Summon",  # its unit's space picked after the unit (RESUME_SUMMON, R129)
     "Hired Hit",  # its Root declared at the start of the first Turn (STAGE_DECLARE, RA5)
+    # tdabB: trails (trails.py, R110-R112)
+    "Mucous Trail",
+    "Stainy Trail",
+    "Icy Trail",
+    "Stinging Trail",
+    "Toxic Trail",
+    "Inventory Invention",  # tdabB: Item Acquisition as with 3 kills (items.py, R113)
+    "Manuever",  # tdabB: a charge along any path, then another Facing (R114)
+    "Forager",  # tdabB: Forest does not change its movement; +1 from it (R115)
+    "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
+    "Chemistry",  # tdabB: an Expendable Item taken from the Item Deck (R117)
+    "Alchemy",  # tdabB: an equipped Item swapped for one of its Type in the deck (R117)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -305,13 +317,19 @@ PERM_THROUGH_PIECES = 2  # Transpose: moves through (not onto) Terrain Pieces
 PERM_CHARGE = 4  # Transpose: may Charge whatever its Movement Type
 PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
 PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
+PERM_CHARGE_ANY_PATH = 32  # tdabB: Manuever: its charge need not be a straight line (R114)
+PERM_IGNORE_FOREST = 64  # tdabB: Forager: Forest does not change its movement (R115)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
     "charge_allowed": PERM_CHARGE,
     "charge_through_water": PERM_CHARGE_WATER,
     "engage_while_dead": PERM_ENGAGE_DEAD,
+    "charge_any_path": PERM_CHARGE_ANY_PATH,
+    "ignore_forest": PERM_IGNORE_FOREST,
 }
+# tdabB: the kills Inventory Invention's Item Acquisition counts as (its mode's name, R113)
+INVENTION_KILLS = 3
 MAX_HOOK_ROWS = 512  # hook entries (a row may sit in two hooks)
 AXIS_EAST_WEST = 0  # tables.BRIDGE_AXES order
 AXIS_NORTH_SOUTH = 1
@@ -518,6 +536,11 @@ TD_TABLE_FIELDS = [
     ("ab_charge_face", np.uint8, (MAX_PROFILES,)),  # [N] another Facing after its charge
     # tdabA (appended)
     ("r_item", np.int16, (MAX_AB_ROWS,)),  # [R] the Item its `item` parameter names, -1
+    # branch tdabB: trails (trails.py)
+    ("ab_trail_row", np.int16, (MAX_PROFILES,)),  # [N] its trail_marker row, -1 none (R110)
+    ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
+    ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
+    ("ab_study_row", np.int16, (MAX_PROFILES,)),  # [N] its look_top_two row, -1 (R116)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -603,6 +626,7 @@ def build_record(
     r["type_attack_side"] = t.unit_type_attack_side
     r["matchup"] = t.matchup
     r["water_terrain"] = t.terrain_index["Water"]
+    r["forest_terrain"] = t.terrain_index["Forest"]
     r["status_dead"] = t.status_index["Dead"]
     r["status_fearful"] = t.status_index["Fearful"]
     r["status_feared"] = t.status_index["Feared"]
@@ -854,6 +878,8 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_prohibit"][:] = -1
     r["r_cond"][:] = -1
     r["ab_twice_row"][:] = -1
+    r["ab_trail_row"][:] = -1
+    r["ab_study_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -933,6 +959,15 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "extra_procedure" and mode_name == "facing" and has == {"Charge"}:
                 r["ab_charge_face"][a] = 1  # Maneuver (movement.apply_move)
+                continue
+            if kind == "item" and mode_name == "acquisition_as_three_kills":
+                r["ab_acq_kills"][a] = INVENTION_KILLS  # Inventory Invention (items.py, R113)
+                continue
+            if kind == "item" and mode_name == "look_top_two":
+                r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)
+                continue
+            if kind == "trail_marker":
+                r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)
                 continue
             if kind == "attack_prohibited" and mode_name == "against_this_unit":
                 r["ab_prohibit"][a] = e  # Oversized, Climb Tree (effects.attack_prohibited)
@@ -1044,6 +1079,12 @@ def _ability_rows(t: T.Tables, r) -> None:
                     hooks[H_END_TURN][a].append(e)
                 if "Acquiring Dead Status" in has:
                     hooks[H_DEAD][a].append(e)
+            elif (
+                trig == "always"
+                and has == {"Unit Engagement"}
+                and int(u.eff_selector[e]) == ut.SELECTORS.index("self")
+            ):
+                hooks[H_ENGAGE][a].append(e)  # tdabB: Forager: its own Engagement (R115)
             elif trig == "always" and "Unit Engagement" in has:
                 hooks[H_ENGAGE_AURA][a].append(e)
             elif trig == "replaces":

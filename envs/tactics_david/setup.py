@@ -336,6 +336,10 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1
+        S["trail_unit"][b, c] = -1  # tdabB: no trail marker (trails.py)
+    for p in range(N_PLAYERS):  # tdabB: no Item card seen by Study (R116)
+        S["deck_seen"][b, p, 0] = -1
+        S["deck_seen"][b, p, 1] = -1
     bf = np.int64(tb.opt_battlefield)
     if bf < 0:
         bf = randint(S["rng"], b, np.int64(tb.n_battlefields))

@@ -273,6 +273,12 @@ STATE_FIELDS = [
     # int16[40] Nature Shape: the member acting as another unit until the unit's next
     # Engagement, as its own profile * MAX_MEMBERS + its member slot; -1 none (R132)
     ("unit_shape", np.int16, (N_UNIT_IDS,)),
+    # --- branch tdabB: trails (trails.py, TD-22.2.70, 077-079, 081; R110-R112) ---
+    # int8[308] the unit whose trail marker lies on the Grid Space, -1 none (public)
+    ("trail_unit", np.int8, (MAX_CELLS,)),
+    # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
+    # p knows where they are while they stay within that distance of the top (R116)
+    ("deck_seen", np.int8, (N_PLAYERS, 2)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -322,6 +328,10 @@ RESUME_SHAPE = -14
 # unit_ab_off bits (tdabC, control.py)
 AB_OFF_BLIGHT = 1  # Ghoul Blight: until the unit is next Engaged (RA16, R127)
 AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the game
+# eff_next (tdabB): Study: keep (A_END) or swap (A_TRADE) the top two Item Deck cards (R116)
+RESUME_STUDY = -15
+# eff_next (tdabB): Chemistry, Alchemy: the Item taken from the deck (A_PIECE + i, R117)
+RESUME_DECK = -16
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -388,6 +398,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "unit_root_decl",
     "unit_no_attack",
     "unit_shape",
+    "trail_unit",
+    "deck_seen",
     "first_player",
     "roll_winner",
     "winner",

@@ -26,6 +26,7 @@ from envs.tactics_david.actions import (
     A_FACE,
     A_PIECE,
     A_STATUS,
+    A_TRADE,
     A_TYPE,
     A_UNIT,
     GO_ACQUISITION,
@@ -114,6 +115,7 @@ from envs.tactics_david.state import (
     RESUME_ALTER,
     RESUME_AURA,
     RESUME_CHOICE,
+    RESUME_DECK,
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
     RESUME_PACK,
@@ -121,6 +123,7 @@ from envs.tactics_david.state import (
     RESUME_PLACE,
     RESUME_SHAPE,
     RESUME_STATUS,
+    RESUME_STUDY,
     RESUME_SUMMON,
     UNTIL_DISENGAGED,
     UNTIL_TURN,
@@ -128,6 +131,7 @@ from envs.tactics_david.state import (
     USE_COMBAT_ABILITY,
     USE_DISENGAGED,
 )
+from envs.tactics_david.trails import answer_study, ask_study, clear_trail
 from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
@@ -193,11 +197,14 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     S["unit_ab_off"][b, u] &= ~np.uint8(AB_OFF_BLIGHT)  # Ghoul Blight ends (R127)
     if S["unit_shape"][b, u] >= 0:  # Nature Shape's form ends (R132)
         control.set_shape(S, tb, b, u, np.int64(-1), np.int64(-1))
+    clear_trail(S, tb, b, u)  # its trail markers are removed (TD-22.2.70)
     # its abilities' Engagement (and Movement-start, R39) rows, then the other units' rows
     # "upon their Unit Engagement" that pick it (TD-22.2), then its Statuses' rows
     run_hook(S, tb, b, H_ENGAGE, u, -1)
     run_hook(S, tb, b, H_ENGAGE_AURA, -1, u)
     if ask_aura(S, tb, b, u):  # tdabA: another unit's "may" aura row, asked first (R96)
+        return GO_NONE
+    if ask_study(S, tb, b, u):  # Study: keep or swap the top two Item cards (R116)
         return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
@@ -278,6 +285,14 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
                 out[n] = A_TYPE + t
                 n += 1
         return n
+    if S["eff_next"][b] == RESUME_DECK:  # Chemistry, Alchemy: the Item taken (R117)
+        return items.legal_deck_pick(
+            S, tb, b, replaced_attack_row(S, tb, b, np.int64(S["engaged"][b])), out
+        )
+    if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
+        out[0] = A_TRADE
+        out[1] = A_END
+        return 2
     out[0] = A_STATUS + np.int64(S["eff_status"][b])
     out[1] = A_END
     return 2
@@ -290,6 +305,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
     u = np.int64(S["eff_unit"][b])
     if S["eff_next"][b] == RESUME_AURA:  # tdabA: answered; the next aura row, or on (R96)
         if answer_aura(S, tb, b, a):
+            return GO_NONE
+        if ask_study(S, tb, b, u):  # then its own Study (R116)
             return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
@@ -332,6 +349,19 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
         return GO_AFTER_ATTACK
+    if S["eff_next"][b] == RESUME_DECK:  # Chemistry, Alchemy: the Item taken (R117)
+        row = replaced_attack_row(S, tb, b, u)
+        items.apply_deck_pick(S, tb, b, u, a)
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        if is_combat_row(tb, row):  # Chemistry, "D: Combat Pha.": the phase goes on (R55)
+            S["stage"][b] = STAGE_COMBAT
+            return GO_NONE
+        return GO_AFTER_ATTACK  # Alchemy replaced the Attack
+    if S["eff_next"][b] == RESUME_STUDY:  # Study answered: the Engagement goes on (R116)
+        answer_study(S, b, a)
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0

@@ -32,8 +32,10 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STATUS,
     A_STRIKE,
+    A_TRADE,
     A_TYPE,
     A_UNIT,
+    STAGE_ACQUIRE,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
     STAGE_DECLARE,
@@ -3949,6 +3951,343 @@ ABILITY_TESTS: dict[str, Callable[[], None]] = {
     "False Guide": t_false_guide,
     "Nature Shape": t_nature_shape,
 }
+
+
+# --- branch tdabB: trails (trails.py; R110-R112) ----------------------------------------------
+
+
+def _trail_laid(tb, seed: int, owner_name: str, mover_name: str):
+    """Seat 0's `owner_name` on (5,2) facing east moves to (5,5) (Movement Procedure); seat 1's
+    `mover_name` waits on (4,3). Then seat 1's Turn, its mover Engaged. A trail leaves markers
+    on (5,2), (5,3), (5,4): the space left and those passed, not the end space (R110)."""
+    S = position(tb, seed=seed)
+    owner = unit(S, tb, 0, owner_name, 5, 2, E)
+    mover = unit(S, tb, 1, mover_name, 4, 3, S_)
+    engage(S, tb, owner)
+    act(S, tb, A_CELL + cell(tb, 5, 5))
+    S["stage"][0] = STAGE_ENGAGE
+    S["current"][0] = 1
+    S["engaged"][0] = -1
+    engage(S, tb, mover)
+    return S, owner, mover
+
+
+def _marked(S, tb) -> dict[tuple[int, int], int]:
+    cols = int(tb.bf_cols[0])
+    return {
+        (int(c) // cols, int(c) % cols): int(S["trail_unit"][0, c])
+        for c in np.nonzero(S["trail_unit"][0] >= 0)[0]
+    }
+
+
+def _reach(S, tb, u: int) -> set[tuple[int, int]]:
+    dest = np.zeros(MAX_CELLS, dtype=np.uint8)
+    reach(S, tb, B0, I(u), dest)
+    cols = int(tb.bf_cols[0])
+    return {(int(c) // cols, int(c) % cols) for c in np.nonzero(dest)[0]}
+
+
+def t_mucous_trail():
+    """Markers on the spaces the Slime passed over (not its end space) until it is next
+    Engaged; an enemy (Land) entering one must end its Movement Phase there: it may stop on
+    (5,3) but not go on to (6,3), and moving onto (5,3) ends its Movement Phase (no Facing
+    left); a charge stops on it; Soar is not affected; a unit without the trail leaves none."""
+    tb = record()
+    S, owner, mover = _trail_laid(tb, 1, HOLDER["Mucous Trail"], NEUTRAL)
+    assert _marked(S, tb) == {(5, 2): owner, (5, 3): owner, (5, 4): owner}
+    got = _reach(S, tb, mover)
+    assert (5, 3) in got and (6, 3) not in got and (6, 4) not in got and (5, 1) in got
+    line = np.empty(32, dtype=np.int64)
+    assert charge_line(S, tb, B0, I(mover), line) == 1 and line[0] == cell(tb, 5, 3)
+    act(S, tb, A_CELL + cell(tb, 5, 3))
+    assert S["stage"][0] != STAGE_MOVE  # its Movement Phase ended at once
+    S2, _, mover2 = _trail_laid(tb, 1, NEUTRAL, NEUTRAL)
+    assert _marked(S2, tb) == {}
+    got = _reach(S2, tb, mover2)
+    assert (6, 3) in got
+    act(S2, tb, A_CELL + cell(tb, 5, 3))
+    assert S2["stage"][0] == STAGE_MOVE  # a Facing Procedure may follow
+    S3, _, flier = _trail_laid(tb, 1, HOLDER["Mucous Trail"], "Dragonfly")  # Soar
+    assert (6, 3) in _reach(S3, tb, flier)
+    # the Slime's next Engagement removes its markers
+    S["stage"][0] = STAGE_ENGAGE
+    S["current"][0] = 0
+    S["engaged"][0] = -1
+    S["unit_engaged"][0, owner] = 0
+    engage(S, tb, owner)
+    assert _marked(S, tb) == {}
+
+
+def _status_trail(ability: str, status: str):
+    """An enemy (Land) whose Movement Procedure must pass a marker acquires `status` at its
+    end: (4,3) to (6,3) crosses (5,3). To (5,1) a clean path as short exists (R111): nothing;
+    to (3,3) nothing. Soar is not affected; without the trail nothing."""
+
+    def check():
+        tb = record()
+        for dest, gains in (((6, 3), True), ((5, 1), False), ((3, 3), False)):
+            S, owner, mover = _trail_laid(tb, 2, HOLDER[ability], NEUTRAL)
+            assert _marked(S, tb) == {(5, 2): owner, (5, 3): owner, (5, 4): owner}
+            act(S, tb, A_CELL + cell(tb, *dest))
+            assert has(S, mover, status) == gains, (ability, dest)
+        S, _, mover = _trail_laid(tb, 2, NEUTRAL, NEUTRAL)
+        act(S, tb, A_CELL + cell(tb, 6, 3))
+        assert not has(S, mover, status)
+        S, _, flier = _trail_laid(tb, 2, HOLDER[ability], "Dragonfly")
+        act(S, tb, A_CELL + cell(tb, 6, 3))
+        assert not has(S, flier, status)
+
+    return check
+
+
+# --- branch tdabB: item abilities (items.py) -----------------------------------------------
+
+
+def t_inventory_invention():
+    """At the end of its Player's Turn, with no kill, the Item Acquisition is made as though 3
+    Units were killed (R113): the top card is offered (STAGE_ACQUIRE, which the player may
+    decline) on a D6 >= 3 and not below; never with the unit Dead or in Combat Lock, nor for
+    a unit without the ability."""
+    tb = record()
+    potion = int(TABLES.item_index["Potion"])
+    seen = set()
+    for seed in SEEDS[:20]:
+        for case in ("on", "dead", "locked", "neutral"):
+            S = position(tb, seed=seed)
+            name = NEUTRAL if case == "neutral" else HOLDER["Inventory Invention"]
+            u = unit(S, tb, 0, name, 5, 5, E)
+            d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+            S["unit_engaged"][0, u] = 1  # Engaged already: the Turn may end
+            if case == "dead":
+                kill(S, tb, B0, I(u), I(-1))
+            if case == "locked":
+                S["unit_lock"][0, u] = d
+                S["unit_lock"][0, d] = u
+            top = int(S["deck_count"][0]) - 1
+            k = int(np.nonzero(S["deck"][0, : top + 1] == potion)[0][0])
+            S["deck"][0, k], S["deck"][0, top] = S["deck"][0, top], potion  # anyone may take it
+            (r,) = peek(S, 6)
+            got = act(S, tb, A_END)  # no more Engagements: Item Acquisition, the Turn ends
+            offered = S["stage"][0] == STAGE_ACQUIRE
+            assert offered == (case == "on" and r >= 3), (seed, case, r)
+            if offered:
+                seen.add(r >= 3)
+                assert A_END in got  # "may": the player may decline
+            elif case == "on":
+                seen.add(r >= 3)
+    both_ways(seen)
+
+
+def _study_obs(S, tb, me: int) -> list[int]:
+    """The Item cards seat `me`'s observation shows on top of the deck (top, second; -1)."""
+    from envs.tactics_david import observe as ob
+
+    out = np.zeros(ob.observation_size(), dtype=np.float32)
+    ob.observe(S, tb, B0, I(me), out)
+    i = ob.GLOBAL_SIZE - 2 * ob.MAX_ITEMS
+    part = out[i : i + 2 * ob.MAX_ITEMS].reshape(2, ob.MAX_ITEMS)
+    return [int(np.argmax(r)) if r.any() else -1 for r in part]
+
+
+def t_study():
+    """On its Engagement its Player sees the top two Item Deck cards (its observation only,
+    and a resample for it keeps them; R116) and keeps (A_END) or swaps (A_TRADE) them; then
+    the Engagement goes on (its Movement Phase). Not while Petrified; not for another unit."""
+    from envs.tactics_david.hidden import resample_hidden
+
+    tb = record()
+    for answer in (A_TRADE, A_END):
+        S = position(tb, seed=4)
+        u = holder(S, tb, 0, "Study", 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        n = int(S["deck_count"][0])
+        top, second = int(S["deck"][0, n - 1]), int(S["deck"][0, n - 2])
+        assert _study_obs(S, tb, 0) == [-1, -1]
+        got = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and got == [A_TRADE, A_END]
+        assert _study_obs(S, tb, 0) == [top, second] and _study_obs(S, tb, 1) == [-1, -1]
+        act(S, tb, answer)
+        want = [second, top] if answer == A_TRADE else [top, second]
+        assert [int(S["deck"][0, n - 1]), int(S["deck"][0, n - 2])] == want
+        assert _study_obs(S, tb, 0) == want and _study_obs(S, tb, 1) == [-1, -1]
+        assert S["stage"][0] == STAGE_MOVE and S["engaged"][0] == u
+        rng = np.random.default_rng(0)
+        tops = set()
+        for _ in range(10):
+            R = resample_hidden(S, 0, rng, tb)
+            assert [int(R["deck"][0, n - 1]), int(R["deck"][0, n - 2])] == want
+            R = resample_hidden(S, 1, rng, tb)
+            tops.add(int(R["deck"][0, n - 1]))
+        assert len(tops) > 1  # hidden from the other player
+    for name, petrified in ((HOLDER["Study"], True), (NEUTRAL, False)):
+        S = position(tb, seed=4)
+        u = unit(S, tb, 0, name, 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        if petrified:
+            S["unit_status"][0, u, ST["Petrified"]] = STATUS_PERMANENT
+        engage(S, tb, u)
+        assert S["stage"][0] != STAGE_EFFECT and (S["deck_seen"][0] == -1).all(), name
+
+
+def _deck_unit(ability: str, held: str | None, seed: int = 5, enemy_at=(0, 13)):
+    """Seat 0's holder of `ability` on (5,5) holding `held` (taken out of the Item Deck), an
+    enemy far off; the legal actions once its Combat Phase is asked."""
+    tb = record()
+    S = position(tb, seed=seed)
+    u = (
+        holder(S, tb, 0, ability, 5, 5, E)
+        if ability in HOLDER
+        else unit(S, tb, 0, ability, 5, 5, E)
+    )
+    unit(S, tb, 1, NEUTRAL, *enemy_at, W)
+    if held is not None:
+        i = TABLES.item_index[held]
+        n = int(S["deck_count"][0])
+        rest = [int(x) for x in S["deck"][0, :n] if x != i]
+        S["deck"][0, : n - 1] = rest
+        S["deck"][0, n - 1] = -1
+        S["deck_count"][0] = n - 1
+        S["unit_item"][0, u, int(tb.it_type[i])] = i
+    got = engage(S, tb, u)
+    while S["stage"][0] != STAGE_COMBAT and S["engaged"][0] == u:
+        got = act(S, tb, A_END)  # (no Combat Phase asked: nothing was offered in it)
+    return tb, S, u, got
+
+
+def _deck(S) -> list[int]:
+    return sorted(int(x) for x in S["deck"][0, : int(S["deck_count"][0])])
+
+
+def t_chemistry():
+    """D: Combat Pha. (R55, R117): the Chemist may take an Expendable Item it may equip out of
+    the Item Deck (the player picks which: A_PIECE + item) and equips it; the deck is then
+    shuffled; its Combat Phase goes on. Not offered when the deck holds no Expendable; a unit
+    without the ability has no such action."""
+    tb, S, u, got = _deck_unit("Chemistry", None, enemy_at=(5, 6))
+    exp = sorted(i for i in _deck(S) if tb.it_type[i] == 2 and fx_may_equip(S, tb, u, i))
+    assert A_ABILITY in got and len(exp) >= 2
+    before = _deck(S)
+    got = act(S, tb, A_ABILITY)
+    assert S["stage"][0] == STAGE_EFFECT and sorted(a - A_PIECE for a in got) == exp
+    pick = A_PIECE + TABLES.item_index["Elixir"]
+    act(S, tb, pick)
+    assert S["unit_item"][0, u, 2] == TABLES.item_index["Elixir"]
+    assert _deck(S) == [i for i in before if i != TABLES.item_index["Elixir"]]
+    got = legal(S, tb)
+    assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in got  # once (R55)
+    assert A_STRIKE in got  # and its Attack may follow
+    assert violations(S, tb, 0) == []
+    _, S, _, got = _deck_unit(NEUTRAL, None)
+    assert A_ABILITY not in got
+    tb, S, u, _ = _deck_unit("Chemistry", None)
+    S["deck"][0, :] = -1
+    S["deck"][0, 0] = TABLES.item_index["Sword"]  # (a test position: the other cards gone)
+    S["deck_count"][0] = 1
+    assert A_ABILITY not in legal(S, tb)
+
+
+def t_alchemy():
+    """R: Attack Pro. (R117): the Alchemist swaps an equipped Item for one of the same Type
+    from the Item Deck (the player picks it: A_PIECE + item; only Types it holds, Items it may
+    equip); its old Item goes into the deck, which is shuffled; no Attack follows. Holding no
+    Item it has nothing to swap: not offered."""
+    tb, S, u, got = _deck_unit("Alchemy", "Sword")
+    assert A_ABILITY in got
+    got = act(S, tb, A_ABILITY)
+    weapons = sorted(i for i in _deck(S) if tb.it_type[i] == 0 and fx_may_equip(S, tb, u, i))
+    assert S["stage"][0] == STAGE_EFFECT and sorted(a - A_PIECE for a in got) == weapons
+    before = _deck(S)
+    axe = TABLES.item_index["Axe"]
+    act(S, tb, A_PIECE + axe)
+    assert S["unit_item"][0, u, 0] == axe and S["unit_item"][0, u, 1] == -1
+    assert _deck(S) == sorted([i for i in before if i != axe] + [TABLES.item_index["Sword"]])
+    assert S["stage"][0] != STAGE_COMBAT  # it replaced the Attack: the Combat Phase is over
+    assert violations(S, tb, 0) == []
+    _, S, _, got = _deck_unit("Alchemy", None)
+    assert A_ABILITY not in got
+
+
+def fx_may_equip(S, tb, u: int, i: int) -> bool:
+    from envs.tactics_david.items import may_equip
+
+    return bool(may_equip(S, tb, B0, I(u), I(i)))
+
+
+# --- branch tdabB: terrain and movement abilities --------------------------------------------
+
+
+def t_manuever():
+    """Its passed charge may end on any space reachable by an orthogonal path within the
+    charge's distance, not only on its straight line (R114), and another Facing Procedure
+    follows the charge; a unit without it stops only on its line."""
+    tb = record()
+    seen = 0
+    for seed in SEEDS[:12]:
+        rows = {}
+        for name in (HOLDER["Manuever"], NEUTRAL):
+            S = position(tb, seed=seed)
+            u = unit(S, tb, 0, name, 5, 1, E)
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            engage(S, tb, u)
+            got = act(S, tb, A_CHARGE)
+            if S["stage"][0] != STAGE_CHARGE_DIST:
+                break  # stumbled (the same dice for both)
+            cols = int(tb.bf_cols[0])
+            rows[name] = {(a - A_CELL) // cols for a in got if a != A_END}
+            if name == NEUTRAL:
+                assert rows[name] == {5}
+                continue
+            assert rows[name] - {5}, seed  # off its line
+            off = next(a for a in got if a != A_END and (a - A_CELL) // cols != 5)
+            got = act(S, tb, off)
+            assert S["unit_cell"][0, u] == off - A_CELL
+            assert S["stage"][0] == STAGE_MOVE and A_FACE + N in got  # another Facing
+            seen += 1
+    assert seen > 0  # some charges passed
+
+
+def t_forager():
+    """Forest does not change its movement (R115): on Forest its Movement Rating keeps the -1
+    off and gains +1 (Engaged there), Forest is no Slow terrain for it and it may charge from
+    it; a unit without the ability on the same Forest has 4 - 1 = 3, halved by Slow, and may
+    not charge. On Field the Boar has its plain 3."""
+    tb = record()
+    for c in range(int(tb.bf_cols[0])):
+        paint(tb, 5, c, "Forest")
+    for name, rating, far, charge in (
+        (HOLDER["Forager"], 4, (5, 6), True),
+        (NEUTRAL, 3, (5, 3), False),
+    ):
+        S = position(tb, seed=1)
+        u = unit(S, tb, 0, name, 5, 2, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        got = engage(S, tb, u)
+        assert movement_rating(S, tb, B0, I(u)) == rating, name
+        reached = _reach(S, tb, u)
+        assert far in reached and (5, far[1] + 1) not in reached, (name, sorted(reached))
+        assert (A_CHARGE in got) == charge, name
+    S = position(tb, seed=1)
+    u = unit(S, tb, 0, HOLDER["Forager"], 7, 2, E)  # on Field
+    unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+    engage(S, tb, u)
+    assert movement_rating(S, tb, B0, I(u)) == 3
+
+
+ABILITY_TESTS.update(
+    {
+        "Mucous Trail": t_mucous_trail,
+        "Stainy Trail": _status_trail("Stainy Trail", "Blinded"),
+        "Icy Trail": _status_trail("Icy Trail", "Frozen"),
+        "Stinging Trail": _status_trail("Stinging Trail", "Paralyzed"),
+        "Toxic Trail": _status_trail("Toxic Trail", "Poisoned"),
+        "Inventory Invention": t_inventory_invention,
+        "Manuever": t_manuever,
+        "Forager": t_forager,
+        "Study": t_study,
+        "Chemistry": t_chemistry,
+        "Alchemy": t_alchemy,
+    }
+)
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 

@@ -43,7 +43,15 @@ from envs.tactics_david.grid import (
     offset_cell,
     range_distance,
 )
-from envs.tactics_david.items import K_ITEM, item_sum, legal_deck_pick, set_unit_type, unit_area
+from envs.tactics_david.items import (
+    ITEM_SWAP_FROM_DECK,
+    ITEM_TAKE_EXPENDABLE,
+    K_ITEM,
+    item_sum,
+    legal_deck_pick,
+    set_unit_type,
+    unit_area,
+)
 from envs.tactics_david.record import (
     H_COMBAT,
     H_DEAD,
@@ -957,7 +965,10 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
     elif S["unit_lock"][b, u] >= 0:
         return False
     sel = tb.r_sel[row]
-    if tb.r_kind[row] == K_ITEM:  # tdabB: Chemistry, Alchemy: an Item it may take (R117)
+    mode = tb.r_mode[row]
+    if tb.r_kind[row] == K_ITEM and (mode == ITEM_TAKE_EXPENDABLE or mode == ITEM_SWAP_FROM_DECK):
+        # tdabB: Chemistry, Alchemy: an Item it may take from the deck (R117); Bite's and Make
+        # Bread's `item` rows are not offered by it (R98, R103)
         buf = np.empty(MAX_DECK, dtype=np.int64)
         return legal_deck_pick(S, tb, b, row, buf) > 0
     if sel == SEL_SELF:  # its own conditions (Picking up the Pieces: a Dead unit next to it)
@@ -1098,6 +1109,8 @@ def pick_row(tb, row: int, k: int) -> int:
     j = 0
     for i in range(start, start + tb.hk_count[h, prof]):
         r = np.int64(tb.hk_rows[i])
+        if tb.r_kind[r] == K_GAIN and tb.r_mode[r] == GAIN_TRANSFERRED:
+            continue  # Crystal Power's second unit is picked after the Status (R102)
         if r != row and (tb.r_sel[r] == SEL_TARGET_WITHIN or tb.r_sel[r] == SEL_TARGET_IN_RANGE):
             j += 1
             if j == k:

@@ -556,6 +556,7 @@ def _apply_acquire(S, tb, b: int, a: int) -> None:
 
 K_ITEM = ut.EFFECT_KINDS.index("item")
 ITEM_TAKE_EXPENDABLE = ut.EFFECT_MODES["item"].index("take_expendable")  # Chemistry
+ITEM_SWAP_FROM_DECK = ut.EFFECT_MODES["item"].index("swap_from_deck")  # Alchemy
 SLOT_EXPENDABLE = T.ITEM_TYPES.index("Expendable")
 
 

@@ -66,6 +66,20 @@ SCORE_ACT = 1000  # doing something rather than passing
 # games: last 4 turns 24.9 %, last 6 turns 22.9 %, never 23.6 %, every turn 15.5 %
 LATE_TURNS = 4
 LATE_MOVE_VALUE = 75
+KIND_CLEAR = 9  # remove obstacle
+# an enemy Obstacle on a unit's way to the objective, within reach of a unit that can remove
+# it (a Sapper): removing it outranks any attack, and that unit goes there first
+CLEAR_VALUE = 90
+SAPPER_FIRST = 250  # above any move-card unit score of _unit_for_play (200 - distance)
+# the holding side fills the zones to hold deepest first (furthest from its deployment area):
+# a free zone one zone deeper counts HOLD_DEPTH_W zones of movement nearer
+HOLD_DEPTH_W = 2
+# a card that moves into contact and attacks: on a unit that can reach an enemy standing in a
+# zone to hold
+CONTACT_HOLD_BONUS = 300
+USE_CLEAR = True
+USE_DEPTH = True
+USE_CONTACT = True
 
 
 @njit
@@ -112,27 +126,22 @@ def _places_late(S, tb, b, p):
 
 
 @njit
-def objective_field(S, tb, b, p, self_u, dist):
-    """dist[z]: movement from position z to seat p's objective for unit self_u (the places
-    objective_distance measures to), along the sides the ground lets a unit cross
-    (g_entry_cost: linear terrain, river, elevation); FAR where none is reachable."""
+def _hold_depth(tb, p, z):
+    """Zones from seat p's deployment area to position z (how deep into the field it lies)."""
+    best = FAR
+    for d in range(tb.g_n_pos):
+        if tb.sc_deploy[p, d] and tb.g_dist[d, z] < best:
+            best = tb.g_dist[d, z]
+    return np.int64(best)
+
+
+@njit
+def _relax(tb, dist):
+    """Bellman-Ford sweeps over dist's seeds along the sides the ground lets a unit cross
+    (g_entry_cost: linear terrain, river, elevation): a few per map (costs are small)."""
     n = np.int64(tb.g_n_pos)
-    found = False
-    for z in range(n):
-        dist[z] = FAR
-        if tb.vc_exit_side == p:
-            if tb.vc_exit[z]:
-                dist[z] = 0
-                found = True
-        elif tb.vc_hold[z] and not _friend_at(S, b, p, z, self_u):
-            dist[z] = 0
-            found = True
-    if not found:
-        for v in range(MAX_UNITS):
-            if S["unit_side"][b, v] == 1 - p and S["unit_where"][b, v] == WHERE_ON:
-                dist[S["unit_pos"][b, v]] = 0
     changed = True
-    while changed:  # Bellman-Ford sweeps: a few per map (costs are small)
+    while changed:
         changed = False
         for x in range(n):
             for k in range(tb.g_n_dirs):
@@ -143,6 +152,150 @@ def objective_field(S, tb, b, p, self_u, dist):
                     if d < dist[x]:
                         dist[x] = d
                         changed = True
+
+
+@njit
+def objective_field(S, tb, b, p, self_u, dist):
+    """dist[z]: movement from position z to seat p's objective for unit self_u (the places
+    objective_distance measures to), along the sides the ground lets a unit cross; FAR where
+    none is reachable. The holding side's free zones to hold are seeded deepest first
+    (HOLD_DEPTH_W per zone of depth, _hold_depth): the front zones are taken by the units
+    that get there first, the near ones left to those behind."""
+    n = np.int64(tb.g_n_pos)
+    found = False
+    deep = np.int64(0)
+    if USE_DEPTH and tb.vc_hold_side == p and tb.vc_exit_side != p:
+        for z in range(n):
+            if tb.vc_hold[z]:
+                deep = max(deep, _hold_depth(tb, p, z))
+    for z in range(n):
+        dist[z] = FAR
+        if tb.vc_exit_side == p:
+            if tb.vc_exit[z]:
+                dist[z] = 0
+                found = True
+        elif tb.vc_hold[z] and not _friend_at(S, b, p, z, self_u):
+            dist[z] = 0
+            if deep > 0:
+                dist[z] = HOLD_DEPTH_W * (deep - _hold_depth(tb, p, z))
+            found = True
+    if not found:
+        for v in range(MAX_UNITS):
+            if S["unit_side"][b, v] == 1 - p and S["unit_where"][b, v] == WHERE_ON:
+                dist[S["unit_pos"][b, v]] = 0
+    _relax(tb, dist)
+
+
+@njit
+def _clears(tb, t):
+    """Unit type t may be played a card part that removes an Obstacle (a Sapper)."""
+    for q in range(tb.n_plays):
+        if tb.play_on[q, t]:
+            for j in range(MAX_STEPS):
+                if tb.step_kind[q, j] == KIND_CLEAR:
+                    return True
+    return False
+
+
+@njit
+def _clear_reach(tb):
+    """The furthest a card part removes an Obstacle from (Table 2 distance in positions)."""
+    r = np.int64(0)
+    for q in range(tb.n_plays):
+        for j in range(MAX_STEPS):
+            if tb.step_kind[q, j] == KIND_CLEAR:
+                r = max(r, np.int64(tb.g_dist_units[tb.step_distance[q, j]]))
+    return r
+
+
+@njit
+def obstacle_in_way(S, tb, b, p, u, field):
+    """The nearest enemy Obstacle on a shortest way (within a zone) from unit u to seat p's
+    objective (field: objective_field for u), or -1."""
+    z = np.int64(S["unit_pos"][b, u])
+    if S["unit_where"][b, u] != WHERE_ON or field[z] >= FAR:
+        return -1
+    best = -1
+    bd = FAR
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, v] == 1 - p
+            and S["unit_where"][b, v] == WHERE_ON
+            and S["unit_type"][b, v] == tb.type_obstacle
+        ):
+            o = np.int64(S["unit_pos"][b, v])
+            d = np.int64(tb.g_dist[z, o])
+            if field[o] < FAR and d + field[o] <= field[z] + 1 and d < bd:
+                best = v
+                bd = d
+    return best
+
+
+@njit
+def clearer_field(S, tb, b, p, u, dist):
+    """A unit that can remove Obstacles (a Sapper) with an enemy Obstacle in its way: dist
+    becomes the way to the positions within reach of that Obstacle; True if so (dist holds
+    u's objective_field otherwise)."""
+    objective_field(S, tb, b, p, u, dist)
+    if not USE_CLEAR or not _clears(tb, np.int64(S["unit_type"][b, u])):
+        return False
+    v = obstacle_in_way(S, tb, b, p, u, dist)
+    if v < 0:
+        return False
+    o = np.int64(S["unit_pos"][b, v])
+    reach = _clear_reach(tb)
+    for z in range(tb.g_n_pos):
+        dist[z] = 0 if z != o and tb.g_dist[z, o] <= reach else FAR
+    _relax(tb, dist)
+    return True
+
+
+@njit
+def _enemy_obstacle_in_reach(S, tb, b, p):
+    """A unit of p that can remove Obstacles and has not acted has an enemy Obstacle within
+    reach."""
+    reach = _clear_reach(tb)
+    for u in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, u] == p
+            and S["unit_where"][b, u] == WHERE_ON
+            and not S["unit_acted"][b, u]
+            and _clears(tb, np.int64(S["unit_type"][b, u]))
+        ):
+            z = S["unit_pos"][b, u]
+            for v in range(MAX_UNITS):
+                if (
+                    S["unit_side"][b, v] == 1 - p
+                    and S["unit_where"][b, v] == WHERE_ON
+                    and S["unit_type"][b, v] == tb.type_obstacle
+                    and tb.g_dist[z, S["unit_pos"][b, v]] <= reach
+                ):
+                    return True
+    return False
+
+
+@njit
+def _reaches_held_enemy(S, tb, b, p, u, play):
+    """Unit u, moved by play's contact move, can reach an enemy standing in a zone to hold."""
+    if S["unit_where"][b, u] != WHERE_ON:
+        return False
+    reach = np.int64(-1)
+    for j in range(MAX_STEPS):
+        if tb.step_kind[play, j] == KIND_MOVE and tb.step_contact[play, j]:
+            reach = max(reach, np.int64(tb.g_dist_units[tb.step_distance[play, j]]))
+    if reach < 0:
+        return False
+    z = S["unit_pos"][b, u]
+    for v in range(MAX_UNITS):
+        if S["unit_side"][b, v] == 1 - p and S["unit_where"][b, v] == WHERE_ON:
+            y = S["unit_pos"][b, v]
+            if (
+                tb.vc_hold[y]
+                and tb.g_dist[z, y] <= reach
+                and tb.type_protection[S["unit_type"][b, v]] > 0
+            ):
+                return True
+    return False
 
 
 @njit
@@ -185,10 +338,17 @@ def _unit_for_play(S, tb, b, p, play, u):
     """How well unit u uses the chosen card part."""
     t = np.int64(S["unit_type"][b, u])
     if _has_kind(tb, play, KIND_MELEE):
-        return np.int64(tb.type_melee[t]) * 10 + np.int64(tb.type_protection[t])
+        s = np.int64(tb.type_melee[t]) * 10 + np.int64(tb.type_protection[t])
+        if USE_CONTACT and _reaches_held_enemy(S, tb, b, p, u, play):
+            s += CONTACT_HOLD_BONUS
+        return s
     if _has_kind(tb, play, KIND_RANGED):
         return np.int64(tb.type_ranged[t]) * 10 + np.int64(tb.type_protection[t])
     if _has_kind(tb, play, KIND_MOVE) and S["unit_where"][b, u] == WHERE_ON:
+        if USE_CLEAR and _clears(tb, t):
+            field = np.empty(MAX_POS, dtype=np.int64)
+            if clearer_field(S, tb, b, p, u, field) and field[S["unit_pos"][b, u]] > 0:
+                return SAPPER_FIRST  # not yet within reach of the Obstacle in its way
         d = objective_distance(S, tb, b, p, np.int64(S["unit_pos"][b, u]), u)
         return 0 if d == 0 else 200 - min(d, 199)  # the nearest unit not yet there first
     return 0
@@ -240,6 +400,9 @@ def _score(S, tb, b, p, stage, a, field, use_field):
             play = np.int64(tb.card_action[a - A_ACTION])
             if _has_kind(tb, play, KIND_MOVE) and _places_late(S, tb, b, p):
                 return SCORE_ACT + LATE_MOVE_VALUE
+            if USE_CLEAR and _has_kind(tb, play, KIND_CLEAR):
+                if _enemy_obstacle_in_reach(S, tb, b, p):
+                    return SCORE_ACT + CLEAR_VALUE
             return SCORE_ACT + _card_value(tb, play)
         v = _card_value(tb, np.int64(tb.card_situation[a - A_SITUATION]))
         if stage == STAGE_MAIN:
@@ -261,6 +424,8 @@ def _score(S, tb, b, p, stage, a, field, use_field):
         v = a - A_UNIT
         t = np.int64(S["unit_type"][b, v])
         s = SCORE_ACT + 10 * np.int64(tb.type_points[t]) - 3 * np.int64(tb.type_protection[t])
+        if S["unit_side"][b, v] == p:
+            s -= SCORE_ACT  # an Obstacle of one's own (remove obstacle reaches either side's)
         if S["unit_status"][b, v] & STATUS_SHAKEN:
             s += 5
         if S["unit_where"][b, v] == WHERE_ON and tb.vc_hold[S["unit_pos"][b, v]]:
@@ -308,7 +473,7 @@ def heuristic_from_legal(S, tb, b, buf, n):
     elif A_POS <= buf[0] < A_FACING:
         u = np.int64(S["sel_unit"][b])
     if u >= 0:
-        objective_field(S, tb, b, p, u, field)
+        clearer_field(S, tb, b, p, u, field)
         use_field = True
     best = -(10**12)
     ties = 0

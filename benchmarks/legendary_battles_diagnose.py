@@ -107,15 +107,24 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
     discards: Counter = Counter()
     final_pos: Counter = Counter()
     lost_pts: Counter = Counter()
+    obstacle: Counter = Counter()
     for g in range(games):
         rs.reset_batch(S, tba, seed, np.array([g]), mask)
         start = S["unit_pos"][0].copy()
         used = set()
         last_turn = 0
+        cleared = -1
         before_last = "-"
         while S["stage"][0] != STAGE_GAME_OVER:
             if int(S["turn"][0]) != last_turn:
                 last_turn = int(S["turn"][0])
+                if cleared < 0 and any(
+                    S["unit_side"][0, v] == 1 - seat
+                    and S["unit_type"][0, v] == tb["type_obstacle"]
+                    and S["unit_where"][0, v] != WHERE_ON
+                    for v in range(MAX_UNITS)
+                ):
+                    cleared = (last_turn - 1) // 2 + 1  # the heuristic's turn it went
                 if last_turn == 2 * int(tb["sc_turn_limit"]) and tb["vc_hold_side"] >= 0:
                     before_last = hold_picture(tb, S)  # the other side's last turn begins
             cur = int(S["current"][0])
@@ -133,6 +142,7 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
             rs.aec_step(S, tba, a, mask[0])
         won = int(S["winner"][0]) == seat
         wins += won
+        obstacle[(cleared, "won" if won else "lost")] += 1
         reason = end_reason(tb, S)
         reasons[(reason, "won" if won else "lost")] += 1
         ends[(int(S["turns_of"][0, 0]), int(S["turns_of"][0, 1]), "won" if won else "lost")] += 1
@@ -152,6 +162,9 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
     print(f"\n== {scenario}: heuristic in seat {seat}, {games} games: won {wins / games:.1%}")
     print("\nend condition (result): games")
     for k, n in reasons.most_common():
+        print(f"  {k}: {n}")
+    print("\nround an enemy Obstacle left the battlefield (-1 never) (result): games")
+    for k, n in sorted(obstacle.items()):
         print(f"  {k}: {n}")
     print("\nturns (seat 0, seat 1) at the end (result): games")
     for k, n in sorted(ends.items()):

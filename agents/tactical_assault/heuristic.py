@@ -32,6 +32,7 @@ from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.tactical_assault.actions import (
     A_ACTION,
+    A_DISCARD,
     A_EXIT,
     A_FACING,
     A_PASS,
@@ -48,6 +49,7 @@ from envs.tactical_assault.actions import (
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
+from envs.tactical_assault.plays import fits, fp_zone
 from envs.tactical_assault.state import MAX_POS, MAX_UNITS, STATUS_SHAKEN, WHERE_ON
 from envs.tactical_assault.tables import MAX_STEPS
 
@@ -70,7 +72,7 @@ KIND_CLEAR = 9  # remove obstacle
 # an enemy Obstacle on a unit's way to the objective, within reach of a unit that can remove
 # it (a Sapper): removing it outranks any attack, and that unit goes there first
 CLEAR_VALUE = 90
-SAPPER_FIRST = 250  # above any move-card unit score of _unit_for_play (200 - distance)
+SAPPER_FIRST = 10_000  # above any other move-card unit score of _unit_for_play
 # the holding side fills the zones to hold deepest first (furthest from its deployment area):
 # a free zone one zone deeper counts HOLD_DEPTH_W zones of movement nearer
 HOLD_DEPTH_W = 2
@@ -80,6 +82,9 @@ CONTACT_HOLD_BONUS = 300
 USE_CLEAR = True
 USE_DEPTH = True
 USE_CONTACT = True
+USE_GAIN = True
+GAIN_W = 100  # a move card goes on the unit it brings nearest by the most
+USE_KEEP_CLEAR = True
 
 
 @njit
@@ -275,6 +280,31 @@ def _enemy_obstacle_in_reach(S, tb, b, p):
 
 
 @njit
+def _keeps_clear(S, tb, b, p, k):
+    """Card k's Action removes an Obstacle, an enemy Obstacle stands on the battlefield and p
+    has a unit on it that can remove one: keep the card at the end of the turn (the deck
+    holds few such cards; a hand is discarded whole otherwise)."""
+    play = np.int64(tb.card_action[k])
+    if not _has_kind(tb, play, KIND_CLEAR):
+        return False
+    enemy = False
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, v] == 1 - p
+            and S["unit_where"][b, v] == WHERE_ON
+            and S["unit_type"][b, v] == tb.type_obstacle
+        ):
+            enemy = True
+    if not enemy:
+        return False
+    for u in range(MAX_UNITS):
+        if S["unit_side"][b, u] == p and S["unit_where"][b, u] == WHERE_ON:
+            if tb.play_on[play, S["unit_type"][b, u]]:
+                return True
+    return False
+
+
+@njit
 def _reaches_held_enemy(S, tb, b, p, u, play):
     """Unit u, moved by play's contact move, can reach an enemy standing in a zone to hold."""
     if S["unit_where"][b, u] != WHERE_ON:
@@ -350,8 +380,75 @@ def _unit_for_play(S, tb, b, p, play, u):
             if clearer_field(S, tb, b, p, u, field) and field[S["unit_pos"][b, u]] > 0:
                 return SAPPER_FIRST  # not yet within reach of the Obstacle in its way
         d = objective_distance(S, tb, b, p, np.int64(S["unit_pos"][b, u]), u)
+        if USE_GAIN and (tb.vc_hold_side == p or tb.vc_exit_side == p):
+            field = np.empty(MAX_POS, dtype=np.int64)
+            sapper = clearer_field(S, tb, b, p, u, field)
+            g = move_gain(S, tb, b, p, u, _move_allowance(tb, play), field)
+            if g <= 0:
+                return 0  # it gets no nearer with this card (there, stuck or blocked)
+            # the unit this card brings nearest by the most, then the nearest
+            return (SAPPER_FIRST if sapper else 0) + GAIN_W * min(g, 99) + 99 - min(d, 99)
+        if USE_CLEAR and _clears(tb, t):
+            field = np.empty(MAX_POS, dtype=np.int64)
+            if clearer_field(S, tb, b, p, u, field) and field[S["unit_pos"][b, u]] > 0:
+                return SAPPER_FIRST  # not yet within reach of the Obstacle in its way
         return 0 if d == 0 else 200 - min(d, 199)  # the nearest unit not yet there first
     return 0
+
+
+@njit
+def _move_allowance(tb, play):
+    """The longest move of play's steps, in positions (Table 2 distance)."""
+    r = np.int64(0)
+    for j in range(MAX_STEPS):
+        if tb.step_kind[play, j] == KIND_MOVE:
+            r = max(r, np.int64(tb.g_dist_units[tb.step_distance[play, j]]))
+    return r
+
+
+@njit
+def move_gain(S, tb, b, p, u, allowance, field):
+    """How much nearer to its objective (field) unit u of seat p can end a move of
+    `allowance`: positions reached paying the sides' costs (g_entry_cost), passing friends
+    but ending on none, stopped by enemies; an oversized unit's footprint must fit at every
+    position (plays.fits). 0 if it gets no nearer."""
+    n = np.int64(tb.g_n_pos)
+    occ = np.zeros(MAX_POS, dtype=np.int64)  # 1 a friend covers it, 2 an enemy
+    for v in range(MAX_UNITS):
+        if v == u or S["unit_where"][b, v] != WHERE_ON:
+            continue
+        w = 1 if S["unit_side"][b, v] == p else 2
+        y = np.int64(S["unit_pos"][b, v])
+        occ[y] = max(occ[y], w)
+        for f in range(tb.sc_fp_n[v]):
+            c = fp_zone(tb, v, y, f)
+            if c >= 0:
+                occ[c] = max(occ[c], w)
+    z0 = np.int64(S["unit_pos"][b, u])
+    cost = np.full(MAX_POS, FAR, dtype=np.int64)
+    cost[z0] = 0
+    best = np.int64(field[z0])
+    for _ in range(allowance):  # each sweep moves at least one more position
+        changed = False
+        for x in range(n):
+            if cost[x] >= allowance or (x != z0 and occ[x] == 2):
+                continue
+            for k in range(tb.g_n_dirs):
+                y = np.int64(tb.g_neighbour[x, k])
+                c = np.int64(tb.g_entry_cost[x, k])
+                if y < 0 or c < 0 or occ[y] == 2 or cost[x] + max(c, 1) >= cost[y]:
+                    continue
+                if cost[x] + max(c, 1) > allowance or tb.g_standable[y] == 0:
+                    continue
+                if tb.sc_fp_n[u] > 0 and not fits(S, tb, b, u, y):
+                    continue
+                cost[y] = cost[x] + max(c, 1)
+                changed = True
+                if occ[y] == 0 and field[y] < best:
+                    best = np.int64(field[y])
+        if not changed:
+            break
+    return np.int64(field[z0]) - best
 
 
 @njit
@@ -392,7 +489,11 @@ def _score(S, tb, b, p, stage, a, field, use_field):
         # every card left found no use for its Action this turn and would clog the hand:
         # discard them all and draw six fresh (keeping those whose Situation answers an
         # attack won fewer games: 10 % against 25 % as the Raiders of Crossroads of Hallin)
-        return SCORE_ACT if a == A_PASS else SCORE_ACT + 1
+        if a == A_PASS:
+            return SCORE_ACT
+        if USE_KEEP_CLEAR and _keeps_clear(S, tb, b, p, np.int64(a - A_DISCARD)):
+            return SCORE_ACT - 1  # kept for the Sapper: the one card that opens the way
+        return SCORE_ACT + 1
     if stage == STAGE_MAIN or stage == STAGE_WINDOW:
         if a == A_PASS:
             return SCORE_PASS

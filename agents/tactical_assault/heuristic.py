@@ -82,6 +82,7 @@ CONTACT_HOLD_BONUS = 300
 USE_CLEAR = True
 USE_DEPTH = True
 USE_CONTACT = True
+BLOCKER_BONUS = True
 USE_GAIN = True
 GAIN_W = 100  # a move card goes on the unit it brings nearest by the most
 USE_KEEP_CLEAR = True
@@ -315,15 +316,21 @@ def _reaches_held_enemy(S, tb, b, p, u, play):
             reach = max(reach, np.int64(tb.g_dist_units[tb.step_distance[play, j]]))
     if reach < 0:
         return False
-    z = S["unit_pos"][b, u]
+    z = np.int64(S["unit_pos"][b, u])
+    field = np.empty(MAX_POS, dtype=np.int64)
+    if BLOCKER_BONUS and (tb.vc_hold_side == p or tb.vc_exit_side == p):
+        objective_field(S, tb, b, p, u, field)
+    else:
+        field[z] = FAR
     for v in range(MAX_UNITS):
         if S["unit_side"][b, v] == 1 - p and S["unit_where"][b, v] == WHERE_ON:
-            y = S["unit_pos"][b, v]
-            if (
-                tb.vc_hold[y]
-                and tb.g_dist[z, y] <= reach
-                and tb.type_protection[S["unit_type"][b, v]] > 0
-            ):
+            y = np.int64(S["unit_pos"][b, v])
+            if tb.g_dist[z, y] > reach or tb.type_protection[S["unit_type"][b, v]] == 0:
+                continue
+            if tb.vc_hold[y]:
+                return True
+            # or it stands on u's way to a place to be (a stair, a ford)
+            if field[z] < FAR and field[y] < field[z] and tb.g_dist[z, y] + field[y] <= field[z]:
                 return True
     return False
 

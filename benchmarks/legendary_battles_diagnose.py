@@ -7,7 +7,9 @@ of its units ever had a card played on them, and which card parts it played or d
     PYTHONPATH=. python -m benchmarks.legendary_battles_diagnose \
         --scenario crossroads_of_hallin --seat 1 --games 300
 
-Prints the tables (a diagnostic, not a result file).
+Prints the tables (a diagnostic, not a result file). Zones to hold are listed in position
+order (row by row); "when the last player turn begins" is the picture before the other
+side's last turn (the side that moves first has no turn after it).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 
+from envs.legendary_battles.ruleset import option_name
 from envs.registry import get
 from envs.tactical_assault.actions import (
     A_ACTION,
@@ -94,6 +97,8 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
     tba = rs.tables_batch
     tb = tba[0]
     names = rs.record.items
+    by_option = {option_name(n): n for n in rs.tables.scenarios}
+    width = int(rs.tables.scenarios[by_option[scenario]].grid.width)  # zone = row * width + col
     H, R = rs.agent_id("heuristic"), rs.agent_id("random")
     S = rs.allocate(1)
     mask = np.zeros((1, N_ACTIONS), dtype=np.int8)
@@ -157,8 +162,10 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
             moved[key] += int(S["unit_pos"][0, v]) != int(start[v])
             w = int(S["unit_where"][0, v])
             z = int(S["unit_pos"][0, v])
-            c, r = z % int(tb_width(rs)), z // int(tb_width(rs))
-            final_pos[(key, "elim" if w == WHERE_ELIMINATED else f"({c},{r})" if w == 1 else w)] += 1
+            c, r = z % width, z // width
+            final_pos[
+                (key, "elim" if w == WHERE_ELIMINATED else f"({c},{r})" if w == 1 else w)
+            ] += 1
     print(f"\n== {scenario}: heuristic in seat {seat}, {games} games: won {wins / games:.1%}")
     print("\nend condition (result): games")
     for k, n in reasons.most_common():
@@ -194,23 +201,13 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
         print(f"  {k}: {n}")
 
 
-def tb_width(rs) -> int:
-    sc = rs.tables.scenarios[rs.options_name()] if hasattr(rs, "options_name") else None
-    return sc.grid.width if sc is not None else _WIDTH[0]
-
-
-_WIDTH = [10]
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scenario", default="crossroads_of_hallin")
     p.add_argument("--seat", type=int, default=1)
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--width", type=int, default=10, help="map width (to print zones as col,row)")
     args = p.parse_args()
-    _WIDTH[0] = args.width
     diagnose(args.scenario, args.seat, args.games, args.seed)
 
 

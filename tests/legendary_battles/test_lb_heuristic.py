@@ -1,0 +1,201 @@
+"""The Tactical Assault heuristic plays the scenario's plan (agents/tactical_assault/heuristic.py,
+issue 7): each test builds a position of a shipped scenario by hand and checks the heuristic's
+choice (heuristic_from_legal over a legal list written out), where the rule it tests makes the
+difference (the choice before it is named in each test).
+
+Crossroads of Hallin (10 x 10, zone (c, r) = r * 10 + c): the Raiders, seat 1, hold (4, 4),
+(5, 4), (4, 5) and (5, 5) at the turn limit; they deploy in rows 8-9, so (4, 4) and (5, 4) are
+the deeper zones. Siege of the Ridge Fort (12 x 9, r * 12 + c): the Wyrm Legion, seat 1,
+holds the keep (9, 4); the only way up the ridge is the stair from (7, 4) to (8, 4), where
+the Garrison's Obstacle stands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.tactical_assault.heuristic import heuristic_from_legal
+from envs import get_ruleset
+from envs.tactical_assault.actions import (
+    A_ACTION,
+    A_DISCARD,
+    A_PASS,
+    A_POS,
+    A_UNIT,
+    N_ACTIONS,
+    STAGE_DISCARD,
+    STAGE_MAIN,
+    STAGE_MOVE,
+    STAGE_PLAY_UNIT,
+)
+from envs.tactical_assault.state import PLACE_HAND, WHERE_ON
+
+SEEDS = (1, 2, 3, 4, 5)  # agent RNG states: a choice must not be a lucky tie-break
+
+
+@pytest.fixture(scope="module")
+def crossroads():
+    return get_ruleset("legendary_battles", options={"scenario": "crossroads_of_hallin"})
+
+
+@pytest.fixture(scope="module")
+def siege():
+    return get_ruleset("legendary_battles", options={"scenario": "siege_of_the_ridge_fort"})
+
+
+def _card(rs, action_name: str) -> int:
+    """The first card whose Action is `action_name`."""
+    from envs.fantasy_cards.tables import load_tables
+
+    names = load_tables().play_names
+    tb = rs.tables_batch[0]
+    return next(k for k in range(int(tb["n_cards"])) if names[tb["card_action"][k]] == action_name)
+
+
+def _position(rs, width: int, units: list[tuple[int, str, int, int]], stage: int) -> np.ndarray:
+    """A one-game state of rs's scenario with only `units` (seat, Table 3 type, col, row) on
+    the map, seat 1 to decide at `stage`, in its second turn of the scenario's limit."""
+    S = rs.allocate(1, 2)
+    types = list(rs.record.items)
+    for u, (side, name, c, r) in enumerate(units):
+        S["unit_side"][0, u] = side
+        S["unit_type"][0, u] = types.index(name)
+        S["unit_where"][0, u] = WHERE_ON
+        S["unit_pos"][0, u] = r * width + c
+        S["unit_facing"][0, u] = 0
+        S["unit_status"][0, u] = 0
+        S["unit_acted"][0, u] = 0
+    S["turns_of"][0] = (2, 2)
+    S["active"][0] = 1
+    S["current"][0] = 1
+    S["stage"][0] = stage
+    S["depth"][0] = 0
+    return S
+
+
+def _choices(rs, S: np.ndarray, legal: list[int]) -> set[int]:
+    """The heuristic's choice among `legal`, over several agent RNG states."""
+    buf = np.zeros(N_ACTIONS, dtype=np.int64)
+    buf[: len(legal)] = legal
+    out = set()
+    for seed in SEEDS:
+        S["agent_rng"][0] = (np.uint64(seed * 7919), np.uint64(seed * 104729 + 1))
+        out.add(
+            int(heuristic_from_legal(S, rs.tables_batch[0], np.int64(0), buf, np.int64(len(legal))))
+        )
+    return out
+
+
+def _play_unit(S: np.ndarray, card: int) -> None:
+    S["sel_card"][0] = card
+    S["sel_part"][0] = 0  # its Action
+
+
+def test_the_holder_steps_on_into_the_free_deeper_zone(crossroads):
+    """A Raider standing in (5, 5) whose move card lets it go on to the free (5, 4) takes it,
+    leaving (5, 5) to the Raiders behind (objective_field seeds the deeper zones nearer:
+    HOLD_DEPTH_W); before, its own zone counted as reached and it ended the path there."""
+    S = _position(
+        crossroads,
+        10,
+        [(1, "SKIRMISH", 5, 5), (1, "INFANTRY", 4, 5), (1, "INFANTRY", 4, 4)],
+        STAGE_MOVE,
+    )
+    S["depth"][0] = 1
+    S["fr_unit"][0, 0] = 0
+    S["fr_player"][0, 0] = 1
+    S["mv_len"][0, 0] = 0
+    legal = [A_POS + 45, A_POS + 56, A_POS + 65, A_PASS]  # (5, 4), (6, 5), (5, 6), done
+    assert _choices(crossroads, S, legal) == {A_POS + 45}
+
+
+def test_a_contact_attack_goes_on_the_unit_that_reaches_the_enemy_in_a_zone(crossroads):
+    """A Watch Militia stands in (4, 4). An Assault (move Short, 2 zones, into contact, then
+    melee) goes on the Skirmish at (4, 6), 2 zones from it, not on the stronger Infantry
+    at (8, 8) that cannot reach it (CONTACT_BONUS; before: the strongest melee unit)."""
+    S = _position(
+        crossroads,
+        10,
+        [(0, "MILITIA", 4, 4), (1, "INFANTRY", 8, 8), (1, "SKIRMISH", 4, 6)],
+        STAGE_PLAY_UNIT,
+    )
+    _play_unit(S, _card(crossroads, "Assault"))
+    assert _choices(crossroads, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+
+
+def test_a_move_card_goes_on_the_unit_it_brings_nearest(crossroads):
+    """The Raider at (5, 6) is 2 zones from the Watch-held (5, 4) but cannot get nearer with
+    a Cautious Advance (2 zones): (5, 5) and (4, 5) hold friends, (6, 6) is Debris. The one
+    at (2, 8), further off, gets 2 zones nearer: the card goes on it (move_gain; before: the
+    nearest unit not yet there)."""
+    S = _position(
+        crossroads,
+        10,
+        [
+            (0, "MILITIA", 4, 4),
+            (0, "MILITIA", 5, 4),
+            (1, "INFANTRY", 5, 5),
+            (1, "INFANTRY", 4, 5),
+            (1, "SKIRMISH", 5, 6),
+            (1, "SKIRMISH", 2, 8),
+        ],
+        STAGE_PLAY_UNIT,
+    )
+    _play_unit(S, _card(crossroads, "Cautious Advance"))
+    assert _choices(crossroads, S, [A_UNIT + 4, A_UNIT + 5]) == {A_UNIT + 5}
+
+
+def test_the_sapper_moves_first_while_the_stair_is_staked(siege):
+    """The Garrison's Obstacle stands at (7, 4), on the only way to the keep. A move card
+    goes on the Sapper at (3, 4), out of reach of it (Clear Obstacle: Short, 2 zones), not on
+    the Infantry at (5, 4) nearer the keep (clearer_field, SAPPER_FIRST); once the Obstacle
+    is gone the Infantry, nearer, takes it."""
+    S = _position(
+        siege,
+        12,
+        [(0, "OBSTACLE", 7, 4), (1, "SAPPER", 3, 4), (1, "INFANTRY", 5, 4)],
+        STAGE_PLAY_UNIT,
+    )
+    _play_unit(S, _card(siege, "Cautious Advance"))
+    assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 1}
+    S["unit_where"][0, 0] = 2  # the Obstacle removed (WHERE_ELIMINATED)
+    S["unit_pos"][0, 0] = -1
+    assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+
+
+def test_the_sapper_clears_the_stake_before_any_attack_and_keeps_the_card(siege):
+    """The Sapper at (5, 4) has the Obstacle at (7, 4) within reach: Clear Obstacle outranks
+    a Fire (CLEAR_VALUE; before: an attack was worth more), and at the end of the turn a
+    Clear Obstacle card stays in the hand while the Obstacle stands, where a Fire card goes."""
+    S = _position(
+        siege,
+        12,
+        [(0, "OBSTACLE", 7, 4), (1, "SAPPER", 5, 4), (1, "ARCHER", 4, 4), (0, "INFANTRY", 8, 4)],
+        STAGE_MAIN,
+    )
+    clear, fire = _card(siege, "Clear Obstacle"), _card(siege, "Fire")
+    S["card_place"][0, 1, clear] = PLACE_HAND
+    S["card_place"][0, 1, fire] = PLACE_HAND
+    assert _choices(siege, S, [A_ACTION + fire, A_ACTION + clear, A_PASS]) == {A_ACTION + clear}
+    S["stage"][0] = STAGE_DISCARD
+    assert _choices(siege, S, [A_DISCARD + fire, A_DISCARD + clear, A_PASS]) == {A_DISCARD + fire}
+    assert _choices(siege, S, [A_DISCARD + clear, A_PASS]) == {A_PASS}
+    S["unit_where"][0, 0] = 2  # the Obstacle removed: nothing to keep the card for
+    S["unit_pos"][0, 0] = -1
+    assert _choices(siege, S, [A_DISCARD + clear, A_PASS]) == {A_DISCARD + clear}
+
+
+def test_a_contact_attack_goes_on_the_unit_that_reaches_the_stair_defender(siege):
+    """The stake is gone and a Garrison Infantry holds the stair (8, 4), on the way to the
+    keep (not a zone to hold). The Assault goes on the Legion Archer at (7, 4) that reaches
+    it, not on the stronger Infantry at (4, 2) (CONTACT_BONUS for an enemy on the way; before:
+    the strongest melee unit)."""
+    S = _position(
+        siege,
+        12,
+        [(0, "INFANTRY", 8, 4), (1, "INFANTRY", 4, 2), (1, "ARCHER", 7, 4)],
+        STAGE_PLAY_UNIT,
+    )
+    _play_unit(S, _card(siege, "Assault"))
+    assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}

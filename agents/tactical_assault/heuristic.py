@@ -16,7 +16,8 @@ Rules of thumb, by decision (stages of envs/tactical_assault/actions.py):
   (objective_field);
 - the way opened: a unit that can remove Obstacles (a Sapper) with an enemy Obstacle on its
   way to the objective goes within reach of it first (clearer_field), removes it before any
-  attack, and keeps a card that removes one at the end of the turn;
+  attack, keeps a card that removes one at the end of the turn, and is the first to be
+  recovered when Shaken or Out Of Action;
 - play a card rather than pass: attacks first, then recovery, defence and moves
   (KIND_VALUE of its effect steps); answer every play window a Situation fits;
 - a card goes on the unit that uses it best: attacks on the strongest attacker of that kind,
@@ -75,6 +76,8 @@ SCORE_ACT = 1000  # doing something rather than passing
 LATE_TURNS = 4
 LATE_MOVE_VALUE = 75
 KIND_CLEAR = 9  # remove obstacle
+KIND_RECOVER = 5
+KIND_BACK = 6  # back in action
 # The scenario's plan (issue 7; 2,000 games per seat against random, seat 1 of Crossroads of
 # Hallin / of Siege of the Ridge Fort, each added to the ones before it: before 24.5 / 9.1 %):
 # - an enemy Obstacle on a unit's way to the objective (a stake at the only stair) and a unit
@@ -89,7 +92,8 @@ KIND_CLEAR = 9  # remove obstacle
 #   24.8 % (for the side that seeks the nearest enemy it lost 1-3 points: Fantasy Cards,
 #   Greywater Ford's defenders, so they keep the nearest unit first);
 # - the contact bonus also for an enemy standing on the way (the stair's defender): 39.5 /
-#   35.6 %.
+#   35.6 %;
+# - a Shaken or Out Of Action Sapper recovered first while the way is staked: Siege 37.0 %.
 CLEAR_VALUE = 90
 SAPPER_FIRST = 10_000  # above any other move-card unit score of _unit_for_play
 # a free zone to hold one zone deeper (from the side's deployment area) counts HOLD_DEPTH_W
@@ -293,6 +297,37 @@ def _enemy_obstacle_in_reach(S, tb, b, p):
 
 
 @njit
+def _staked(S, tb, b, p):
+    """An enemy Obstacle stands on the battlefield."""
+    for v in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, v] == 1 - p
+            and S["unit_where"][b, v] == WHERE_ON
+            and S["unit_type"][b, v] == tb.type_obstacle
+        ):
+            return True
+    return False
+
+
+@njit
+def _sapper_down(S, tb, b, p):
+    """An enemy Obstacle stands and a unit of p that can remove it is Shaken or Out Of
+    Action (it takes no card but the one that lifts its status)."""
+    if not _staked(S, tb, b, p):
+        return False
+    for u in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, u] == p
+            and S["unit_where"][b, u] == WHERE_ON
+            and S["unit_status"][b, u] != 0
+            and not S["unit_acted"][b, u]
+            and _clears(tb, np.int64(S["unit_type"][b, u]))
+        ):
+            return True
+    return False
+
+
+@njit
 def _keeps_clear(S, tb, b, p, k):
     """Card k's Action removes an Obstacle, an enemy Obstacle stands on the battlefield and p
     has a unit on it that can remove one: keep the card at the end of the turn (the deck
@@ -393,6 +428,8 @@ def _unit_for_play(S, tb, b, p, play, u):
         return s
     if _has_kind(tb, play, KIND_RANGED):
         return np.int64(tb.type_ranged[t]) * 10 + np.int64(tb.type_protection[t])
+    if _has_kind(tb, play, KIND_RECOVER) or _has_kind(tb, play, KIND_BACK):
+        return 100 if _clears(tb, t) and _staked(S, tb, b, p) else 0
     if _has_kind(tb, play, KIND_MOVE) and S["unit_where"][b, u] == WHERE_ON:
         field = np.empty(MAX_POS, dtype=np.int64)
         clearer = _clears(tb, t)
@@ -519,6 +556,10 @@ def _score(S, tb, b, p, stage, a, field, use_field):
             if _has_kind(tb, play, KIND_CLEAR):
                 if _enemy_obstacle_in_reach(S, tb, b, p):
                     return SCORE_ACT + CLEAR_VALUE
+            if (_has_kind(tb, play, KIND_RECOVER) or _has_kind(tb, play, KIND_BACK)) and (
+                _sapper_down(S, tb, b, p)
+            ):
+                return SCORE_ACT + CLEAR_VALUE  # the unit that opens the way back in play
             return SCORE_ACT + _card_value(tb, play)
         v = _card_value(tb, np.int64(tb.card_situation[a - A_SITUATION]))
         if stage == STAGE_MAIN:

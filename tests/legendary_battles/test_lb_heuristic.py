@@ -199,3 +199,22 @@ def test_a_contact_attack_goes_on_the_unit_that_reaches_the_stair_defender(siege
     )
     _play_unit(S, _card(siege, "Assault"))
     assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+
+
+def test_a_shaken_sapper_is_recovered_first_while_the_stair_is_staked(siege):
+    """The Sapper is Shaken (it takes no card but a Recover) and the stake still stands: a
+    Recover outranks a Fire and goes on the Sapper, not on the Shaken Infantry (before: an
+    attack was worth more, and any Shaken unit alike)."""
+    S = _position(
+        siege,
+        12,
+        [(0, "OBSTACLE", 7, 4), (1, "INFANTRY", 5, 3), (1, "SAPPER", 5, 4), (1, "ARCHER", 4, 4)],
+        STAGE_MAIN,
+    )
+    S["unit_status"][0, 1] = 1  # Shaken
+    S["unit_status"][0, 2] = 1
+    recover, fire = _card(siege, "Recover"), _card(siege, "Fire")
+    assert _choices(siege, S, [A_ACTION + fire, A_ACTION + recover, A_PASS]) == {A_ACTION + recover}
+    S["stage"][0] = STAGE_PLAY_UNIT
+    _play_unit(S, recover)
+    assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}

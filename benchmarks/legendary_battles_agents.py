@@ -65,8 +65,8 @@ def markdown(rows: list[dict], machine: dict, git: dict, ruleset: str = "legenda
         "",
         "Seat s of game g is played by agent (s + g) % 2, so the heuristic holds each seat in "
         "half the games; win rate = games won by the heuristic in that seat (draws count as "
-        "not won), 95% Wilson interval; last column: how often that seat wins when random "
-        "plays both seats (the scenario's own balance). Target (issue 7): >= 70 % in both "
+        "not won), 95% Wilson interval; random v random: how often that seat wins when "
+        "random plays both seats (the scenario's own balance). Target (issue 7): >= 70 % in both "
         "seats; a seat whose win rate is below it is marked **misses 70 %**.",
         "",
         "| scenario | seat | games | heuristic wins | draws | win rate (95% CI) | random v random "

@@ -72,7 +72,9 @@ SCORE_PASS = 0
 SCORE_ACT = 1000  # doing something rather than passing
 # a place to be at the end (hold zones, an exit): in p's last LATE_TURNS turns a move card is
 # worth more than any attack (KIND_VALUE). Measured on Crossroads of Hallin's Raiders, 2,000
-# games: last 4 turns 24.9 %, last 6 turns 22.9 %, never 23.6 %, every turn 15.5 %
+# games: last 4 turns 24.9 %, last 6 turns 22.9 %, never 23.6 %, every turn 15.5 %; again
+# with the scenario plan below (Crossroads / Siege seat 1): 3 turns 38.6 / 36.5 %, 4 turns
+# 39.5 / 37.0 %, 5 turns 38.0 / 35.7 %, 7 turns 38.5 / 25.5 % (before the stair's defender)
 LATE_TURNS = 4
 LATE_MOVE_VALUE = 75
 KIND_CLEAR = 9  # remove obstacle
@@ -94,6 +96,11 @@ KIND_BACK = 6  # back in action
 # - the contact bonus also for an enemy standing on the way (the stair's defender): 39.5 /
 #   35.6 %;
 # - a Shaken or Out Of Action Sapper recovered first while the way is staked: Siege 37.0 %.
+# Tried and dropped (2,000 games per seat): keeping pure move cards for the last turns (40.4 /
+# 24.7 %) and not playing one that brings no unit nearer (38.6 / 25.0 %); a melee attack from
+# a zone held in Close Combat (no change); a bonus for attacks on the key unit (Siege 35.4 %);
+# Recover first for units off their place in the last turns (39.8 / 37.1 %, Greywater Ford
+# side 0 down 0.5); ranged attacks first by units already in place (39.0 / 36.9 %).
 CLEAR_VALUE = 90
 SAPPER_FIRST = 10_000  # above any other move-card unit score of _unit_for_play
 # a free zone to hold one zone deeper (from the side's deployment area) counts HOLD_DEPTH_W

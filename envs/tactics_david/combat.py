@@ -106,6 +106,7 @@ from envs.tactics_david.pause import (
     take_may,
     use_chosen,
 )
+from envs.tactics_david.possess import ask_grapple
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
@@ -148,6 +149,7 @@ from envs.tactics_david.state import (
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     RESUME_DECK,
+    RESUME_GRAPPLE,
     RESUME_PLACE,
     RESUME_STATUS,
     SIDE_BACK,
@@ -898,6 +900,8 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             return GO_NONE
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)
+            if S["eff_next"][b] == RESUME_GRAPPLE:  # tdabF: Grapple Tentacle's pulls (R133)
+                ask_grapple(S, tb, b)
             return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
         place = ranged_place(S, tb, b, u)
         if place != PLACE_NO:  # a Ranged breath (R88) or gaze (R89): its space is picked

@@ -78,6 +78,7 @@ from envs.tactics_david.state import (
     RES_NEGATED,
     RES_NO_LOCK,
     RES_RANGED,
+    RESUME_GRAPPLE,
     RESUME_GUIDE,
     STATUS_PERMANENT,
     UNTIL_AFTER_COMBAT,
@@ -244,6 +245,7 @@ K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
 K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
 K_REPOSITION = _k("reposition")  # tdabC: Summon (R129)
 REPOS_SUMMON = _m("reposition", "summon_into_range_area")
+REPOS_PULL = _m("reposition", "pull_to_self")  # tdabF: Grapple Tentacle (possess.py, R133)
 K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
 EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
 K_PROHIBIT = _k("attack_prohibited")
@@ -729,6 +731,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         if c >= 0 and S["cell_unit"][b, c, 0] < 0:
             move_to(S, b, v, c)
             S["unit_moved"][b, v] = 1  # "counts as having moved that Turn"
+    elif kind == K_REPOSITION and mode == REPOS_PULL:  # tdabF: asked once the rows have run
+        S["eff_unit"][b] = src  # (possess.ask_grapple, R133)
+        S["eff_next"][b] = RESUME_GRAPPLE
     elif kind == K_EXTRA and mode == EXTRA_GUIDE:  # asked once the rows have run (R131)
         S["eff_unit"][b] = v
         S["eff_next"][b] = RESUME_GUIDE

@@ -332,6 +332,10 @@ AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the g
 RESUME_STUDY = -15
 # eff_next (tdabB): Chemistry, Alchemy: the Item taken from the deck (A_PIECE + i, R117)
 RESUME_DECK = -16
+# eff_next (tdabF): Grapple Tentacle: this Player picks the next unit it pulls (A_CELL + its
+# space), then the space it is pulled to (A_CELL + c; fx_pick[0] the unit; possess.py, R133)
+RESUME_GRAPPLE = -17
+RESUME_GRAPPLE_CELL = -18
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress

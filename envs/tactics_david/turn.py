@@ -91,6 +91,7 @@ from envs.tactics_david.effects import (
     status_choice,
 )
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
+from envs.tactics_david.possess import answer_grapple, legal_grapple
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
     H_COMBAT,
@@ -116,6 +117,8 @@ from envs.tactics_david.state import (
     RESUME_AURA,
     RESUME_CHOICE,
     RESUME_DECK,
+    RESUME_GRAPPLE,
+    RESUME_GRAPPLE_CELL,
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
     RESUME_PACK,
@@ -289,6 +292,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return items.legal_deck_pick(
             S, tb, b, replaced_attack_row(S, tb, b, np.int64(S["engaged"][b])), out
         )
+    if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
+        return legal_grapple(S, tb, b, out)  # tdabF: Grapple Tentacle (R133)
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -310,6 +315,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
+    if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
+        answer_grapple(S, tb, b, a)  # tdabF: Grapple Tentacle's next pull (R133)
+        return GO_NONE
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
         answer_pack(S, tb, b, a)
         return GO_NONE

@@ -4289,6 +4289,68 @@ ABILITY_TESTS.update(
     }
 )
 
+# --- tdabF: forced moves, copying, terrain, control (possess.py, R133-R139) ---
+
+
+def t_grapple_tentacle():
+    """D: Combat Pha. (R55): every unit in play within 3 Grid Spaces, either army's, not yet
+    in Direct or Diagonal contact, is pulled next to the Kraken, in the order this Player
+    picks, each onto the free contact space closest to it (ties: this Player's choice),
+    keeping its facing and leaving its Combat Lock (R133); a unit 4 away, a Dead one and one
+    already in contact stay. The order matters: two units south compete for one space."""
+    tb = record()
+    for x_first in (True, False):
+        S = position(tb, seed=1)
+        k = holder(S, tb, 0, "Grapple Tentacle", 5, 5, E)
+        p1 = unit(S, tb, 1, NEUTRAL, 5, 6, W)  # in contact: stays
+        a = unit(S, tb, 1, NEUTRAL, 5, 8, N)  # 3 east
+        b = unit(S, tb, 0, NEUTRAL, 2, 5, S_)  # an ally 3 north, Locked with l
+        lk = unit(S, tb, 1, NEUTRAL, 1, 5, N)  # 4 away
+        S["unit_lock"][0, b], S["unit_lock"][0, lk] = lk, b
+        x = unit(S, tb, 1, NEUTRAL, 7, 5, E)  # 2 south
+        y = unit(S, tb, 1, NEUTRAL, 8, 5, W)  # 3 south
+        c = unit(S, tb, 1, NEUTRAL, 7, 7, N)  # 4 away
+        dead = unit(S, tb, 1, NEUTRAL, 5, 3, E)
+        kill(S, tb, B0, I(dead), I(0))
+        facing = S["unit_facing"][0].copy()
+        assert A_ABILITY in _combat(S, tb, k)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(got) == sorted(A_CELL + int(S["unit_cell"][0, v]) for v in (a, b, x, y))
+        if x_first:
+            assert act(S, tb, A_CELL + cell(tb, 7, 5)) == [A_CELL + cell(tb, 6, 5)]
+            act(S, tb, A_CELL + cell(tb, 6, 5))
+            got = act(S, tb, A_CELL + cell(tb, 8, 5))  # y: a tie now
+            assert sorted(got) == [A_CELL + cell(tb, 6, 4), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 6, 4))
+            got = act(S, tb, A_CELL + cell(tb, 5, 8))  # a: a tie
+            assert sorted(got) == [A_CELL + cell(tb, 4, 6), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 4, 6))
+            want = {x: (6, 5), y: (6, 4), a: (4, 6)}
+        else:
+            assert act(S, tb, A_CELL + cell(tb, 8, 5)) == [A_CELL + cell(tb, 6, 5)]
+            act(S, tb, A_CELL + cell(tb, 6, 5))
+            got = act(S, tb, A_CELL + cell(tb, 7, 5))  # x: a tie now
+            assert sorted(got) == [A_CELL + cell(tb, 6, 4), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 6, 6))
+            assert act(S, tb, A_CELL + cell(tb, 5, 8)) == [A_CELL + cell(tb, 4, 6)]
+            act(S, tb, A_CELL + cell(tb, 4, 6))
+            want = {y: (6, 5), x: (6, 6), a: (4, 6)}
+        assert act(S, tb, A_CELL + cell(tb, 2, 5)) == [A_CELL + cell(tb, 4, 5)]
+        act(S, tb, A_CELL + cell(tb, 4, 5))  # the last one: the Combat Phase goes on
+        want.update({b: (4, 5), p1: (5, 6), lk: (1, 5), c: (7, 7), dead: (5, 3)})
+        for v, (r, col) in want.items():
+            assert S["unit_cell"][0, v] == cell(tb, r, col) and _on(S, tb, r, col) == v, v
+        assert (S["unit_facing"][0] == facing).all()
+        assert S["unit_lock"][0, b] == -1 and S["unit_lock"][0, lk] == -1
+        assert S["stage"][0] == STAGE_COMBAT and A_STRIKE in legal(S, tb)
+        assert A_ABILITY not in legal(S, tb)  # once per Engagement (R55)
+        assert violations(S, tb, 0) == []
+
+
+ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle})
+
+
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 
 

@@ -160,6 +160,8 @@ from envs.tactics_david.state import (
 )
 from envs.tactics_david.teams import clear_picks, pick_cell, team_bits, team_struck
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     has_flag,
     has_permission,
     in_play,
@@ -378,8 +380,8 @@ def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
 def type_bits(S, tb, b: int, u: int) -> int:
     """record.TYPES_* bits of unit u's acting abilities (every member of a stack, R25)."""
     bits = 0
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof >= 0 and ability_on(S, tb, b, u, prof):
             bits |= np.int64(tb.ab_types[prof])
     return bits

@@ -88,6 +88,8 @@ from envs.tactics_david.teams import (
 )
 from envs.tactics_david.trails import trail_moved, trail_stops
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     dead_only_by_attack,
     has_flag,
     has_permission,
@@ -537,8 +539,8 @@ def _after_charge(S, tb, b: int, u: int) -> int:
     an ability lets the unit make another Facing Procedure first (Maneuver: STAGE_MOVE offers
     the facings and A_END, R78)."""
     if S["unit_place"][b, u] == PLACE_FIELD:
-        for m in range(S["unit_n_members"][b, u]):
-            prof = np.int64(S["unit_member"][b, u, m])
+        for m in range(ability_count(S, b, u)):
+            prof = ability_prof(S, b, u, m)
             if prof >= 0 and tb.ab_charge_face[prof] and ability_on(S, tb, b, u, prof):
                 S["eng_faced"][b] = 0
                 S["stage"][b] = STAGE_MOVE

@@ -13,6 +13,15 @@ ties: this Player's choice), keeps its facing and leaves any Combat Lock. The 8 
 around the unit bound the pulls by 8, the text's maximum. A unit with no such space left
 stays. ``legal_grapple`` / ``answer_grapple`` are the two STAGE_EFFECT steps
 (turn.legal_effect_choice, turn.apply_effect_choice).
+
+Learn (166, R134): on its Engagement (after its own Engagement rows, the auras' questions and
+Study) its player may pick a unit in its Range Area (``ask_learn``: STAGE_EFFECT with
+``eff_next = RESUME_LEARN``; ``legal_learn``: A_CELL + the unit's space, A_END none;
+``answer_learn``). The unit then has the picked unit's ability (its top member's) besides its
+own until the end of this Player's Turn: ``S["unit_ab_copy"]`` holds that profile, and every
+scan of a unit's abilities reads it through the one accessor pair ``units.ability_count`` /
+``units.ability_prof`` (the hooks, the modifiers, the permissions, the immunities, the Combat
+Phase ability, the trails, ...); turn.step clears it after the End of Turn rows.
 """
 
 from __future__ import annotations
@@ -20,13 +29,23 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david.actions import A_CELL, STAGE_COMBAT, STAGE_EFFECT
+from envs.tactics_david import unit_tables as ut
+from envs.tactics_david.actions import A_CELL, A_END, STAGE_COMBAT, STAGE_EFFECT
+from envs.tactics_david.effects import ability_on, target_ok
 from envs.tactics_david.grid import may_stop
-from envs.tactics_david.state import MAX_CELLS, N_UNIT_IDS, RESUME_GRAPPLE, RESUME_GRAPPLE_CELL
+from envs.tactics_david.record import H_ENGAGE
+from envs.tactics_david.state import (
+    MAX_CELLS,
+    N_UNIT_IDS,
+    RESUME_GRAPPLE,
+    RESUME_GRAPPLE_CELL,
+    RESUME_LEARN,
+)
 from envs.tactics_david.teams import team_mtype
 from envs.tactics_david.units import in_play, move_to, unlock
 
 GRAPPLE_RADIUS = 3  # "Units within 3 Grid Spaces of this Unit" (RA1: orthogonal steps)
+K_COPY = ut.EFFECT_KINDS.index("copy_ability")
 
 
 @njit
@@ -133,3 +152,66 @@ def answer_grapple(S, tb, b: int, a: int) -> None:
     S["eff_unit"][b] = -1
     S["eff_next"][b] = 0
     S["stage"][b] = STAGE_COMBAT
+
+
+@njit
+def learn_row(S, tb, b: int, u: int) -> int:
+    """The `copy_ability` Engagement row of unit u's own acting abilities (Learn), -1 none
+    (or one already used: it has a copied ability this Turn)."""
+    if S["unit_ab_copy"][b, u] >= 0:
+        return -1
+    for m in range(S["unit_n_members"][b, u]):
+        prof = np.int64(S["unit_member"][b, u, m])
+        if prof < 0 or not ability_on(S, tb, b, u, prof):
+            continue
+        start = np.int64(tb.hk_start[H_ENGAGE, prof])
+        for i in range(start, start + tb.hk_count[H_ENGAGE, prof]):
+            row = np.int64(tb.hk_rows[i])
+            if tb.r_kind[row] == K_COPY:
+                return row
+    return -1
+
+
+@njit
+def legal_learn(S, tb, b: int, out) -> int:
+    """RESUME_LEARN: the units Learn may pick (effects.target_ok: in play, in the Range Area,
+    not itself), by their spaces, and A_END (none: "may")."""
+    u = np.int64(S["eff_unit"][b])
+    row = learn_row(S, tb, b, u)
+    n = 0
+    if row >= 0:
+        for v in range(N_UNIT_IDS):
+            if target_ok(S, tb, b, u, row, v):
+                out[n] = A_CELL + S["unit_cell"][b, v]
+                n += 1
+    out[n] = A_END
+    return n + 1
+
+
+@njit
+def ask_learn(S, tb, b: int, u: int) -> bool:
+    """The Engaged unit u has Learn and a unit to pick: ask its player (STAGE_EFFECT,
+    RESUME_LEARN). Returns whether it is asked."""
+    if learn_row(S, tb, b, u) < 0:
+        return False
+    S["eff_unit"][b] = u
+    S["eff_next"][b] = RESUME_LEARN
+    out = np.empty(N_UNIT_IDS + 1, dtype=np.int64)
+    if legal_learn(S, tb, b, out) == 1:  # nobody in its Range Area: nothing to ask
+        S["eff_unit"][b] = -1
+        S["eff_next"][b] = 0
+        return False
+    S["stage"][b] = STAGE_EFFECT
+    return True
+
+
+@njit_inline  # one caller: turn.apply_effect_choice
+def answer_learn(S, tb, b: int, a: int) -> None:
+    """Learn answered: the unit acquires the picked unit's ability (its top member's, R134)
+    until the end of this Player's Turn, or none (A_END)."""
+    u = np.int64(S["eff_unit"][b])
+    if a != A_END:
+        v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
+        S["unit_ab_copy"][b, u] = S["unit_member"][b, v, 0]
+    S["eff_unit"][b] = -1
+    S["eff_next"][b] = 0

@@ -279,6 +279,11 @@ STATE_FIELDS = [
     # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
     # p knows where they are while they stay within that distance of the top (R116)
     ("deck_seen", np.int8, (N_PLAYERS, 2)),
+    # --- branch tdabF: copied abilities (possess.py) ---
+    # int16[40] the unit profile whose ability the unit acquired until the end of this
+    # Player's Turn (Learn, TD-22.2.166, R134), -1 none; read through units.ability_count /
+    # units.ability_prof by every scan of a unit's abilities
+    ("unit_ab_copy", np.int16, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -336,6 +341,9 @@ RESUME_DECK = -16
 # space), then the space it is pulled to (A_CELL + c; fx_pick[0] the unit; possess.py, R133)
 RESUME_GRAPPLE = -17
 RESUME_GRAPPLE_CELL = -18
+# eff_next (tdabF): Learn: the unit whose ability the Engaged unit acquires (A_CELL + its
+# space) or none (A_END), asked on its Engagement (possess.ask_learn, R134)
+RESUME_LEARN = -19
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -415,6 +423,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_dg_seat",
     "au_pack",
     "au_pick2",
+    "unit_ab_copy",
 )
 
 

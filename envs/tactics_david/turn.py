@@ -91,7 +91,13 @@ from envs.tactics_david.effects import (
     status_choice,
 )
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
-from envs.tactics_david.possess import answer_grapple, legal_grapple
+from envs.tactics_david.possess import (
+    answer_grapple,
+    answer_learn,
+    ask_learn,
+    legal_grapple,
+    legal_learn,
+)
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
     H_COMBAT,
@@ -121,6 +127,7 @@ from envs.tactics_david.state import (
     RESUME_GRAPPLE_CELL,
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
+    RESUME_LEARN,
     RESUME_PACK,
     RESUME_PICK2,
     RESUME_PLACE,
@@ -209,6 +216,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
         return GO_NONE
     if ask_study(S, tb, b, u):  # Study: keep or swap the top two Item cards (R116)
         return GO_NONE
+    if ask_learn(S, tb, b, u):  # tdabF: Learn: the unit whose ability it takes (R134)
+        return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -294,6 +303,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         )
     if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
         return legal_grapple(S, tb, b, out)  # tdabF: Grapple Tentacle (R133)
+    if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn's unit, or none (R134)
+        return legal_learn(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -313,11 +324,17 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         if ask_study(S, tb, b, u):  # then its own Study (R116)
             return GO_NONE
+        if ask_learn(S, tb, b, u):  # tdabF: then its Learn (R134)
+            return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
         answer_grapple(S, tb, b, a)  # tdabF: Grapple Tentacle's next pull (R133)
         return GO_NONE
+    if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn answered: the Engagement goes on
+        answer_learn(S, tb, b, a)
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
         answer_pack(S, tb, b, a)
         return GO_NONE
@@ -368,6 +385,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return GO_AFTER_ATTACK  # Alchemy replaced the Attack
     if S["eff_next"][b] == RESUME_STUDY:  # Study answered: the Engagement goes on (R116)
         answer_study(S, b, a)
+        if ask_learn(S, tb, b, u):  # tdabF: then its Learn (R134)
+            return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
@@ -527,6 +546,7 @@ def step(S, tb, b: int, a: int, out) -> int:
                 run_hook(S, tb, b, H_END_TURN, -1, -1)
                 for v in range(S["unit_no_attack"].shape[1]):
                     S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
+                    S["unit_ab_copy"][b, v] = -1  # tdabF: Learn's copy ends (R134)
                 expire(S, b, UNTIL_TURN, -1)
                 expire(S, b, UNTIL_DISENGAGED, -1)
                 if not deathmatch_over(S, tb, b):

@@ -88,6 +88,7 @@ from envs.tactics_david.record import (
     H_LOCK,
     H_RANGED_HIT,
     IMPLEMENTED_ABILITIES,
+    PERM_ATTACK_AFTER_MOVE,
 )
 from envs.tactics_david.state import (
     MAX_CELLS,
@@ -108,7 +109,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import apply_status, kill, move_to
+from envs.tactics_david.units import apply_status, has_permission, kill, move_to
 from tests.tactics_david.td_board import (
     B0,
     S_,
@@ -4348,7 +4349,50 @@ def t_grapple_tentacle():
         assert violations(S, tb, 0) == []
 
 
-ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle})
+def t_learn():
+    """A: Unit Engagement: on its Engagement the Probe's player may pick a unit in its Range
+    Area (not one behind it or out of range; A_END: none); the Probe then has that unit's
+    ability until the end of this Player's Turn (R134). Copying Reckless lets the Ranged
+    Probe fire after moving (TD-14.2 forbids it otherwise); declining leaves it unable to;
+    at the end of the Turn the copy ends."""
+    tb = record()
+    for take in (True, False):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Learn", 5, 2, E)
+        foe = holder(S, tb, 1, "Reckless", 5, 5, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # out of its Range Area
+        unit(S, tb, 0, NEUTRAL, 5, 0, E)  # behind it
+        got = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(got) == sorted([A_CELL + cell(tb, 5, 5), A_END])
+        act(S, tb, A_CELL + cell(tb, 5, 5) if take else A_END)
+        assert S["stage"][0] == STAGE_MOVE
+        assert int(S["unit_ab_copy"][0, u]) == (UNIT_IX[HOLDER["Reckless"]] if take else -1)
+        assert has_permission(S, tb, B0, I(u), I(PERM_ATTACK_AFTER_MOVE)) == take
+        act(S, tb, A_CELL + cell(tb, 4, 2))  # a Movement Procedure
+        got = act(S, tb, A_END)
+        if take:  # it may shoot the Reckless unit though it moved
+            assert S["stage"][0] == STAGE_COMBAT and A_CELL + cell(tb, 5, 5) in got
+        else:  # nothing left to do: its Combat Phase ended by itself
+            assert S["stage"][0] == STAGE_ENGAGE
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        assert S["current"][0] == 0
+        act(S, tb, A_END)  # the Turn ends: so does the copy
+        assert int(S["unit_ab_copy"][0, u]) == -1
+        assert not has_permission(S, tb, B0, I(u), I(PERM_ATTACK_AFTER_MOVE))
+        assert has_permission(S, tb, B0, I(foe), I(PERM_ATTACK_AFTER_MOVE))  # its own
+        assert violations(S, tb, 0) == []
+    for take in (True, False):  # a copied "R: Attack Pro." ability is offered in its place
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Learn", 5, 2, E)
+        holder(S, tb, 1, "Venom", 5, 5, W)
+        engage(S, tb, u)
+        act(S, tb, A_CELL + cell(tb, 5, 5) if take else A_END)
+        assert (A_ABILITY in act(S, tb, A_END)) == take
+
+
+ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle, "Learn": t_learn})
 
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

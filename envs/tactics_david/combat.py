@@ -106,7 +106,7 @@ from envs.tactics_david.pause import (
     take_may,
     use_chosen,
 )
-from envs.tactics_david.possess import ask_grapple
+from envs.tactics_david.possess import ask_grapple, strike_markers
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
@@ -132,6 +132,7 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_REFLECT,
     MAX_UNITS,
@@ -170,6 +171,7 @@ from envs.tactics_david.units import (
     may_lock,
     run_status_rows,
     unit_class,
+    unlock,
 )
 
 PROC_NONE = 0  # strength's procedure: neither (a plain rating)
@@ -583,9 +585,7 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
         if S["unit_place"][b, a] != PLACE_FIELD or S["unit_place"][b, d] != PLACE_FIELD:
             return  # removed from the game: no lock
         for u in (a, d):
-            v = S["unit_lock"][b, u]
-            if v >= 0:
-                S["unit_lock"][b, v] = -1
+            unlock(S, b, u)  # its old lock ends (a Shed Marker's too, R135)
         S["unit_lock"][b, a] = d
         S["unit_lock"][b, d] = a
         S["unit_lock_turn"][b, a] = S["turn"][b]
@@ -723,6 +723,8 @@ def legal_combat(S, tb, b: int, out) -> int:
             v = S["cell_unit"][b, cells[i], slot]
             if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
                 enemy = enemy or not attack_prohibited(S, tb, b, u, np.int64(v))
+        if S["unit_lock"][b, u] == LOCK_MARKER and S["unit_shed_cell"][b, u] == cells[i]:
+            enemy = True  # tdabF: the Shed Marker it is Locked with may be Attacked (R135)
     if enemy:
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         for s in range(sides):
@@ -932,6 +934,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         n = strike_area(S, tb, b, u, cells)
         if not picked and _ask_team_pick(S, tb, b, u, a, cells, n, False):
             return GO_NONE
+        strike_markers(S, b, cells, n)  # tdabF: Shed Markers in the area are removed (R135)
         top = S["unit_member"][b, u, 0]
         S["pz_target"][b] = -1
         rm = tb.u_mode[top] == MODE_RANGED

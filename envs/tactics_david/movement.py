@@ -51,6 +51,7 @@ from envs.tactics_david.combat import begin_procedure, contest
 from envs.tactics_david.effects import K_MOVE, ability_on, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
+from envs.tactics_david.possess import ask_shed
 from envs.tactics_david.record import (
     CHARGE_NEVER,
     CHARGE_WITHIN_ONLY,
@@ -67,6 +68,7 @@ from envs.tactics_david.record import (
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_UNITS,
     N_ITEM_SLOTS,
@@ -584,6 +586,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
+        if v == LOCK_MARKER:  # tdabF: Locked with a Shed Marker: it wins at once (R135)
+            unlock(S, b, u)
+            S["unit_no_combat"][b, u] = 1
+            S["eng_procedure"][b] = PROC_ESCAPED
+            return GO_NONE
         begin_procedure(S, tb, b, u, v, 0)
         run_hook(S, tb, b, H_BEFORE_ESCAPE, u, v)  # only Escape abilities (TD-9.8)
         att, dfn, _ = contest(S, tb, b, u, v, 0, False, True)
@@ -593,6 +600,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
             unlock(S, b, u)
             S["unit_no_combat"][b, u] = 1
             S["eng_procedure"][b] = PROC_ESCAPED
+            ask_shed(S, tb, b, u, v)  # tdabF: Shed: leave a Marker? (R135)
         else:
             kill(S, tb, b, u, v // MAX_UNITS)
             return GO_DISENGAGE

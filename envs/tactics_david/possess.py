@@ -22,6 +22,18 @@ own until the end of this Player's Turn: ``S["unit_ab_copy"]`` holds that profil
 scan of a unit's abilities reads it through the one accessor pair ``units.ability_count`` /
 ``units.ability_prof`` (the hooks, the modifiers, the permissions, the immunities, the Combat
 Phase ability, the trails, ...); turn.step clears it after the End of Turn rows.
+
+Shed (127, R135): its `auto_win` Escape row is data (effects.collect_modifiers). When a unit
+with Shed wins an Escape from an enemy (movement.apply_move), ``ask_shed`` asks its player
+whether to leave a Marker on the space it escaped from (STAGE_EFFECT, RESUME_SHED: A_ABILITY
+yes, A_END no; ``answer_shed``); its Movement Phase then goes on. The enemy stays Locked in
+Combat, with the Marker: ``unit_lock`` holds LOCK_MARKER (so every "Locked in Combat" rule
+holds for it as it is: no movement but an Escape, Engaged before the Turn may end, no Ranged
+Attack, halved against a Terrain Piece behind, no Trade) and ``unit_shed_cell`` the
+Marker's space. An Escape from the Marker wins at once (movement.apply_move); an Attack
+whose area holds the Marker removes it (``strike_markers``, combat.apply_combat; the locked
+unit's strike is offered for it, combat.legal_combat), and so does anything that ends the
+lock (units.unlock).
 """
 
 from __future__ import annotations
@@ -30,22 +42,32 @@ import numpy as np
 
 from envs.core.jit import njit, njit_inline
 from envs.tactics_david import unit_tables as ut
-from envs.tactics_david.actions import A_CELL, A_END, STAGE_COMBAT, STAGE_EFFECT
+from envs.tactics_david.actions import (
+    A_ABILITY,
+    A_CELL,
+    A_END,
+    STAGE_COMBAT,
+    STAGE_EFFECT,
+    STAGE_MOVE,
+)
 from envs.tactics_david.effects import ability_on, target_ok
 from envs.tactics_david.grid import may_stop
-from envs.tactics_david.record import H_ENGAGE
+from envs.tactics_david.record import H_BEFORE_ESCAPE, H_ENGAGE
 from envs.tactics_david.state import (
+    LOCK_MARKER,
     MAX_CELLS,
     N_UNIT_IDS,
     RESUME_GRAPPLE,
     RESUME_GRAPPLE_CELL,
     RESUME_LEARN,
+    RESUME_SHED,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import in_play, move_to, unlock
+from envs.tactics_david.units import ability_count, ability_prof, in_play, move_to, unlock
 
 GRAPPLE_RADIUS = 3  # "Units within 3 Grid Spaces of this Unit" (RA1: orthogonal steps)
 K_COPY = ut.EFFECT_KINDS.index("copy_ability")
+K_CUSTOM = ut.EFFECT_KINDS.index("custom")
 
 
 @njit
@@ -215,3 +237,53 @@ def answer_learn(S, tb, b: int, a: int) -> None:
         S["unit_ab_copy"][b, u] = S["unit_member"][b, v, 0]
     S["eff_unit"][b] = -1
     S["eff_next"][b] = 0
+
+
+@njit_inline  # one caller: movement.apply_move, once an Escape is won
+def ask_shed(S, tb, b: int, u: int, v: int) -> None:
+    """Unit u won its Escape from enemy unit v: if one of u's acting abilities has Shed's
+    Marker row (`custom`, before the Escape), its player is asked whether to leave a Marker
+    (STAGE_EFFECT, RESUME_SHED)."""
+    if v < 0 or v >= N_UNIT_IDS or not in_play(S, tb, b, v):
+        return
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
+        if prof < 0 or not ability_on(S, tb, b, u, prof):
+            continue
+        start = np.int64(tb.hk_start[H_BEFORE_ESCAPE, prof])
+        for i in range(start, start + tb.hk_count[H_BEFORE_ESCAPE, prof]):
+            if tb.r_kind[tb.hk_rows[i]] == K_CUSTOM:
+                S["eff_unit"][b] = u
+                S["fx_pick"][b, 0] = v
+                S["eff_next"][b] = RESUME_SHED
+                S["stage"][b] = STAGE_EFFECT
+                return
+
+
+@njit_inline  # one caller: turn.apply_effect_choice
+def answer_shed(S, b: int, a: int) -> None:
+    """Shed answered: with A_ABILITY the enemy (fx_pick[0]) is Locked in Combat with a Marker
+    on the space the unit escaped from (its space now; the lock keeps its Turn); then the
+    unit's Movement Phase goes on."""
+    u = np.int64(S["eff_unit"][b])
+    v = np.int64(S["fx_pick"][b, 0])
+    if a == A_ABILITY and S["unit_lock"][b, v] < 0:
+        S["unit_lock"][b, v] = LOCK_MARKER
+        S["unit_shed_cell"][b, v] = S["unit_cell"][b, u]
+    S["fx_pick"][b, 0] = -1
+    S["eff_unit"][b] = -1
+    S["eff_next"][b] = 0
+    S["stage"][b] = STAGE_MOVE
+
+
+@njit_inline  # one caller: combat.apply_combat, as a strike's Area of Attack is placed
+def strike_markers(S, b: int, cells, n: int) -> None:
+    """Shed Markers on the spaces cells[:n] are Attacked: each is removed, and the unit
+    Locked with it is no longer Locked in Combat (R135)."""
+    for w in range(N_UNIT_IDS):
+        if S["unit_lock"][b, w] != LOCK_MARKER:
+            continue
+        for i in range(n):
+            if cells[i] == S["unit_shed_cell"][b, w]:
+                unlock(S, b, w)
+                break

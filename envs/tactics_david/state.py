@@ -284,6 +284,9 @@ STATE_FIELDS = [
     # Player's Turn (Learn, TD-22.2.166, R134), -1 none; read through units.ability_count /
     # units.ability_prof by every scan of a unit's abilities
     ("unit_ab_copy", np.int16, (N_UNIT_IDS,)),
+    # int16[40] the space of the Shed Marker the unit is Locked in Combat with (its unit_lock
+    # is LOCK_MARKER), -1 none (TD-22.2.127, R135; public)
+    ("unit_shed_cell", np.int16, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -344,6 +347,11 @@ RESUME_GRAPPLE_CELL = -18
 # eff_next (tdabF): Learn: the unit whose ability the Engaged unit acquires (A_CELL + its
 # space) or none (A_END), asked on its Engagement (possess.ask_learn, R134)
 RESUME_LEARN = -19
+# eff_next (tdabF): Shed: the unit that won its Escape (eff_unit) leaves a Marker on its
+# space, Locked in Combat with the enemy fx_pick[0] (A_ABILITY), or none (A_END); R135
+RESUME_SHED = -20
+# unit_lock (tdabF): Locked in Combat with a Shed Marker (on unit_shed_cell), not a unit (R135)
+LOCK_MARKER = N_UNIT_IDS
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -424,6 +432,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_pack",
     "au_pick2",
     "unit_ab_copy",
+    "unit_shed_cell",
 )
 
 

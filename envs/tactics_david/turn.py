@@ -94,6 +94,7 @@ from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.possess import (
     answer_grapple,
     answer_learn,
+    answer_shed,
     ask_learn,
     legal_grapple,
     legal_learn,
@@ -132,6 +133,7 @@ from envs.tactics_david.state import (
     RESUME_PICK2,
     RESUME_PLACE,
     RESUME_SHAPE,
+    RESUME_SHED,
     RESUME_STATUS,
     RESUME_STUDY,
     RESUME_SUMMON,
@@ -305,6 +307,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_grapple(S, tb, b, out)  # tdabF: Grapple Tentacle (R133)
     if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn's unit, or none (R134)
         return legal_learn(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_SHED:  # tdabF: Shed: leave a Marker, or not (R135)
+        return legal_yes_no(S, tb, b, out)  # A_ABILITY yes, A_END no
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -330,6 +334,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
         answer_grapple(S, tb, b, a)  # tdabF: Grapple Tentacle's next pull (R133)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_SHED:  # tdabF: Shed answered: the Movement Phase goes on
+        answer_shed(S, b, a)
         return GO_NONE
     if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn answered: the Engagement goes on
         answer_learn(S, tb, b, a)

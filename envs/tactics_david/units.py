@@ -162,11 +162,12 @@ def move_to(S, b: int, u: int, cell: int) -> None:
 
 @njit
 def unlock(S, b: int, u: int) -> None:
-    """End the Combat Lock unit u is in (both sides)."""
+    """End the Combat Lock unit u is in (both sides; with a Shed Marker: the Marker goes)."""
     v = S["unit_lock"][b, u]
-    if v >= 0:
+    if v >= 0 and v < N_UNIT_IDS:
         S["unit_lock"][b, v] = -1
     S["unit_lock"][b, u] = -1
+    S["unit_shed_cell"][b, u] = -1  # tdabF: a Shed Marker's lock ends with it (R135)
 
 
 @njit

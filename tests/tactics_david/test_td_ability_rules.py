@@ -91,6 +91,7 @@ from envs.tactics_david.record import (
     PERM_ATTACK_AFTER_MOVE,
 )
 from envs.tactics_david.state import (
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_UNITS,
     PLACE_FIELD,
@@ -4392,7 +4393,51 @@ def t_learn():
         assert (A_ABILITY in act(S, tb, A_END)) == take
 
 
-ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle, "Learn": t_learn})
+def t_shed():
+    """D: Escape Pro.: the Snake wins its Escape automatically (from a Heavy unit it would
+    mostly lose to), then its player may leave a Marker on the space it escaped from (R135):
+    the enemy stays Locked in Combat with the Marker (its player must Engage it before the
+    Turn may end; no movement but an Escape), its Escape from the Marker wins at once, and
+    its Attack on the Marker removes it. Declined: the enemy is free."""
+    tb = record()
+    for seed in SEEDS[:6]:
+        leave = seed % 3 != 0
+        S = position(tb, seed=seed, turn=2)
+        u = holder(S, tb, 0, "Shed", 5, 5, E)
+        e = unit(S, tb, 1, HOLDER["Holy Might"], 5, 6, W)
+        S["unit_lock"][0, u], S["unit_lock"][0, e] = e, u
+        S["unit_lock_turn"][0, u] = S["unit_lock_turn"][0, e] = 1
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)
+        assert sorted(engage(S, tb, u)) == sorted([A_ESCAPE, A_END])
+        got = act(S, tb, A_ESCAPE)
+        assert not has(S, u, "Dead") and S["unit_lock"][0, u] == -1
+        assert S["stage"][0] == STAGE_EFFECT and sorted(got) == sorted([A_ABILITY, A_END])
+        act(S, tb, A_ABILITY if leave else A_END)
+        assert S["stage"][0] == STAGE_MOVE
+        assert S["unit_lock"][0, e] == (LOCK_MARKER if leave else -1)
+        assert S["unit_shed_cell"][0, e] == (cell(tb, 5, 5) if leave else -1)
+        act(S, tb, A_CELL + cell(tb, 3, 5))  # its Movement Phase goes on
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        if S["current"][0] == 0:
+            act(S, tb, A_END)  # seat 1's Turn
+        assert S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE
+        assert (A_END in legal(S, tb)) == (not leave)  # Locked: it must be Engaged first
+        if leave:
+            moves = engage(S, tb, e)
+            assert sorted(moves) == sorted([A_ESCAPE, A_END])  # Locked: no movement
+            if seed % 2:  # an Escape from the Marker wins at once
+                act(S, tb, A_ESCAPE)
+                assert S["stage"][0] == STAGE_MOVE and not has(S, e, "Dead")
+                assert A_CELL + cell(tb, 5, 8) in legal(S, tb)  # free to move on
+            else:  # its Attack on the Marker removes it
+                assert A_STRIKE in act(S, tb, A_END)
+                act(S, tb, A_STRIKE)
+            assert S["unit_lock"][0, e] == -1 and S["unit_shed_cell"][0, e] == -1
+        assert violations(S, tb, 0) == []
+
+
+ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle, "Learn": t_learn, "Shed": t_shed})
 
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -75,7 +75,13 @@ from envs.tactics_david.state import (
     UNTIL_DISENGAGED,
     UNTIL_TURN,
 )
-from envs.tactics_david.units import apply_status, deck_to_bottom, discard_status
+from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
+    apply_status,
+    deck_to_bottom,
+    discard_status,
+)
 
 DUR_TURN = ut.DURATIONS.index("turn")
 MAX_GROUP = 4  # rows of one choice group (A_SIDE + k, k < 4)
@@ -115,8 +121,8 @@ def ask_aura(S, tb, b: int, u: int) -> bool:
     at its first row."""
     started = S["au_src"][b] < 0
     for src in range(N_UNIT_IDS):
-        for m in range(S["unit_n_members"][b, src]):
-            prof = np.int64(S["unit_member"][b, src, m])
+        for m in range(ability_count(S, b, src)):
+            prof = ability_prof(S, b, src, m)
             if prof < 0 or not ability_on(S, tb, b, src, prof):
                 continue
             start = np.int64(tb.hk_start[H_ENGAGE_AURA, prof])
@@ -415,8 +421,8 @@ def ask_pack(S, tb, b: int, go: int) -> bool:
     if p < 0 or not _alive(S, tb, b, p):
         return False
     has = False
-    for m in range(S["unit_n_members"][b, p]):
-        prof = np.int64(S["unit_member"][b, p, m])
+    for m in range(ability_count(S, b, p)):
+        prof = ability_prof(S, b, p, m)
         if prof >= 0 and tb.ab_team[prof] & TEAM_PACK and ability_on(S, tb, b, p, prof):
             has = True
     if not has:

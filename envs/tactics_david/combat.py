@@ -106,6 +106,7 @@ from envs.tactics_david.pause import (
     take_may,
     use_chosen,
 )
+from envs.tactics_david.possess import ask_grapple, strike_markers
 from envs.tactics_david.record import (
     ATTACK_SIDE_FRONT,
     H_AFTER_ATTACK,
@@ -131,6 +132,7 @@ from envs.tactics_david.record import (
 )
 from envs.tactics_david.state import (
     FORCE_ADVANCE,
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_REFLECT,
     MAX_UNITS,
@@ -148,6 +150,7 @@ from envs.tactics_david.state import (
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
     RESUME_DECK,
+    RESUME_GRAPPLE,
     RESUME_PLACE,
     RESUME_STATUS,
     SIDE_BACK,
@@ -158,6 +161,8 @@ from envs.tactics_david.state import (
 )
 from envs.tactics_david.teams import clear_picks, pick_cell, team_bits, team_struck
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     has_flag,
     has_permission,
     in_play,
@@ -166,6 +171,7 @@ from envs.tactics_david.units import (
     may_lock,
     run_status_rows,
     unit_class,
+    unlock,
 )
 
 PROC_NONE = 0  # strength's procedure: neither (a plain rating)
@@ -376,8 +382,8 @@ def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
 def type_bits(S, tb, b: int, u: int) -> int:
     """record.TYPES_* bits of unit u's acting abilities (every member of a stack, R25)."""
     bits = 0
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof >= 0 and ability_on(S, tb, b, u, prof):
             bits |= np.int64(tb.ab_types[prof])
     return bits
@@ -579,9 +585,7 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
         if S["unit_place"][b, a] != PLACE_FIELD or S["unit_place"][b, d] != PLACE_FIELD:
             return  # removed from the game: no lock
         for u in (a, d):
-            v = S["unit_lock"][b, u]
-            if v >= 0:
-                S["unit_lock"][b, v] = -1
+            unlock(S, b, u)  # its old lock ends (a Shed Marker's too, R135)
         S["unit_lock"][b, a] = d
         S["unit_lock"][b, d] = a
         S["unit_lock_turn"][b, a] = S["turn"][b]
@@ -719,6 +723,8 @@ def legal_combat(S, tb, b: int, out) -> int:
             v = S["cell_unit"][b, cells[i], slot]
             if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
                 enemy = enemy or not attack_prohibited(S, tb, b, u, np.int64(v))
+        if S["unit_lock"][b, u] == LOCK_MARKER and S["unit_shed_cell"][b, u] == cells[i]:
+            enemy = True  # tdabF: the Shed Marker it is Locked with may be Attacked (R135)
     if enemy:
         sides = 1 if tb.type_attack_side[S["unit_attack_type"][b, u]] == ATTACK_SIDE_FRONT else 4
         for s in range(sides):
@@ -898,6 +904,8 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             return GO_NONE
         if combat_phase:
             run_hook(S, tb, b, H_COMBAT, u, -1)
+            if S["eff_next"][b] == RESUME_GRAPPLE:  # tdabF: Grapple Tentacle's pulls (R133)
+                ask_grapple(S, tb, b)
             return GO_NONE  # the Combat Phase goes on (STAGE_COMBAT)
         place = ranged_place(S, tb, b, u)
         if place != PLACE_NO:  # a Ranged breath (R88) or gaze (R89): its space is picked
@@ -926,6 +934,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         n = strike_area(S, tb, b, u, cells)
         if not picked and _ask_team_pick(S, tb, b, u, a, cells, n, False):
             return GO_NONE
+        strike_markers(S, b, cells, n)  # tdabF: Shed Markers in the area are removed (R135)
         top = S["unit_member"][b, u, 0]
         S["pz_target"][b] = -1
         rm = tb.u_mode[top] == MODE_RANGED

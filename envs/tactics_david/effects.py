@@ -78,6 +78,7 @@ from envs.tactics_david.state import (
     RES_NEGATED,
     RES_NO_LOCK,
     RES_RANGED,
+    RESUME_GRAPPLE,
     RESUME_GUIDE,
     STATUS_PERMANENT,
     UNTIL_AFTER_COMBAT,
@@ -89,6 +90,8 @@ from envs.tactics_david.state import (
     USE_DISENGAGED,
 )
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     apply_status,
     dead_only_by_attack,
     discard_status,
@@ -244,6 +247,7 @@ K_STACK = _k("stack_under")  # tdabC: Host, Curse, Alter (control.py)
 K_DISABLE = _k("disable_ability")  # tdabC: Ghoul Blight
 K_REPOSITION = _k("reposition")  # tdabC: Summon (R129)
 REPOS_SUMMON = _m("reposition", "summon_into_range_area")
+REPOS_PULL = _m("reposition", "pull_to_self")  # tdabF: Grapple Tentacle (possess.py, R133)
 K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
 EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
 K_PROHIBIT = _k("attack_prohibited")
@@ -729,6 +733,9 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         if c >= 0 and S["cell_unit"][b, c, 0] < 0:
             move_to(S, b, v, c)
             S["unit_moved"][b, v] = 1  # "counts as having moved that Turn"
+    elif kind == K_REPOSITION and mode == REPOS_PULL:  # tdabF: asked once the rows have run
+        S["eff_unit"][b] = src  # (possess.ask_grapple, R133)
+        S["eff_next"][b] = RESUME_GRAPPLE
     elif kind == K_EXTRA and mode == EXTRA_GUIDE:  # asked once the rows have run (R131)
         S["eff_unit"][b] = v
         S["eff_next"][b] = RESUME_GUIDE
@@ -755,8 +762,8 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
         lo = first if first >= 0 else 0
         hi = first + 1 if first >= 0 else (N_UNIT_IDS if first == -1 else 0)
         for src in range(lo, hi):
-            for m in range(S["unit_n_members"][b, src]):
-                prof = np.int64(S["unit_member"][b, src, m])
+            for m in range(ability_count(S, b, src)):
+                prof = ability_prof(S, b, src, m)
                 if prof < 0 or not ability_on(S, tb, b, src, prof):
                     continue
                 start = np.int64(tb.hk_start[h, prof])
@@ -937,8 +944,8 @@ def replaced_attack_row(S, tb, b: int, u: int) -> int:
     else the first "D: Combat Pha." row, -1 none: the ability it may use in its Combat Phase
     (A_ABILITY), instead of its Attack (R: H_REPLACES) or besides it (D: H_COMBAT, R55)."""
     for h in (H_REPLACES, H_COMBAT):
-        for m in range(S["unit_n_members"][b, u]):
-            prof = np.int64(S["unit_member"][b, u, m])
+        for m in range(ability_count(S, b, u)):
+            prof = ability_prof(S, b, u, m)
             if prof >= 0 and ability_on(S, tb, b, u, prof) and tb.hk_count[h, prof] > 0:
                 return np.int64(tb.hk_rows[tb.hk_start[h, prof]])
     return -1
@@ -1154,8 +1161,8 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
     seen = np.full(MAX_NONCUM, -1, dtype=np.int64)
     n_seen = 0
     for src in range(N_UNIT_IDS):
-        for m in range(S["unit_n_members"][b, src]):
-            prof = np.int64(S["unit_member"][b, src, m])
+        for m in range(ability_count(S, b, src)):
+            prof = ability_prof(S, b, src, m)
             if prof < 0 or not ability_on(S, tb, b, src, prof):
                 continue
             start = np.int64(tb.hk_start[H_MOD, prof])
@@ -1253,8 +1260,8 @@ def alerted(S, tb, b: int, u: int, v: int) -> bool:
     for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
         if h == u or S["unit_place"][b, h] != PLACE_FIELD:
             continue
-        for m in range(S["unit_n_members"][b, h]):
-            prof = np.int64(S["unit_member"][b, h, m])
+        for m in range(ability_count(S, b, h)):
+            prof = ability_prof(S, b, h, m)
             if (
                 prof >= 0
                 and tb.ab_alert[prof] > 0
@@ -1272,8 +1279,8 @@ def attack_twice(S, tb, b: int, u: int) -> bool:
     Root, the row's conditions; granted once however many grant it, R93)."""
     p = u // MAX_UNITS
     for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
-        for m in range(S["unit_n_members"][b, h]):
-            prof = np.int64(S["unit_member"][b, h, m])
+        for m in range(ability_count(S, b, h)):
+            prof = ability_prof(S, b, h, m)
             if prof < 0 or tb.ab_twice_row[prof] < 0 or not ability_on(S, tb, b, h, prof):
                 continue
             row = np.int64(tb.ab_twice_row[prof])
@@ -1291,8 +1298,8 @@ def ranged_hit_bonus(S, tb, b: int, u: int, mod: int) -> int:
     """The dice unit u's abilities add to its Ranged Hit Procedure (Perfect Shot's D3, R58),
     rolled, each result changed by `mod` as the procedure's own dice are (Necklace)."""
     total = np.int64(0)
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or not ability_on(S, tb, b, u, prof):
             continue
         start = np.int64(tb.hk_start[H_RANGED_HIT, prof])
@@ -1308,8 +1315,8 @@ def dead_immune(S, tb, b: int, u: int, attacker: int) -> bool:
     """Whether unit u's abilities keep it from acquiring the Dead Status from this attack:
     its conditional `status_immunity` rows naming Dead (Just Mud: from the unit Locked with
     it; Indestructable: from a Physical Attack), the attacker being the unit concerned."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or not ability_on(S, tb, b, u, prof):
             continue
         start = np.int64(tb.hk_start[H_IMMUNE, prof])
@@ -1343,8 +1350,8 @@ def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
     Forest); or a may not attack d this Turn (False Guide's target, R131)."""
     if S["unit_no_attack"][b, a] == d:
         return True
-    for m in range(S["unit_n_members"][b, d]):
-        prof = np.int64(S["unit_member"][b, d, m])
+    for m in range(ability_count(S, b, d)):
+        prof = ability_prof(S, b, d, m)
         if prof < 0 or not ability_on(S, tb, b, d, prof):
             continue
         row = np.int64(tb.ab_prohibit[prof])

@@ -79,7 +79,13 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
         elif g["unit_cell"][u] != -1:
             out.append(f"unit {u}: off the battlefield but unit_cell {g['unit_cell'][u]}")
         v = int(g["unit_lock"][u])
-        if v >= 0:
+        shed = int(g["unit_shed_cell"][u])  # tdabF: a Shed Marker (R135)
+        if (v == st.LOCK_MARKER) != (shed >= 0) or shed >= rows * cols:
+            out.append(f"unit {u}: lock {v} with a Shed Marker on space {shed}")
+        if v == st.LOCK_MARKER:
+            if status[dead] != 0:
+                out.append(f"unit {u}: Dead and Locked in Combat")
+        elif v >= 0:
             if status[dead] != 0:
                 out.append(f"unit {u}: Dead and Locked in Combat")
             if g["unit_lock"][v] != u:
@@ -320,7 +326,13 @@ def unit_code(S, tb, b, u, rows, cols, bf):
     elif c != -1:
         return BAD_PLACE
     v = S["unit_lock"][b, u]
-    if v >= 0:
+    shed = S["unit_shed_cell"][b, u]  # tdabF: a Shed Marker (R135)
+    if (v == st.LOCK_MARKER) != (shed >= 0) or shed >= rows * cols:
+        return BAD_LOCK
+    if v == st.LOCK_MARKER:
+        if is_dead:
+            return BAD_LOCK
+    elif v >= 0:
         if (
             is_dead
             or S["unit_lock"][b, v] != u

@@ -63,6 +63,8 @@ from envs.tactics_david.state import (
     PLACE_FIELD,
 )
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     deathmatch_over,
     deck_to_bottom,
     in_play,
@@ -508,8 +510,8 @@ def begin_acquisition(S, tb, b: int) -> int:
     for k in range(S["army_size"][b, p]):  # tdabB: Inventory Invention (TD-22.2.58, R113)
         u = p * MAX_UNITS + k
         if in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0:
-            for m in range(S["unit_n_members"][b, u]):
-                prof = np.int64(S["unit_member"][b, u, m])
+            for m in range(ability_count(S, b, u)):
+                prof = ability_prof(S, b, u, m)
                 if prof >= 0 and tb.ab_active[prof]:
                     kills = max(kills, np.int64(tb.ab_acq_kills[prof]))
     need = np.int64(7)

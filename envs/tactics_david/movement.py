@@ -51,6 +51,7 @@ from envs.tactics_david.combat import begin_procedure, contest
 from envs.tactics_david.effects import K_MOVE, ability_on, active_sum, expire, run_hook
 from envs.tactics_david.grid import may_step, may_stop, offset_cell
 from envs.tactics_david.items import item_sum
+from envs.tactics_david.possess import ask_shed
 from envs.tactics_david.record import (
     CHARGE_NEVER,
     CHARGE_WITHIN_ONLY,
@@ -67,6 +68,7 @@ from envs.tactics_david.record import (
 from envs.tactics_david.state import (
     FORCE_FLEE,
     FORCE_NONE,
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_UNITS,
     N_ITEM_SLOTS,
@@ -88,6 +90,8 @@ from envs.tactics_david.teams import (
 )
 from envs.tactics_david.trails import trail_moved, trail_stops
 from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
     dead_only_by_attack,
     has_flag,
     has_permission,
@@ -537,8 +541,8 @@ def _after_charge(S, tb, b: int, u: int) -> int:
     an ability lets the unit make another Facing Procedure first (Maneuver: STAGE_MOVE offers
     the facings and A_END, R78)."""
     if S["unit_place"][b, u] == PLACE_FIELD:
-        for m in range(S["unit_n_members"][b, u]):
-            prof = np.int64(S["unit_member"][b, u, m])
+        for m in range(ability_count(S, b, u)):
+            prof = ability_prof(S, b, u, m)
             if prof >= 0 and tb.ab_charge_face[prof] and ability_on(S, tb, b, u, prof):
                 S["eng_faced"][b] = 0
                 S["stage"][b] = STAGE_MOVE
@@ -582,6 +586,11 @@ def apply_move(S, tb, b: int, a: int) -> int:
     S["unit_moved"][b, u] = 1
     if a == A_ESCAPE:
         v = np.int64(S["unit_lock"][b, u])
+        if v == LOCK_MARKER:  # tdabF: Locked with a Shed Marker: it wins at once (R135)
+            unlock(S, b, u)
+            S["unit_no_combat"][b, u] = 1
+            S["eng_procedure"][b] = PROC_ESCAPED
+            return GO_NONE
         begin_procedure(S, tb, b, u, v, 0)
         run_hook(S, tb, b, H_BEFORE_ESCAPE, u, v)  # only Escape abilities (TD-9.8)
         att, dfn, _ = contest(S, tb, b, u, v, 0, False, True)
@@ -591,6 +600,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
             unlock(S, b, u)
             S["unit_no_combat"][b, u] = 1
             S["eng_procedure"][b] = PROC_ESCAPED
+            ask_shed(S, tb, b, u, v)  # tdabF: Shed: leave a Marker? (R135)
         else:
             kill(S, tb, b, u, v // MAX_UNITS)
             return GO_DISENGAGE

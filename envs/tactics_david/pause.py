@@ -68,7 +68,14 @@ from envs.tactics_david.state import (
     PLACE_FIELD,
     RES_NEGATED,
 )
-from envs.tactics_david.units import deck_to_bottom, discard_status, move_to, unlock
+from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
+    deck_to_bottom,
+    discard_status,
+    move_to,
+    unlock,
+)
 
 # S["pz_at"]: where the paused procedure resumes (module docstring)
 PZ_NONE = 0
@@ -117,8 +124,8 @@ def is_lucky(S, tb, b: int, u: int) -> bool:
 def retry_row(S, tb, b: int, u: int) -> bool:
     """Whether one of unit u's abilities may perform a missed Ranged Hit again (Target
     Practice's optional `ranged_hit_retry` row)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or not ability_on(S, tb, b, u, prof):
             continue
         start = np.int64(tb.hk_start[H_RANGED_HIT, prof])
@@ -184,8 +191,8 @@ def find_defend_may(S, tb, b: int, a: int, d: int) -> bool:
     for src in range(N_UNIT_IDS):
         if not _alive(S, tb, b, src):
             continue
-        for m in range(S["unit_n_members"][b, src]):
-            prof = np.int64(S["unit_member"][b, src, m])
+        for m in range(ability_count(S, b, src)):
+            prof = ability_prof(S, b, src, m)
             if prof < 0 or not ability_on(S, tb, b, src, prof):
                 continue
             start = np.int64(tb.hk_start[H_BEFORE_DEFEND, prof])

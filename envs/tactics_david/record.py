@@ -275,6 +275,10 @@ IMPLEMENTED_ABILITIES = (
     "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
     "Chemistry",  # tdabB: an Expendable Item taken from the Item Deck (R117)
     "Alchemy",  # tdabB: an equipped Item swapped for one of its Type in the deck (R117)
+    # tdabF: forced moves, copying, terrain, control (possess.py, R133-R139)
+    "Grapple Tentacle",  # pulls every unit within 3 next to it, in this Player's order (R133)
+    "Learn",  # another unit's ability until the end of the Turn (units.ability_prof, R134)
+    "Shed",  # wins its Escape; a Marker left Locked with the enemy (LOCK_MARKER, R135)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

@@ -333,6 +333,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_root_decl"][b, u] = -1
         S["unit_no_attack"][b, u] = -1
         S["unit_shape"][b, u] = -1
+        S["unit_ab_copy"][b, u] = -1  # tdabF: no copied ability (Learn, R134)
+        S["unit_shed_cell"][b, u] = -1  # tdabF: not Locked with a Shed Marker (R135)
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

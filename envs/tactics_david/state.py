@@ -279,6 +279,14 @@ STATE_FIELDS = [
     # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
     # p knows where they are while they stay within that distance of the top (R116)
     ("deck_seen", np.int8, (N_PLAYERS, 2)),
+    # --- branch tdabF: copied abilities (possess.py) ---
+    # int16[40] the unit profile whose ability the unit acquired until the end of this
+    # Player's Turn (Learn, TD-22.2.166, R134), -1 none; read through units.ability_count /
+    # units.ability_prof by every scan of a unit's abilities
+    ("unit_ab_copy", np.int16, (N_UNIT_IDS,)),
+    # int16[40] the space of the Shed Marker the unit is Locked in Combat with (its unit_lock
+    # is LOCK_MARKER), -1 none (TD-22.2.127, R135; public)
+    ("unit_shed_cell", np.int16, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -332,6 +340,18 @@ AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the g
 RESUME_STUDY = -15
 # eff_next (tdabB): Chemistry, Alchemy: the Item taken from the deck (A_PIECE + i, R117)
 RESUME_DECK = -16
+# eff_next (tdabF): Grapple Tentacle: this Player picks the next unit it pulls (A_CELL + its
+# space), then the space it is pulled to (A_CELL + c; fx_pick[0] the unit; possess.py, R133)
+RESUME_GRAPPLE = -17
+RESUME_GRAPPLE_CELL = -18
+# eff_next (tdabF): Learn: the unit whose ability the Engaged unit acquires (A_CELL + its
+# space) or none (A_END), asked on its Engagement (possess.ask_learn, R134)
+RESUME_LEARN = -19
+# eff_next (tdabF): Shed: the unit that won its Escape (eff_unit) leaves a Marker on its
+# space, Locked in Combat with the enemy fx_pick[0] (A_ABILITY), or none (A_END); R135
+RESUME_SHED = -20
+# unit_lock (tdabF): Locked in Combat with a Shed Marker (on unit_shed_cell), not a unit (R135)
+LOCK_MARKER = N_UNIT_IDS
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -411,6 +431,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_dg_seat",
     "au_pack",
     "au_pick2",
+    "unit_ab_copy",
+    "unit_shed_cell",
 )
 
 

@@ -32,7 +32,7 @@ from envs.tactics_david.actions import A_FACE, STAGE_MOVE
 from envs.tactics_david.effects import ability_on
 from envs.tactics_david.record import TEAM_CARRY, TEAM_CIRCUMVENT
 from envs.tactics_david.state import MAX_UNITS, N_UNIT_IDS
-from envs.tactics_david.units import in_play, is_dead
+from envs.tactics_david.units import ability_count, ability_prof, in_play, is_dead
 
 LAND = 0  # tables.MOVEMENT_TYPES index of "Land" (a mixed Team's Movement Type, TD-18.4)
 SOAR = 2  # ... of "Soar" (Carry)
@@ -43,8 +43,8 @@ def team_bits(S, tb, b: int, u: int) -> int:
     """The record.TEAM_* bits of unit u's acting abilities (every member of a stack): Carry,
     Ride, Circumvent (TD-22.2)."""
     bits = np.int64(0)
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof >= 0 and ability_on(S, tb, b, u, prof):
             bits |= np.int64(tb.ab_team[prof])
     return bits

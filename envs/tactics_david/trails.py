@@ -35,7 +35,6 @@ from envs.tactics_david.grid import may_step, offset_cell
 from envs.tactics_david.record import PERM_THROUGH_PIECES
 from envs.tactics_david.state import (
     MAX_CELLS,
-    MAX_MEMBERS,
     MAX_UNITS,
     N_STATUSES,
     PLACE_FIELD,
@@ -43,7 +42,7 @@ from envs.tactics_david.state import (
     STATUS_PERMANENT,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import apply_status, has_permission
+from envs.tactics_david.units import ability_count, ability_prof, apply_status, has_permission
 
 MT_HOVER = T.MOVEMENT_TYPES.index("Hover")
 MT_SOAR = T.MOVEMENT_TYPES.index("Soar")
@@ -55,8 +54,8 @@ def trail_row(S, tb, b: int, v: int) -> int:
     """The `trail_marker` row of unit v (its first member with an implemented trail), -1."""
     if v < 0:
         return -1
-    for m in range(MAX_MEMBERS):
-        prof = np.int64(S["unit_member"][b, v, m])
+    for m in range(ability_count(S, b, v)):
+        prof = ability_prof(S, b, v, m)
         if prof >= 0 and tb.ab_trail_row[prof] >= 0 and tb.ab_active[prof]:
             return np.int64(tb.ab_trail_row[prof])
     return -1
@@ -188,8 +187,8 @@ def ask_study(S, tb, b: int, u: int) -> bool:
     them (STAGE_EFFECT, RESUME_STUDY). Returns whether it is asked."""
     if S["unit_status"][b, u, tb.status_dead] != 0 or S["deck_count"][b] == 0:
         return False
-    for m in range(MAX_MEMBERS):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or tb.ab_study_row[prof] < 0 or not tb.ab_active[prof]:
             continue
         row = np.int64(tb.ab_study_row[prof])

@@ -91,6 +91,14 @@ from envs.tactics_david.effects import (
     status_choice,
 )
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
+from envs.tactics_david.possess import (
+    answer_grapple,
+    answer_learn,
+    answer_shed,
+    ask_learn,
+    legal_grapple,
+    legal_learn,
+)
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
     H_COMBAT,
@@ -116,12 +124,16 @@ from envs.tactics_david.state import (
     RESUME_AURA,
     RESUME_CHOICE,
     RESUME_DECK,
+    RESUME_GRAPPLE,
+    RESUME_GRAPPLE_CELL,
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
+    RESUME_LEARN,
     RESUME_PACK,
     RESUME_PICK2,
     RESUME_PLACE,
     RESUME_SHAPE,
+    RESUME_SHED,
     RESUME_STATUS,
     RESUME_STUDY,
     RESUME_SUMMON,
@@ -206,6 +218,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
         return GO_NONE
     if ask_study(S, tb, b, u):  # Study: keep or swap the top two Item cards (R116)
         return GO_NONE
+    if ask_learn(S, tb, b, u):  # tdabF: Learn: the unit whose ability it takes (R134)
+        return GO_NONE
     out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
     return after_engagement_rows(S, tb, b, u, out)
 
@@ -289,6 +303,12 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return items.legal_deck_pick(
             S, tb, b, replaced_attack_row(S, tb, b, np.int64(S["engaged"][b])), out
         )
+    if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
+        return legal_grapple(S, tb, b, out)  # tdabF: Grapple Tentacle (R133)
+    if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn's unit, or none (R134)
+        return legal_learn(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_SHED:  # tdabF: Shed: leave a Marker, or not (R135)
+        return legal_yes_no(S, tb, b, out)  # A_ABILITY yes, A_END no
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -308,6 +328,18 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             return GO_NONE
         if ask_study(S, tb, b, u):  # then its own Study (R116)
             return GO_NONE
+        if ask_learn(S, tb, b, u):  # tdabF: then its Learn (R134)
+            return GO_NONE
+        out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
+        return after_engagement_rows(S, tb, b, u, out)
+    if S["eff_next"][b] == RESUME_GRAPPLE or S["eff_next"][b] == RESUME_GRAPPLE_CELL:
+        answer_grapple(S, tb, b, a)  # tdabF: Grapple Tentacle's next pull (R133)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_SHED:  # tdabF: Shed answered: the Movement Phase goes on
+        answer_shed(S, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_LEARN:  # tdabF: Learn answered: the Engagement goes on
+        answer_learn(S, tb, b, a)
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
@@ -360,6 +392,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return GO_AFTER_ATTACK  # Alchemy replaced the Attack
     if S["eff_next"][b] == RESUME_STUDY:  # Study answered: the Engagement goes on (R116)
         answer_study(S, b, a)
+        if ask_learn(S, tb, b, u):  # tdabF: then its Learn (R134)
+            return GO_NONE
         out = run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), 0)
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PLACE:  # the breath or gaze is made on that space
@@ -519,6 +553,7 @@ def step(S, tb, b: int, a: int, out) -> int:
                 run_hook(S, tb, b, H_END_TURN, -1, -1)
                 for v in range(S["unit_no_attack"].shape[1]):
                     S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
+                    S["unit_ab_copy"][b, v] = -1  # tdabF: Learn's copy ends (R134)
                 expire(S, b, UNTIL_TURN, -1)
                 expire(S, b, UNTIL_DISENGAGED, -1)
                 if not deathmatch_over(S, tb, b):

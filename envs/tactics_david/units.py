@@ -162,11 +162,12 @@ def move_to(S, b: int, u: int, cell: int) -> None:
 
 @njit
 def unlock(S, b: int, u: int) -> None:
-    """End the Combat Lock unit u is in (both sides)."""
+    """End the Combat Lock unit u is in (both sides; with a Shed Marker: the Marker goes)."""
     v = S["unit_lock"][b, u]
-    if v >= 0:
+    if v >= 0 and v < N_UNIT_IDS:
         S["unit_lock"][b, v] = -1
     S["unit_lock"][b, u] = -1
+    S["unit_shed_cell"][b, u] = -1  # tdabF: a Shed Marker's lock ends with it (R135)
 
 
 @njit
@@ -259,8 +260,8 @@ def discard_status(S, tb, b: int, u: int, s: int) -> None:
 def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
     """Whether unit u's abilities keep it from acquiring Status s: their unconditional
     `status_immunity` rows (tb.ab_immune: Unwavering, Research, Resilient; TD-22.2)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or not tb.ab_active[prof] or S["unit_ab_off"][b, u] != 0:
             continue
         if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:
@@ -274,8 +275,8 @@ def ability_immune(S, tb, b: int, u: int, s: int) -> bool:
 def dead_only_by_attack(S, tb, b: int, u: int) -> bool:
     """Whether unit u's abilities keep the Dead Status from it unless an Attack gives it
     (Oblivious: not from an ability, a Status or the terrain; R53)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if (
             prof >= 0
             and tb.ab_active[prof]
@@ -304,11 +305,28 @@ def remove_from_game(S, b: int, u: int) -> None:
 
 
 @njit
+def ability_count(S, b: int, u: int) -> int:
+    """tdabF: how many abilities unit u has: one per member (R25), plus the one it acquired
+    by Learn until the end of the Turn (`unit_ab_copy`, R134). Every scan of a unit's
+    abilities runs m over range(ability_count) and reads ability_prof(S, b, u, m)."""
+    n = np.int64(S["unit_n_members"][b, u])
+    return n + 1 if S["unit_ab_copy"][b, u] >= 0 else n
+
+
+@njit
+def ability_prof(S, b: int, u: int, m: int) -> int:
+    """tdabF: the unit profile (= ability index) of unit u's ability m (ability_count)."""
+    if m < S["unit_n_members"][b, u]:
+        return np.int64(S["unit_member"][b, u, m])
+    return np.int64(S["unit_ab_copy"][b, u])
+
+
+@njit
 def has_permission(S, tb, b: int, u: int, perm: int) -> bool:
     """Whether one of unit u's acting abilities lifts the rule of bit `perm` (record.PERM_*:
     Reckless, Transpose, Slither; TD-22.2)."""
-    for m in range(S["unit_n_members"][b, u]):
-        prof = np.int64(S["unit_member"][b, u, m])
+    for m in range(ability_count(S, b, u)):
+        prof = ability_prof(S, b, u, m)
         if prof < 0 or not tb.ab_active[prof] or S["unit_ab_off"][b, u] != 0:
             continue
         if tb.ab_not_dead[prof] and S["unit_status"][b, u, tb.status_dead] != 0:

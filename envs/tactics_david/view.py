@@ -57,7 +57,9 @@ def unit_line(S: np.ndarray, tables: Tables, b: int, u: int) -> str:
     items = [tables.item_names[int(i)] for i in g["unit_item"][u][:N_ITEM_SLOTS] if i >= 0]
     if items:
         text += " items: " + ", ".join(items)
-    if g["unit_lock"][u] >= 0:
+    if g["unit_shed_cell"][u] >= 0:  # tdabF: Shed (R135)
+        text += f" locked with a Shed Marker on space {int(g['unit_shed_cell'][u])}"
+    elif g["unit_lock"][u] >= 0:
         text += f" locked with unit {int(g['unit_lock'][u])}"
     return text
 

@@ -88,8 +88,10 @@ from envs.tactics_david.record import (
     H_LOCK,
     H_RANGED_HIT,
     IMPLEMENTED_ABILITIES,
+    PERM_ATTACK_AFTER_MOVE,
 )
 from envs.tactics_david.state import (
+    LOCK_MARKER,
     MAX_CELLS,
     MAX_UNITS,
     PLACE_FIELD,
@@ -108,7 +110,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import apply_status, kill, move_to
+from envs.tactics_david.units import apply_status, has_permission, kill, move_to
 from tests.tactics_david.td_board import (
     B0,
     S_,
@@ -4288,6 +4290,155 @@ ABILITY_TESTS.update(
         "Alchemy": t_alchemy,
     }
 )
+
+# --- tdabF: forced moves, copying, terrain, control (possess.py, R133-R139) ---
+
+
+def t_grapple_tentacle():
+    """D: Combat Pha. (R55): every unit in play within 3 Grid Spaces, either army's, not yet
+    in Direct or Diagonal contact, is pulled next to the Kraken, in the order this Player
+    picks, each onto the free contact space closest to it (ties: this Player's choice),
+    keeping its facing and leaving its Combat Lock (R133); a unit 4 away, a Dead one and one
+    already in contact stay. The order matters: two units south compete for one space."""
+    tb = record()
+    for x_first in (True, False):
+        S = position(tb, seed=1)
+        k = holder(S, tb, 0, "Grapple Tentacle", 5, 5, E)
+        p1 = unit(S, tb, 1, NEUTRAL, 5, 6, W)  # in contact: stays
+        a = unit(S, tb, 1, NEUTRAL, 5, 8, N)  # 3 east
+        b = unit(S, tb, 0, NEUTRAL, 2, 5, S_)  # an ally 3 north, Locked with l
+        lk = unit(S, tb, 1, NEUTRAL, 1, 5, N)  # 4 away
+        S["unit_lock"][0, b], S["unit_lock"][0, lk] = lk, b
+        x = unit(S, tb, 1, NEUTRAL, 7, 5, E)  # 2 south
+        y = unit(S, tb, 1, NEUTRAL, 8, 5, W)  # 3 south
+        c = unit(S, tb, 1, NEUTRAL, 7, 7, N)  # 4 away
+        dead = unit(S, tb, 1, NEUTRAL, 5, 3, E)
+        kill(S, tb, B0, I(dead), I(0))
+        facing = S["unit_facing"][0].copy()
+        assert A_ABILITY in _combat(S, tb, k)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(got) == sorted(A_CELL + int(S["unit_cell"][0, v]) for v in (a, b, x, y))
+        if x_first:
+            assert act(S, tb, A_CELL + cell(tb, 7, 5)) == [A_CELL + cell(tb, 6, 5)]
+            act(S, tb, A_CELL + cell(tb, 6, 5))
+            got = act(S, tb, A_CELL + cell(tb, 8, 5))  # y: a tie now
+            assert sorted(got) == [A_CELL + cell(tb, 6, 4), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 6, 4))
+            got = act(S, tb, A_CELL + cell(tb, 5, 8))  # a: a tie
+            assert sorted(got) == [A_CELL + cell(tb, 4, 6), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 4, 6))
+            want = {x: (6, 5), y: (6, 4), a: (4, 6)}
+        else:
+            assert act(S, tb, A_CELL + cell(tb, 8, 5)) == [A_CELL + cell(tb, 6, 5)]
+            act(S, tb, A_CELL + cell(tb, 6, 5))
+            got = act(S, tb, A_CELL + cell(tb, 7, 5))  # x: a tie now
+            assert sorted(got) == [A_CELL + cell(tb, 6, 4), A_CELL + cell(tb, 6, 6)]
+            act(S, tb, A_CELL + cell(tb, 6, 6))
+            assert act(S, tb, A_CELL + cell(tb, 5, 8)) == [A_CELL + cell(tb, 4, 6)]
+            act(S, tb, A_CELL + cell(tb, 4, 6))
+            want = {y: (6, 5), x: (6, 6), a: (4, 6)}
+        assert act(S, tb, A_CELL + cell(tb, 2, 5)) == [A_CELL + cell(tb, 4, 5)]
+        act(S, tb, A_CELL + cell(tb, 4, 5))  # the last one: the Combat Phase goes on
+        want.update({b: (4, 5), p1: (5, 6), lk: (1, 5), c: (7, 7), dead: (5, 3)})
+        for v, (r, col) in want.items():
+            assert S["unit_cell"][0, v] == cell(tb, r, col) and _on(S, tb, r, col) == v, v
+        assert (S["unit_facing"][0] == facing).all()
+        assert S["unit_lock"][0, b] == -1 and S["unit_lock"][0, lk] == -1
+        assert S["stage"][0] == STAGE_COMBAT and A_STRIKE in legal(S, tb)
+        assert A_ABILITY not in legal(S, tb)  # once per Engagement (R55)
+        assert violations(S, tb, 0) == []
+
+
+def t_learn():
+    """A: Unit Engagement: on its Engagement the Probe's player may pick a unit in its Range
+    Area (not one behind it or out of range; A_END: none); the Probe then has that unit's
+    ability until the end of this Player's Turn (R134). Copying Reckless lets the Ranged
+    Probe fire after moving (TD-14.2 forbids it otherwise); declining leaves it unable to;
+    at the end of the Turn the copy ends."""
+    tb = record()
+    for take in (True, False):
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Learn", 5, 2, E)
+        foe = holder(S, tb, 1, "Reckless", 5, 5, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)  # out of its Range Area
+        unit(S, tb, 0, NEUTRAL, 5, 0, E)  # behind it
+        got = engage(S, tb, u)
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
+        assert sorted(got) == sorted([A_CELL + cell(tb, 5, 5), A_END])
+        act(S, tb, A_CELL + cell(tb, 5, 5) if take else A_END)
+        assert S["stage"][0] == STAGE_MOVE
+        assert int(S["unit_ab_copy"][0, u]) == (UNIT_IX[HOLDER["Reckless"]] if take else -1)
+        assert has_permission(S, tb, B0, I(u), I(PERM_ATTACK_AFTER_MOVE)) == take
+        act(S, tb, A_CELL + cell(tb, 4, 2))  # a Movement Procedure
+        got = act(S, tb, A_END)
+        if take:  # it may shoot the Reckless unit though it moved
+            assert S["stage"][0] == STAGE_COMBAT and A_CELL + cell(tb, 5, 5) in got
+        else:  # nothing left to do: its Combat Phase ended by itself
+            assert S["stage"][0] == STAGE_ENGAGE
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        assert S["current"][0] == 0
+        act(S, tb, A_END)  # the Turn ends: so does the copy
+        assert int(S["unit_ab_copy"][0, u]) == -1
+        assert not has_permission(S, tb, B0, I(u), I(PERM_ATTACK_AFTER_MOVE))
+        assert has_permission(S, tb, B0, I(foe), I(PERM_ATTACK_AFTER_MOVE))  # its own
+        assert violations(S, tb, 0) == []
+    for take in (True, False):  # a copied "R: Attack Pro." ability is offered in its place
+        S = position(tb, seed=1)
+        u = holder(S, tb, 0, "Learn", 5, 2, E)
+        holder(S, tb, 1, "Venom", 5, 5, W)
+        engage(S, tb, u)
+        act(S, tb, A_CELL + cell(tb, 5, 5) if take else A_END)
+        assert (A_ABILITY in act(S, tb, A_END)) == take
+
+
+def t_shed():
+    """D: Escape Pro.: the Snake wins its Escape automatically (from a Heavy unit it would
+    mostly lose to), then its player may leave a Marker on the space it escaped from (R135):
+    the enemy stays Locked in Combat with the Marker (its player must Engage it before the
+    Turn may end; no movement but an Escape), its Escape from the Marker wins at once, and
+    its Attack on the Marker removes it. Declined: the enemy is free."""
+    tb = record()
+    for seed in SEEDS[:6]:
+        leave = seed % 3 != 0
+        S = position(tb, seed=seed, turn=2)
+        u = holder(S, tb, 0, "Shed", 5, 5, E)
+        e = unit(S, tb, 1, HOLDER["Holy Might"], 5, 6, W)
+        S["unit_lock"][0, u], S["unit_lock"][0, e] = e, u
+        S["unit_lock_turn"][0, u] = S["unit_lock_turn"][0, e] = 1
+        unit(S, tb, 1, NEUTRAL, 0, 13, W)
+        assert sorted(engage(S, tb, u)) == sorted([A_ESCAPE, A_END])
+        got = act(S, tb, A_ESCAPE)
+        assert not has(S, u, "Dead") and S["unit_lock"][0, u] == -1
+        assert S["stage"][0] == STAGE_EFFECT and sorted(got) == sorted([A_ABILITY, A_END])
+        act(S, tb, A_ABILITY if leave else A_END)
+        assert S["stage"][0] == STAGE_MOVE
+        assert S["unit_lock"][0, e] == (LOCK_MARKER if leave else -1)
+        assert S["unit_shed_cell"][0, e] == (cell(tb, 5, 5) if leave else -1)
+        act(S, tb, A_CELL + cell(tb, 3, 5))  # its Movement Phase goes on
+        while S["stage"][0] != STAGE_ENGAGE:
+            act(S, tb, A_END)
+        if S["current"][0] == 0:
+            act(S, tb, A_END)  # seat 1's Turn
+        assert S["current"][0] == 1 and S["stage"][0] == STAGE_ENGAGE
+        assert (A_END in legal(S, tb)) == (not leave)  # Locked: it must be Engaged first
+        if leave:
+            moves = engage(S, tb, e)
+            assert sorted(moves) == sorted([A_ESCAPE, A_END])  # Locked: no movement
+            if seed % 2:  # an Escape from the Marker wins at once
+                act(S, tb, A_ESCAPE)
+                assert S["stage"][0] == STAGE_MOVE and not has(S, e, "Dead")
+                assert A_CELL + cell(tb, 5, 8) in legal(S, tb)  # free to move on
+            else:  # its Attack on the Marker removes it
+                assert A_STRIKE in act(S, tb, A_END)
+                act(S, tb, A_STRIKE)
+            assert S["unit_lock"][0, e] == -1 and S["unit_shed_cell"][0, e] == -1
+        assert violations(S, tb, 0) == []
+
+
+ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle, "Learn": t_learn, "Shed": t_shed})
+
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 

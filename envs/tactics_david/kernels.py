@@ -267,3 +267,47 @@ def aec_step(S, tba, a, mask_row):
 @njit
 def aec_observe(S, tba, me, out):
     observe(S, tba[0], np.int64(0), np.int64(me), out)
+
+
+# --- one game from Python (tests, tools) -------------------------------------------------------
+# start and apply are inlined into run_games and play_games. Called from Python, each would be
+# compiled as a kernel of its own, with the whole rules tree typed, linked and emitted once
+# more (tens of seconds of a cold test run). These two go through run_games instead.
+
+
+def _batch_of(tb) -> np.ndarray:
+    """The batch of one that the tables record tb was taken from (tba[0])."""
+    tba = tb.base
+    if not isinstance(tba, np.ndarray) or tba.shape != (1,) or tba.dtype != tb.dtype:
+        raise ValueError("tb must be the record of a tables batch of one (tba[0])")
+    return tba
+
+
+def start_one(S, tb, b, seed, game_index, out) -> int:
+    """`start` for slot b alone: a new game (seed, game_index); its first decision's legal
+    actions in out[:n] and n."""
+    B = S.shape[0]
+    index = np.full(B, -1, dtype=np.int64)
+    index[b] = game_index
+    masks = np.zeros((B, N_ACTIONS), dtype=np.int8)
+    tba = _batch_of(tb)
+    run_games(
+        np.int64(b), np.int64(B), np.int64(MODE_RESET), S, tba, np.int64(seed), index, masks,
+        _NO_REWARDS, _NO_TERMINATED, _NO_SCORE, _NO_LENGTH,
+    )  # fmt: skip
+    return int(legal(S, tb, np.int64(b), out))
+
+
+def apply_one(S, tb, b, a, out) -> int:
+    """`apply` for slot b alone (a must be legal: not checked, as in apply); the next
+    decision's legal actions in out[:n] and n (0 once the game is over)."""
+    B = S.shape[0]
+    index = np.zeros(B, dtype=np.int64)
+    index[b] = a
+    masks = np.zeros((B, N_ACTIONS), dtype=np.int8)
+    run_games(
+        np.int64(b), np.int64(B), np.int64(MODE_STEP), S, _batch_of(tb), np.int64(0), index,
+        masks, np.zeros((B, N_PLAYERS), dtype=np.float32), np.zeros(B, dtype=np.bool_),
+        np.zeros((B, N_PLAYERS), dtype=np.int16), np.zeros(B, dtype=np.int32),
+    )  # fmt: skip
+    return int(legal(S, tb, np.int64(b), out))

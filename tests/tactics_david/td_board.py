@@ -49,7 +49,7 @@ def position(tb, seed: int = 1, turn: int = 1, current: int = 0) -> np.ndarray:
     """A game on battlefield 0 with no units yet, in `current`'s Turn, STAGE_ENGAGE."""
     S = st.allocate(1)
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    K.start(S, tb, B0, I(seed), I(0), out)
+    K.start_one(S, tb, B0, I(seed), I(0), out)
     S["army_size"][0] = 0
     S["army_cost"][0] = 0
     S["unit_place"][0] = st.PLACE_NONE
@@ -81,7 +81,7 @@ def act(S, tb, a: int) -> list[int]:
     """Apply action a (checked legal first); the next decision's legal actions."""
     assert a in legal(S, tb), (a, legal(S, tb))
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    n = K.apply(S, tb, B0, I(a), out)
+    n = K.apply_one(S, tb, B0, I(a), out)
     return [int(x) for x in out[:n]]
 
 

@@ -34,13 +34,13 @@ def test_agents_pick_only_legal_actions_and_finish_games(agent):
     b = np.int64(0)
     for g in range(2):
         S = st.allocate(1)
-        n = K.start(S, tb, b, np.int64(21), np.int64(g), out)
+        n = K.start_one(S, tb, b, np.int64(21), np.int64(g), out)
         other = np.int64(AGENT_RANDOM)
         while n > 0:
             mine = S["current"][0] == g % 2
             a = choose_action(S, tb, b, np.int64(agent) if mine else other, buf)
             assert a in set(out[:n].tolist())
-            n = K.apply(S, tb, b, np.int64(a), out)
+            n = K.apply_one(S, tb, b, np.int64(a), out)
         assert S["stage"][0] == STAGE_GAME_OVER
         assert choose_action(S, tb, b, np.int64(agent), buf) == -1
 

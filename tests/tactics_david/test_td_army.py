@@ -202,7 +202,7 @@ def _buy(S, tb, a):
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
     legal = [int(x) for x in out[: K.legal(S, tb, B0, out)]]
     assert a in legal, (a, legal[:8])
-    n = K.apply(S, tb, B0, I(a), out)
+    n = K.apply_one(S, tb, B0, I(a), out)
     return [int(x) for x in out[:n]]
 
 
@@ -296,7 +296,7 @@ def test_agents_build_armies_and_finish_games():
     out = np.empty(MAX_LEGAL, dtype=np.int64)
     buf = np.empty(MAX_LEGAL, dtype=np.int64)
     S = st.allocate(1)
-    n = K.start(S, tb, B0, I(8), I(0), out)
+    n = K.start_one(S, tb, B0, I(8), I(0), out)
     agents = (I(AGENT_HEURISTIC), I(AGENT_RANDOM))
     built = None  # the armies as bought (abilities may replace units later: Hatch, I39)
     while n > 0:
@@ -304,7 +304,7 @@ def test_agents_build_armies_and_finish_games():
             built = [A.state_army(S, 0, p) for p in range(2)]
         a = choose_action(S, tb, B0, agents[int(S["current"][0])], buf)
         assert a in set(out[:n].tolist())
-        n = K.apply(S, tb, B0, I(a), out)
+        n = K.apply_one(S, tb, B0, I(a), out)
     assert S["stage"][0] == STAGE_GAME_OVER and built is not None
     for p in range(2):
         A.check_pieces(TABLES, built[p], A.ARMY_MIXED, 100)

@@ -107,3 +107,35 @@ def test_check_state_catches_wrong_scores_and_results():
     bad = S.copy()
     bad["stage"][0] = 4  # a game going on may not hold a result
     assert any("before the game is over" in v for v in rs.check_state(bad, 0))
+
+
+def test_one_game_from_python_plays_as_the_batch_kernels_do_and_compiles_nothing_new():
+    """kernels.start_one / apply_one (tests' way to drive one game) go through run_games: the
+    same game as reset_batch / step_batch, and no new signature of run_games."""
+    from envs.tactics_david import kernels as K
+    from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS
+
+    rs = get_ruleset("tactics_david")
+    tba = rs.tables_batch
+    S_one, S_batch = st.allocate(1), st.allocate(1)
+    masks = np.zeros((1, N_ACTIONS), dtype=np.int8)
+    rs.reset_batch(S_batch, tba, 5, np.array([3]), masks)
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    n = K.start_one(S_one, tba[0], np.int64(0), np.int64(5), np.int64(3), out)
+    sigs = len(K.run_games.signatures)
+    rng = np.random.default_rng(0)
+    rewards = np.zeros((1, 2), dtype=np.float32)
+    term = np.zeros(1, dtype=np.bool_)
+    score, length = np.zeros((1, 2), dtype=np.int16), np.zeros(1, dtype=np.int32)
+    steps = 0
+    while n > 0 and steps < 400:
+        assert sorted(set(out[:n].tolist())) == np.flatnonzero(masks[0]).tolist()
+        a = int(out[rng.integers(n)])
+        n = K.apply_one(S_one, tba[0], np.int64(0), np.int64(a), out)
+        rs.step_batch(S_batch, tba, np.array([a]), masks, rewards, term, score, length)
+        assert S_one.tobytes() == S_batch.tobytes()
+        steps += 1
+    assert steps > 20
+    assert len(K.run_games.signatures) == sigs
+    with pytest.raises(ValueError, match="tables batch"):
+        K.start_one(S_one, tba[0].copy(), np.int64(0), np.int64(5), np.int64(3), out)

@@ -34,9 +34,9 @@ def _play(decisions, seed=3):
     rng = np.random.default_rng(seed)
     S = st.allocate(1)
     buf = np.zeros(MAX_LEGAL, dtype=np.int64)
-    n = K.start(S, TB, B0, np.int64(seed), np.int64(0), buf)
+    n = K.start_one(S, TB, B0, np.int64(seed), np.int64(0), buf)
     for _ in range(decisions):
-        n = K.apply(S, TB, B0, np.int64(buf[rng.integers(n)]), buf)
+        n = K.apply_one(S, TB, B0, np.int64(buf[rng.integers(n)]), buf)
     return S
 
 
@@ -165,7 +165,7 @@ def test_the_engaging_player_decides_on_public_information():
     buf = np.zeros(MAX_LEGAL, dtype=np.int64)
     while S["stage"][0] != STAGE_ENGAGE:
         n = K.legal(S, TB, B0, buf)
-        K.apply(S, TB, B0, np.int64(buf[rng.integers(n)]), buf)
+        K.apply_one(S, TB, B0, np.int64(buf[rng.integers(n)]), buf)
     me = int(S["current"][0])
     o = _obs(S, me)
     assert o[STAGE_ENGAGE] == 1.0 and o[24] == 1.0  # stage one-hot, "I decide"

@@ -25,7 +25,7 @@ TB = build_record(TABLES)
 def _start(seed: int, game: int = 0, tb=TB):
     S = st.allocate(1)
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    n = K.start(S, tb, B0, I(seed), I(game), out)
+    n = K.start_one(S, tb, B0, I(seed), I(game), out)
     return S, [int(a) for a in out[:n]]
 
 
@@ -77,7 +77,7 @@ def test_roll_off_winner_chooses_first_player():
     assert winners == {0, 1}
     S, _ = _start(5, 0)
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    K.apply(S, TB, B0, I(A_SEAT + 1), out)
+    K.apply_one(S, TB, B0, I(A_SEAT + 1), out)
     assert S["first_player"][0] == 1 and S["current"][0] == 1
     assert S["stage"][0] == STAGE_DEPLOY_UNIT
 
@@ -88,7 +88,7 @@ def test_deployment_alternates_inside_each_zone():
     rng = np.random.default_rng(0)
     S, legal = _start(11, 0)
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    n = K.apply(S, TB, B0, I(A_SEAT + 0), out)
+    n = K.apply_one(S, TB, B0, I(A_SEAT + 0), out)
     order = []
     zone = TABLES.battlefields[0].deployment.reshape(-1)
     height = TB.bf_height[0]
@@ -108,7 +108,7 @@ def test_deployment_alternates_inside_each_zone():
             ]
             assert cells == free
             a = int(rng.choice(legal))
-        n = K.apply(S, TB, B0, I(a), out)
+        n = K.apply_one(S, TB, B0, I(a), out)
         if S["stage"][0] != STAGE_DEPLOY_CELL and a >= A_CELL and a < A_UNIT:
             assert S["unit_cell"][0, u] == a - A_CELL
             assert S["unit_facing"][0, u] == TB.bf_deploy_facing[0, p]

@@ -358,9 +358,9 @@ def test_random_games_form_teams():
     formed = 0
     checked = 0
     for g in range(20):
-        n = K.start(S, tb, B0, I(7), I(g), out)
+        n = K.start_one(S, tb, B0, I(7), I(g), out)
         while n > 0 and checked < 300:
-            n = K.apply(S, tb, B0, I(out[rng.integers(n)]), out)
+            n = K.apply_one(S, tb, B0, I(out[rng.integers(n)]), out)
             formed += S["stage"][0] == STAGE_ORIENT
             if formed:
                 assert inv.violations(S, tb, 0) == []

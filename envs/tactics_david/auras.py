@@ -81,6 +81,7 @@ from envs.tactics_david.units import (
     apply_status,
     deck_to_bottom,
     discard_status,
+    named_by_space,
 )
 
 DUR_TURN = ut.DURATIONS.index("turn")
@@ -468,7 +469,7 @@ def legal_second(S, tb, b: int, out) -> int:
     r2 = _second_row(tb, replaced_attack_row(S, tb, b, u))
     n = 0
     for v in range(N_UNIT_IDS):
-        if v != S["fx_pick"][b, 0] and target_ok(S, tb, b, u, r2, v):
+        if v != S["fx_pick"][b, 0] and target_ok(S, tb, b, u, r2, v) and named_by_space(S, b, v):
             out[n] = A_CELL + S["unit_cell"][b, v]
             n += 1
     return n

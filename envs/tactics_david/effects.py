@@ -97,6 +97,7 @@ from envs.tactics_david.units import (
     discard_status,
     kill,
     move_to,
+    named_by_space,
     remove_from_game,
     unlock,
 )
@@ -1071,7 +1072,7 @@ def legal_ability_targets(S, tb, b: int, out) -> int:
     k = np.int64(S["fx_n_pick"][b])
     rk = pick_row(tb, row, k)  # the row this pick answers (Blood Sacrifice's second, R130)
     for v in range(N_UNIT_IDS):
-        if not pick_ok(S, tb, b, u, rk, v):
+        if not pick_ok(S, tb, b, u, rk, v) or not named_by_space(S, b, v):
             continue
         dup = False
         for j in range(k):

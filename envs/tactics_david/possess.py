@@ -63,7 +63,14 @@ from envs.tactics_david.state import (
     RESUME_SHED,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import ability_count, ability_prof, in_play, move_to, unlock
+from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
+    in_play,
+    move_to,
+    named_by_space,
+    unlock,
+)
 
 GRAPPLE_RADIUS = 3  # "Units within 3 Grid Spaces of this Unit" (RA1: orthogonal steps)
 K_COPY = ut.EFFECT_KINDS.index("copy_ability")
@@ -203,7 +210,7 @@ def legal_learn(S, tb, b: int, out) -> int:
     n = 0
     if row >= 0:
         for v in range(N_UNIT_IDS):
-            if target_ok(S, tb, b, u, row, v):
+            if target_ok(S, tb, b, u, row, v) and named_by_space(S, b, v):
                 out[n] = A_CELL + S["unit_cell"][b, v]
                 n += 1
     out[n] = A_END

@@ -65,6 +65,13 @@ def in_play(S, tb, b: int, u: int) -> bool:
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
 
 
+@njit_inline
+def named_by_space(S, b: int, v: int) -> bool:
+    """Whether an action naming v's Grid Space (A_CELL + c) picks v: the space's first unit,
+    so a Unit Team's space is offered once, for the member it picks (R145)."""
+    return S["cell_unit"][b, S["unit_cell"][b, v], 0] == v
+
+
 @njit
 def seat_scores(S, tb, b: int, out) -> None:
     """Each seat's score in out[0..1] as the turn-limited variant counts it (TD-4.3, option

@@ -139,3 +139,24 @@ def test_one_game_from_python_plays_as_the_batch_kernels_do_and_compiles_nothing
     assert len(K.run_games.signatures) == sigs
     with pytest.raises(ValueError, match="tables batch"):
         K.start_one(S_one, tba[0].copy(), np.int64(0), np.int64(5), np.int64(3), out)
+
+
+def test_no_decision_lists_an_action_twice():
+    """Every legal-action list is a set (R145: a Unit Team's space was listed once per member
+    when an ability picks a target by its space). Random games until the Team case came up."""
+    from envs.tactics_david import kernels as K
+    from envs.tactics_david.actions import MAX_LEGAL, STAGE_EFFECT
+
+    tba = get_ruleset("tactics_david").tables_batch
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    effect_lists = 0
+    for g in range(12):
+        S = st.allocate(1)
+        n = K.start_one(S, tba[0], np.int64(0), np.int64(5), np.int64(g), out)
+        rng = np.random.default_rng(g)
+        while n > 0:
+            listed = out[:n].tolist()
+            assert len(set(listed)) == n, (g, int(S["stage"][0]), listed)
+            effect_lists += int(S["stage"][0] == STAGE_EFFECT)
+            n = K.apply_one(S, tba[0], np.int64(0), np.int64(listed[rng.integers(n)]), out)
+    assert effect_lists > 0

@@ -2,6 +2,7 @@
 with its time including and excluding the functions it made numba compile first.
 
     python -m benchmarks.compile_profile --ruleset tactica --path aec [--top 40] [--json F]
+    python -m benchmarks.compile_profile --ruleset tactics_david --path selfplay --split
 
 The paths are the harness's cold-compile paths, run by the harness's own code
 (benchmarks/harness.py, worker_start: ``selfplay``, ``aec``, ``batch``) with the ruleset's
@@ -81,6 +82,92 @@ def timed_compile(run: Callable[[], Any]) -> dict[str, Any]:
     return {"total_s": total, "cpu_s": cpu, "n_functions": len(functions), "functions": functions}
 
 
+def _patched(owner: Any, name: str, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]):
+    """Replace owner.name by wrap(original); returns an undo function (no-op if numba has no
+    such attribute: these are numba internals, so the split is best-effort)."""
+    original = getattr(owner, name, None)
+    if original is None:
+        return lambda: None
+    setattr(owner, name, wrap(original))
+    return lambda: setattr(owner, name, original)
+
+
+def split_compile(run: Callable[[], Any]) -> dict[str, Any]:
+    """timed_compile, plus where the time goes inside numba (--split): CPU seconds of LLVM
+    per module finalised (optimisation + machine code of the module with every callee linked
+    in) and of each inline="always" expansion (numba copies the callee's IR per call site),
+    exclusive of nested expansions. `function_emissions` counts the functions each module
+    held: their sum over the number of distinct functions is how often a callee's code is
+    optimised and emitted again, once per level above it."""
+    from numba.core import codegen, inline_closurecall
+
+    modules: list[tuple[float, str, int]] = []
+    inlines: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    stack: list[float] = []
+    linked: dict[int, int] = {}
+
+    def wrap_finalize(orig: Callable[..., Any]) -> Callable[..., Any]:
+        def finalize(self: Any) -> Any:
+            t = time.process_time()
+            try:
+                return orig(self)
+            finally:
+                modules.append((time.process_time() - t, self.name, linked.pop(id(self), 0)))
+
+        return finalize
+
+    def wrap_optimize(orig: Callable[..., Any]) -> Callable[..., Any]:
+        def optimize_final_module(self: Any) -> Any:
+            # callees are linked in by now, not yet inlined away by LLVM
+            linked[id(self)] = sum(1 for f in self._final_module.functions if not f.is_declaration)
+            return orig(self)
+
+        return optimize_final_module
+
+    def wrap_inline(orig: Callable[..., Any]) -> Callable[..., Any]:
+        def inline_function(self: Any, caller_ir: Any, block: Any, i: Any, fn: Any, *a: Any):
+            stack.append(0.0)
+            t = time.process_time()
+            try:
+                return orig(self, caller_ir, block, i, fn, *a)
+            finally:
+                dt = time.process_time() - t
+                nested = stack.pop()
+                row = inlines[getattr(fn, "__qualname__", str(fn))]
+                row[0] += 1
+                row[1] += dt - nested
+                if stack:
+                    stack[-1] += dt
+
+        return inline_function
+
+    undo = [
+        _patched(codegen.CPUCodeLibrary, "finalize", wrap_finalize),
+        _patched(codegen.CPUCodeLibrary, "_optimize_final_module", wrap_optimize),
+        _patched(inline_closurecall.InlineWorker, "inline_function", wrap_inline),
+    ]
+    try:
+        res = timed_compile(run)
+    finally:
+        for u in undo:
+            u()
+    modules.sort(reverse=True)
+    res["llvm"] = {
+        "cpu_s": sum(m[0] for m in modules),
+        "modules": len(modules),
+        "function_emissions": sum(m[2] for m in modules),
+        "largest": [{"cpu_s": t, "module": name, "functions": n} for t, name, n in modules],
+    }
+    res["inline"] = {
+        "cpu_s": sum(v[1] for v in inlines.values()),
+        "expansions": sorted(
+            ({"function": k, "count": int(v[0]), "cpu_s": v[1]} for k, v in inlines.items()),
+            key=lambda r: -r["cpu_s"],
+        ),
+    }
+    return res
+
+
 def _machine() -> dict[str, Any]:
     import platform
     import subprocess
@@ -152,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
         "instead of a registered ruleset's path (an engine not yet registered)",
     )
     p.add_argument("--out", type=Path, default=None, help="write JSON + markdown results here")
+    p.add_argument(
+        "--split",
+        action="store_true",
+        help="also time LLVM per module and numba's inline expansions (patches numba "
+        "internals for the run; docs/adding_a_ruleset.md, what the compile is made of)",
+    )
     args = p.parse_args(argv)
     options = _parse_options(args.option)
     with tempfile.TemporaryDirectory(prefix="tacsim-compile-") as cache:
@@ -177,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
                 _run_path(args.ruleset, args.path, players, options)
 
             label = f"{args.ruleset}_{args.path}"
-        result = timed_compile(run)
+        result = (split_compile if args.split else timed_compile)(run)
     print(
         f"{label}: cold compile {result['total_s']:.1f} s (cpu {result['cpu_s']:.1f} s), "
         f"{result['n_functions']} functions"
@@ -185,6 +278,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'excl s':>7} {'incl s':>7} {'n':>3}  function")
     for r in result["functions"][: args.top]:
         print(f"{r['excl_s']:7.2f} {r['incl_s']:7.2f} {r['count']:3d}  {r['name']}")
+    if args.split:
+        llvm, inl = result["llvm"], result["inline"]
+        print(
+            f"LLVM: {llvm['cpu_s']:.1f} s CPU over {llvm['modules']} modules holding "
+            f"{llvm['function_emissions']} functions in all; largest:"
+        )
+        for m in llvm["largest"][: min(args.top, 10)]:
+            print(f"{m['cpu_s']:7.2f} {m['functions']:5d}  {m['module']}")
+        print(f"inline expansions: {inl['cpu_s']:.1f} s CPU; largest:")
+        for r in inl["expansions"][: min(args.top, 10)]:
+            print(f"{r['cpu_s']:7.2f} {r['count']:5d}  {r['function']}")
     result["machine"] = _machine()
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1))

@@ -319,3 +319,40 @@ def test_compile_profile_times_every_compiled_function():
         <= by_name["caller"]["incl_s"] - by_name["callee"]["incl_s"] + 1e-6
     )
     assert res["n_functions"] == len(res["functions"]) >= 2
+
+
+def test_compile_profile_split_counts_linked_modules_and_inline_expansions():
+    """--split: the caller's module holds the callee's code again (two modules, three
+    function emissions), and an inline="always" callee is an expansion, not a module."""
+    import numba
+
+    from benchmarks.compile_profile import split_compile
+
+    @numba.njit
+    def leaf(x):
+        return x - 1
+
+    @numba.njit(inline="always")
+    def folded(x):
+        return x * 3
+
+    @numba.njit
+    def top(x):
+        return leaf(x) + folded(x)
+
+    res = split_compile(lambda: top(2))
+    names = [m["module"] for m in res["llvm"]["largest"]]
+    assert any("top" in n for n in names) and any("leaf" in n for n in names)
+    assert not any("folded" in n for n in names)
+    by_module = {m["module"]: m["functions"] for m in res["llvm"]["largest"]}
+    top_n = next(v for k, v in by_module.items() if "top" in k)
+    leaf_n = next(v for k, v in by_module.items() if "leaf" in k)
+    assert top_n > leaf_n  # the leaf's code is in top's module again
+    assert res["llvm"]["function_emissions"] == sum(by_module.values())
+    assert [r["function"].rsplit(".", 1)[-1] for r in res["inline"]["expansions"]] == ["folded"]
+    assert res["inline"]["expansions"][0]["count"] == 1
+    # the patches are undone
+    from numba.core import codegen
+
+    assert codegen.CPUCodeLibrary.finalize.__name__ == "finalize"
+    assert "split_compile" not in codegen.CPUCodeLibrary.finalize.__qualname__

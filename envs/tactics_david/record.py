@@ -275,6 +275,8 @@ IMPLEMENTED_ABILITIES = (
     "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
     "Chemistry",  # tdabB: an Expendable Item taken from the Item Deck (R117)
     "Alchemy",  # tdabB: an equipped Item swapped for one of its Type in the deck (R117)
+    # tdabD: statuses and death inside procedures (guard.py)
+    "Unwavering",  # its allies' roll against Fearful, asked before Fearful acts (R104)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -541,6 +543,8 @@ TD_TABLE_FIELDS = [
     ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
     ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
     ("ab_study_row", np.int16, (MAX_PROFILES,)),  # [N] its look_top_two row, -1 (R116)
+    # branch tdabD (guard.py)
+    ("ab_fear_row", np.int16, (MAX_PROFILES,)),  # [N] its allies' roll against Fearful, -1 (R104)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -880,6 +884,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_twice_row"][:] = -1
     r["ab_trail_row"][:] = -1
     r["ab_study_row"][:] = -1
+    r["ab_fear_row"][:] = -1  # tdabD
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -965,6 +970,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "item" and mode_name == "look_top_two":
                 r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)
+                continue
+            if kind == "status_immunity" and "Acquiring Fearful Status" in has:
+                r["ab_fear_row"][a] = e  # tdabD: Unwavering's allies (guard.ask_fear, R104)
                 continue
             if kind == "trail_marker":
                 r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)

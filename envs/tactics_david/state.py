@@ -279,6 +279,15 @@ STATE_FIELDS = [
     # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
     # p knows where they are while they stay within that distance of the top (R116)
     ("deck_seen", np.int8, (N_PLAYERS, 2)),
+    # --- branch tdabD: statuses and death inside procedures (guard.py) ---
+    # int8[40] a Fearful Status the unit is acquiring, waiting for its player's Unwavering
+    # roll (guard.ask_fear, R104): 0 none, else its Turns (STATUS_PERMANENT: for good)
+    ("gd_fear", np.int8, (N_UNIT_IDS,)),
+    ("gd_row", np.int16, ()),  # int16 the Unwavering row whose roll it is (tb.ab_fear_row)
+    ("gd_unit", np.int8, ()),  # int8 the unit whose Unwavering roll is asked, -1 none
+    ("gd_seat", np.int8, ()),  # int8 S["current"] before that question, -1 not asked
+    ("gd_stage", np.int8, ()),  # int8 the stage the question interrupted
+    ("gd_go", np.int8, ()),  # int8 the GO_* hand-off it interrupted
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -411,6 +420,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_dg_seat",
     "au_pack",
     "au_pick2",
+    "gd_unit",
+    "gd_seat",
 )
 
 

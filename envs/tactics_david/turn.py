@@ -90,6 +90,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
+from envs.tactics_david.guard import answer_fear, ask_fear
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
@@ -443,6 +444,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
         return legal_effect_choice(S, tb, b, out)
+    if stage == STAGE_PAUSE and S["gd_seat"][b] >= 0:  # tdabD: Unwavering's roll (R104)
+        return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:  # tdabA: Downgrade asked (R100)
         return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE:
@@ -480,6 +483,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = apply_effect_choice(S, tb, b, a)
         elif stage == STAGE_ORIENT:
             teams.apply_orient(S, tb, b, a)
+        elif stage == STAGE_PAUSE and S["gd_seat"][b] >= 0:
+            go = answer_fear(S, tb, b, a)  # tdabD: Unwavering's roll (R104)
         elif stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:
             go = answer_downgrade(S, tb, b, a)  # tdabA: the hand-off it interrupted (R100)
         elif stage == STAGE_PAUSE and S["pz_bread_unit"][b] >= 0:
@@ -494,7 +499,9 @@ def step(S, tb, b: int, a: int, out) -> int:
         # of calling it, so every step is one level below this loop (one call site each).
         # Before each, a Status a Giant's Bread holder acquired is offered to it (R74)
         while True:
-            if ask_bread(S, tb, b, go):
+            if ask_fear(S, tb, b, go):  # tdabD: Unwavering's roll, before Fearful acts (R104)
+                go = GO_NONE  # kept in gd_go
+            elif ask_bread(S, tb, b, go):
                 go = GO_NONE  # kept in pz_bread_go, run once the holder has answered
             elif ask_downgrade(S, tb, b, go):  # tdabA: Downgrade's "may" (R100)
                 go = GO_NONE  # kept in au_dg_go

@@ -218,8 +218,10 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
             roll_d(S["rng"], b, 6) < tb.team_fearful_below
             and tb.st_afflicts[f, S["unit_type"][b, v]]
         ):
-            if not (S["unit_no_reacquire"][b, v] >> np.int32(f)) & 1 and not ability_immune(
-                S, tb, b, v, f
+            if (
+                not (S["unit_no_reacquire"][b, v] >> np.int32(f)) & 1
+                and not ability_immune(S, tb, b, v, f)
+                and not fear_deferred(S, tb, b, v, np.int64(STATUS_PERMANENT))  # tdabD (R104)
             ):
                 S["unit_status"][b, v, f] = STATUS_PERMANENT
                 for t in range(N_STATUSES):
@@ -337,6 +339,8 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
         return False
     if ability_immune(S, tb, b, u, s):
         return False
+    if s == tb.status_fearful and fear_deferred(S, tb, b, u, turns):
+        return False  # tdabD: its player's Unwavering roll comes first (guard.ask_fear, R104)
     old = np.int64(S["unit_status"][b, u, s])
     if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
         S["unit_status"][b, u, s] = STATUS_PERMANENT
@@ -349,6 +353,40 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
         unlock(S, b, u)
     note_acquired(S, tb, b, u, s)
     return True
+
+
+@njit
+def fear_deferred(S, tb, b: int, u: int, turns: int) -> bool:
+    """Unwavering (TD-22.2.18, R104): unit u is acquiring Fearful and an allied unit in play
+    within its row's radius has Unwavering, so u's player may roll first. The acquisition waits
+    in S["gd_fear"] (with its Turns) for the question turn.step asks at the next hand-off
+    (guard.ask_fear); nothing of Fearful happens before the answer. Returns whether it waits
+    (not while that very question is being answered)."""
+    if turns == 0 or (S["gd_seat"][b] >= 0 and S["gd_unit"][b] == u):
+        return False
+    if S["unit_status"][b, u, tb.status_fearful] != 0:
+        return False  # already Fearful: nothing is acquired that a roll could keep away
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
+    cu = np.int64(S["unit_cell"][b, u])
+    p = u // MAX_UNITS
+    for k in range(MAX_UNITS):
+        v = p * MAX_UNITS + k
+        if v == u or not in_play(S, tb, b, v) or S["unit_ab_off"][b, v] != 0:
+            continue
+        cv = np.int64(S["unit_cell"][b, v])
+        dist = abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
+        for m in range(S["unit_n_members"][b, v]):
+            prof = np.int64(S["unit_member"][b, v, m])
+            if prof < 0 or not tb.ab_active[prof]:
+                continue
+            row = np.int64(tb.ab_fear_row[prof])
+            if row >= 0 and dist <= tb.r_radius[row]:
+                old = np.int64(S["gd_fear"][b, u])  # the longer of two waiting ones
+                if old != STATUS_PERMANENT:
+                    S["gd_fear"][b, u] = turns if turns == STATUS_PERMANENT else max(old, turns)
+                S["gd_row"][b] = row
+                return True
+    return False
 
 
 @njit

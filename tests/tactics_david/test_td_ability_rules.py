@@ -4289,6 +4289,51 @@ ABILITY_TESTS.update(
     }
 )
 
+# --- tdabD: statuses and death inside procedures (guard.py) ----------------------------------
+
+
+def t_unwavering():
+    """Unwavering never acquires Fearful. An ally within 3 spaces that is acquiring Fearful
+    (here from a Feared enemy in contact at the end of seat 0's Turn) is asked first, of its
+    own player, at the next hand-off (STAGE_PAUSE: A_ABILITY rolls 1 D6, A_END does not):
+    on 3 or more it does not acquire Fearful, so nothing of Fearful happens (its Enraged stays);
+    otherwise, or without the roll, it acquires Fearful, which discards Enraged (R104). An ally
+    4 spaces away acquires Fearful at once; then seat 1's Turn goes on."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed, current=0)
+        uw = holder(S, tb, 0, "Unwavering", 5, 5, E)
+        near = unit(S, tb, 0, NEUTRAL, 5, 8, E)  # 3 spaces from the Unwavering unit
+        far = unit(S, tb, 0, NEUTRAL, 9, 5, E)  # 4 spaces
+        for r, c in ((5, 4), (5, 9), (9, 6)):  # a Feared enemy touching each
+            f = unit(S, tb, 1, NEUTRAL, r, c, W)
+            assert apply_status(S, tb, B0, I(f), I(ST["Feared"]), I(-1))
+        assert apply_status(S, tb, B0, I(near), I(ST["Enraged"]), I(-1))
+        got = act(S, tb, A_END)  # seat 0 ends its Turn: Feared frightens
+        assert not has(S, uw, "Fearful") and has(S, far, "Fearful")
+        assert S["stage"][0] == STAGE_PAUSE and S["current"][0] == 0, seed
+        assert got == [A_ABILITY, A_END]
+        assert not has(S, near, "Fearful") and has(S, near, "Enraged")  # nothing yet
+        (r,) = peek(S, 6)
+        roll = seed % 2 == 1
+        act(S, tb, A_ABILITY if roll else A_END)
+        kept = roll and r >= 3
+        if roll:
+            seen.add(kept)
+        assert has(S, near, "Fearful") == (not kept), (seed, r)
+        assert has(S, near, "Enraged") == kept, (seed, r)
+        assert S["stage"][0] == STAGE_ENGAGE and S["current"][0] == 1
+        assert S["gd_fear"][0].sum() == 0
+    both_ways(seen)
+
+
+ABILITY_TESTS.update(
+    {
+        "Unwavering": t_unwavering,
+    }
+)
+
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 
 
@@ -4329,10 +4374,11 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Unwavering's own immunity to Fearful (its allies' roll is not made yet). (tdabA: Make
-    Bread, the example before, is implemented now.)"""
+    Unwavering's own immunity to Fearful with its ab_active bit cleared, as record.py clears
+    it for every ability not in IMPLEMENTED_ABILITIES (tdabD: Unwavering is implemented now,
+    so the test clears the bit itself)."""
     tb = record()
-    assert "Unwavering" not in IMPLEMENTED_ABILITIES
+    tb.ab_active[TABLES.units.ability_index["Unwavering"]] = 0
     S = position(tb)
     u = holder(S, tb, 0, "Unwavering", 5, 5, E)
     assert apply_status(S, tb, B0, I(u), I(ST["Fearful"]), I(-1))

@@ -330,6 +330,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["gd_seat"][b] = -1
     S["gd_stage"][b] = 0
     S["gd_row"][b] = 0
+    S["gd_pierce"][b] = -1
+    S["gd_q"][b] = 0
     S["gd_go"][b] = 0
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
@@ -339,6 +341,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_no_attack"][b, u] = -1
         S["unit_shape"][b, u] = -1
         S["gd_fear"][b, u] = 0  # tdabD
+        S["gd_ignore"][b, u] = 0
+        S["gd_disc"][b, u] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

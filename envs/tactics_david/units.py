@@ -244,9 +244,10 @@ OUT_PAUSE = 8  # a "may discard" is asked of the player (S["eff_*"] hold the sca
 
 @njit
 def has_flag(S, b: int, u: int, flags) -> bool:
-    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set."""
+    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set
+    (and whose effects it does not ignore: Soothe, R106)."""
     for s in range(N_STATUSES):
-        if S["unit_status"][b, u, s] != 0 and flags[s] != 0:
+        if S["unit_status"][b, u, s] != 0 and flags[s] != 0 and not (S["gd_ignore"][b, u] >> s) & 1:
             return True
     return False
 
@@ -340,7 +341,7 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
     if ability_immune(S, tb, b, u, s):
         return False
     if s == tb.status_fearful and fear_deferred(S, tb, b, u, turns):
-        return False  # tdabD: its player's Unwavering roll comes first (guard.ask_fear, R104)
+        return False  # tdabD: its player's Unwavering roll comes first (guard.ask_question, R104)
     old = np.int64(S["unit_status"][b, u, s])
     if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
         S["unit_status"][b, u, s] = STATUS_PERMANENT
@@ -360,7 +361,7 @@ def fear_deferred(S, tb, b: int, u: int, turns: int) -> bool:
     """Unwavering (TD-22.2.18, R104): unit u is acquiring Fearful and an allied unit in play
     within its row's radius has Unwavering, so u's player may roll first. The acquisition waits
     in S["gd_fear"] (with its Turns) for the question turn.step asks at the next hand-off
-    (guard.ask_fear); nothing of Fearful happens before the answer. Returns whether it waits
+    (guard.ask_question); nothing of Fearful happens before the answer. Returns whether it waits
     (not while that very question is being answered)."""
     if turns == 0 or (S["gd_seat"][b] >= 0 and S["gd_unit"][b] == u):
         return False
@@ -413,7 +414,7 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
     player answers in STAGE_EFFECT (turn.apply_effect_choice)."""
     out = 0
     for s in range(first, N_STATUSES):
-        if S["unit_status"][b, u, s] == 0:
+        if S["unit_status"][b, u, s] == 0 or (S["gd_ignore"][b, u] >> s) & 1:  # Soothe (R106)
             continue
         r = np.int64(0)
         for k in range(tb.st_n_eff[s]):
@@ -559,6 +560,7 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_move_bonus"][b, u] = 0
         S["unit_no_reacquire"][b, u] = 0
         S["unit_no_move"][b, u] = 0  # Unit Teams (TD-18.2)
+        S["gd_ignore"][b, u] = 0  # tdabD: Soothe lasts one Player's Turn (R106)
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
     # Revival Stone (TD-25.3): a Dead holder discards Dead at the start of its owner's Turn;

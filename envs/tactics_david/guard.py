@@ -43,7 +43,13 @@ from envs.tactics_david.state import (
     RES_KILLED,
     STATUS_PERMANENT,
 )
-from envs.tactics_david.units import ability_immune, apply_status, deck_to_bottom, in_play
+from envs.tactics_david.units import (
+    ability_immune,
+    apply_status,
+    deck_to_bottom,
+    in_play,
+    swarm_stack,
+)
 
 Q_FEAR = 0  # gd_q: Unwavering's roll (R104)
 Q_DISCARD = 1  # gd_q: an Item to discard (Incineration, R108)
@@ -167,7 +173,10 @@ def guard_can(S, tb, b: int, g: int, s: int) -> bool:
 def guard_offer(S, tb, b: int, d: int) -> bool:
     """Defender d has lost and would acquire the Dead Status: the first allied unit (id order)
     whose acting Guard reaches it (the row's radius, orthogonal steps) and that can acquire
-    Paralyzed or Frozen is noted in pz_src; returns whether there is one (R105)."""
+    Paralyzed or Frozen is noted in pz_src; returns whether there is one (R105). A Swarm
+    stack would lose a member, not acquire the Dead Status: nothing to offer."""
+    if swarm_stack(S, tb, b, d):
+        return False
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])
     cd = np.int64(S["unit_cell"][b, d])
     p = d // MAX_UNITS

@@ -170,6 +170,20 @@ def unlock(S, b: int, u: int) -> None:
 
 
 @njit
+def swarm_stack(S, tb, b: int, u: int) -> bool:
+    """Whether unit u is a Stacked Unit all of whose members have Swarm: the Dead Status
+    takes a member instead (TD-23.1; kill, and Guard's offer, guard.guard_offer)."""
+    n = np.int64(S["unit_n_members"][b, u])
+    if n <= 1:
+        return False
+    for m in range(n):
+        sp = tb.u_special[S["unit_member"][b, u, m]]
+        if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
+            return False
+    return True
+
+
+@njit
 def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     """Unit u acquires the Dead Status (TD-10.3): it stays on its space, discards every other
     Status (TD-20.15) and leaves any Combat Lock. A kill of an enemy counts for Item
@@ -180,12 +194,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
         return
     n = np.int64(S["unit_n_members"][b, u])
     if n > 1:
-        swarm = True
-        for m in range(n):
-            sp = tb.u_special[S["unit_member"][b, u, m]]
-            if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
-                swarm = False
-        if swarm:
+        if swarm_stack(S, tb, b, u):
             last = S["unit_member"][b, u, n - 1]
             for side in range(4):
                 S["unit_strength"][b, u, side] = max(

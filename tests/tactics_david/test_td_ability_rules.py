@@ -4366,6 +4366,18 @@ def t_guard():
     for g_at, g_has in (((5, 8), ("Paralyzed", "Frozen")), ((5, 9), ())):
         S, a, d, g, got = _guarded(tb, 1, g_at, g_has)
         assert not _paused(S, 1) and has(S, d, "Dead")
+    # a Swarm stack would lose a member, not acquire the Dead Status: Guard is not offered
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+    S["unit_strength"][0, a] = 60
+    d = unit(S, tb, 1, "Soldier", 5, 6, W)  # Swarm
+    S["unit_member"][0, d, 1] = UNIT_IX["Soldier"]
+    S["unit_n_members"][0, d] = 2
+    holder(S, tb, 1, "Guard", 5, 8, W)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    act(S, tb, A_STRIKE)
+    assert not _paused(S, 1) and S["unit_n_members"][0, d] == 1 and not has(S, d, "Dead")
 
 
 def t_soothe():

@@ -43,6 +43,7 @@ from envs.tactics_david.effects import (
     ITEM_MAY_EQUIP,
     K_DISCARD,
     K_GAIN,
+    K_IGNORE,
     K_ITEM,
     K_MOVE,
     K_STRENGTH,
@@ -327,8 +328,12 @@ def answer_choice(S, tb, b: int, a: int) -> bool:
     of the Item Deck (TD-19.2); True while another choice is asked (Hex's second Status)."""
     v = np.int64(S["au_pend_unit"][b])
     if S["au_pend_offer"][b] != 0:  # Recover: discard it (Dead: alive again), or keep all
+        row = np.int64(S["au_pend_row"][b])
         if a == A_END:
             S["au_pend_offer"][b] = 0
+        elif row >= 0 and tb.r_kind[row] == K_IGNORE:  # tdabD: Soothe ignores it (R106)
+            S["gd_ignore"][b, v] |= np.int32(1) << np.int32(a - A_STATUS)
+            S["au_pend_offer"][b] &= ~(np.int32(1) << np.int32(a - A_STATUS))
         else:
             discard_status(S, tb, b, v, a - A_STATUS)
             S["au_pend_offer"][b] &= ~(np.int32(1) << np.int32(a - A_STATUS))

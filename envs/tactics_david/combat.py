@@ -89,9 +89,11 @@ from envs.tactics_david.grid import (
     on_forest_edge,
     range_distance,
 )
+from envs.tactics_david.guard import guard_offer, guard_take, pierce_cell
 from envs.tactics_david.items import K_ITEM, enemy_roll_modifier, item_sum, unit_area
 from envs.tactics_david.pause import (
     PZ_DEFEND_MAY,
+    PZ_GUARD,
     PZ_LUCKY_ATTACK,
     PZ_LUCKY_HIT,
     PZ_NONE,
@@ -202,7 +204,7 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
     halve = False
     double = False
     for t in range(N_STATUSES):
-        if S["unit_status"][b, u, t] != 0:
+        if S["unit_status"][b, u, t] != 0 and not (S["gd_ignore"][b, u] >> t) & 1:  # (R106)
             s += tb.st_str_add[t]
             halve = halve or tb.st_str_halve[t] != 0
             double = double or tb.st_str_double[t] != 0
@@ -514,11 +516,11 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
     dfn = np.int64(0)
     cannot_die = True
     roll = True
-    if at == PZ_LUCKY_ATTACK:  # the kept results, or the whole contest rolled again (R73)
-        att = np.int64(S["pz_att"][b])
+    if at == PZ_LUCKY_ATTACK or at == PZ_GUARD:  # the kept results, or (Lucky) the whole
+        att = np.int64(S["pz_att"][b])  # contest rolled again (R73)
         dfn = np.int64(S["pz_dfn"][b])
         cannot_die = S["pz_flags"][b] & PZF_CANNOT_DIE != 0
-        roll = act != A_END
+        roll = at == PZ_LUCKY_ATTACK and act != A_END
         if roll:
             S["pz_lucky_turn"][b, S["pz_src"][b]] = S["turn"][b]
             S["fx_res"][b] &= ~(RES_DUEL | RES_ATT_WON)
@@ -536,6 +538,14 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             S["pz_src"][b] = lucky
             begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
             return True
+    if att > dfn and not cannot_die and at == PZ_GUARD:  # tdabD: Guard answered (R105)
+        cannot_die = guard_take(S, tb, b, act)
+    elif att > dfn and not cannot_die and guard_offer(S, tb, b, d):  # asked before Dead
+        S["pz_att"][b] = att
+        S["pz_dfn"][b] = dfn
+        S["pz_flags"][b] = 0
+        begin_pause(S, b, PZ_GUARD, d // MAX_UNITS)
+        return True
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
         kill(S, tb, b, d, a // MAX_UNITS)
@@ -600,9 +610,17 @@ def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: 
     index + slot; 0: the whole area). Returns whether a defender's procedure paused (R72):
     the cursor and the attack's arguments are kept for resume_procedure (the caller set
     pz_target), which calls it again from the cursor with `at` and the answer `act` for the
-    paused defender (PZ_NONE: a fresh area)."""
+    paused defender (PZ_NONE: a fresh area). Pierce adds the space behind a defender it
+    killed as one more entry of the area (guard.pierce_cell; kept in gd_pierce for a resume)."""
     struck = -1
-    for k in range(start, 2 * n):
+    if start == 0 and at == PZ_NONE:
+        S["gd_pierce"][b] = -1  # tdabD: a fresh area: Pierce not used yet (R107)
+    elif S["gd_pierce"][b] >= 0 and n < cells.shape[0]:
+        cells[n] = S["gd_pierce"][b]  # resumed: the space Pierce added is in the area again
+        n += 1
+    for k in range(start, 2 * cells.shape[0]):
+        if k >= 2 * n:
+            break
         c = np.int64(cells[k // 2])
         d = np.int64(S["cell_unit"][b, c, k % 2])
         here = at if k == start else PZ_NONE
@@ -622,6 +640,11 @@ def _attack_area(S, tb, b: int, a: int, cells, n: int, side: int, ranged_melee: 
             S["pz_rm"][b] = ranged_melee
             S["pz_i"][b] = k
             return True
+        c = pierce_cell(S, tb, b, a, d)  # tdabD: Pierce killed d: the space behind it too
+        if c >= 0 and n < cells.shape[0]:
+            cells[n] = c
+            n += 1
+            S["gd_pierce"][b] = c
     return False
 
 

@@ -209,6 +209,7 @@ GAIN_AFTER_COMBAT = _m("gain_status", "after_combat_phase")  # tdabA
 GAIN_CHOICE = _m("gain_status", "player_choice")  # tdabA: chosen after the roll (R98)
 GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R102)
 ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
+ITEM_DISCARD_N = _m("item", "discard_items")  # tdabD: Incineration (guard.py, R108)
 ITEM_MAY_EQUIP = _m("item", "may_equip")  # tdabA: Make Bread (R103)
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
@@ -252,6 +253,7 @@ REPOS_PULL = _m("reposition", "pull_to_self")  # tdabF: Grapple Tentacle (posses
 K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
 EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
 K_PROHIBIT = _k("attack_prohibited")
+K_IGNORE = _k("ignore_statuses")  # tdabD: Soothe (R106)
 PROHIBIT_BY_THIS = _m("attack_prohibited", "by_this_unit")
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
@@ -698,6 +700,14 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
             if S["unit_status"][b, v, s] != 0 and (bits >> s) & 1:
                 S["au_pend_offer"][b] |= np.int32(1) << np.int32(s)
                 S["au_pend_unit"][b] = v
+    elif kind == K_ITEM and mode == ITEM_DISCARD_N:  # tdabD: Incineration; its player picks
+        S["gd_disc"][b, v] = min(np.int64(S["gd_disc"][b, v]) + tb.r_amount[row], 100)  # (R108)
+    elif kind == K_IGNORE:  # tdabD: Soothe; the target's player picks which (R106)
+        for s in range(N_STATUSES):
+            if S["unit_status"][b, v, s] != 0 and s != tb.status_dead:
+                S["au_pend_offer"][b] |= np.int32(1) << np.int32(s)
+                S["au_pend_unit"][b] = v
+                S["au_pend_row"][b] = row
     elif kind == K_DISCARD and (mode == DISCARD_LISTED or mode == DISCARD_ALL):
         keep = np.int64(0) if mode == DISCARD_LISTED else np.int64(tb.r_except[row])
         for s in range(N_STATUSES):

@@ -21,6 +21,9 @@ Where a procedure may pause (combat.py):
                      acts: a Lucky unit of the attacking player in it may reroll (TD-20.17)
     PZ_LUCKY_HIT     the Ranged Hit Procedure's dice rolled, before they act: Lucky again
     PZ_RETRY_HIT     a Ranged Hit missed: Target Practice may perform it again
+    PZ_GUARD         a defender lost and would acquire the Dead Status: an allied Guard unit
+                     may acquire Paralyzed or Frozen instead (guard.py, R105), asked of the
+                     defender's player with the results kept
 
 Giant's Bread (TD-25.4) is a pause of its own kind, since a Status is acquired anywhere
 (units.apply_status, units.kill): the acquisition is noted (``S["pz_bread"]``, units.
@@ -58,6 +61,7 @@ from envs.tactics_david.effects import (
     distance,
 )
 from envs.tactics_david.grid import may_stop, offset_cell
+from envs.tactics_david.guard import legal_guard
 from envs.tactics_david.record import H_BEFORE_DEFEND, H_RANGED_HIT
 from envs.tactics_david.state import (
     MAX_CELLS,
@@ -83,6 +87,7 @@ PZ_LUCKY_ATTACK = 1
 PZ_LUCKY_HIT = 2
 PZ_RETRY_HIT = 3
 PZ_DEFEND_MAY = 4
+PZ_GUARD = 5  # tdabD: a defender that would die, an allied Guard may take it on (guard.py)
 # S["pz_flags"]
 PZF_CANNOT_DIE = 1  # the kept result cannot kill the defender (TD-13.4, immunities)
 PZF_RETRIED = 2  # Target Practice's retry was made in this Ranged Attack
@@ -116,7 +121,8 @@ def is_lucky(S, tb, b: int, u: int) -> bool:
     t = S["unit_type"][b, u]
     for s in range(N_STATUSES):
         if S["unit_status"][b, u, s] != 0 and tb.st_reroll[s] and tb.st_afflicts[s, t]:
-            return True
+            if not (S["gd_ignore"][b, u] >> s) & 1:  # tdabD: Soothe (R106)
+                return True
     return False
 
 
@@ -330,6 +336,8 @@ def legal_pause(S, tb, b: int, out) -> int:
             if (bits >> s) & 1 and S["unit_status"][b, u, s] != 0:
                 out[n] = A_STATUS + s
                 n += 1
+    elif S["pz_at"][b] == PZ_GUARD:
+        return legal_guard(S, tb, b, out)  # tdabD (R105)
     elif S["pz_at"][b] == PZ_DEFEND_MAY:
         row = np.int64(S["pz_row"][b])
         d = np.int64(S["pz_d"][b])

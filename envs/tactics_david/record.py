@@ -279,6 +279,12 @@ IMPLEMENTED_ABILITIES = (
     "Grapple Tentacle",  # pulls every unit within 3 next to it, in this Player's order (R133)
     "Learn",  # another unit's ability until the end of the Turn (units.ability_prof, R134)
     "Shed",  # wins its Escape; a Marker left Locked with the enemy (LOCK_MARKER, R135)
+    # tdabD: statuses and death inside procedures (guard.py)
+    "Unwavering",  # its allies' roll against Fearful, asked before Fearful acts (R104)
+    "Guard",  # an ally's death in an Attack taken on as Paralyzed or Frozen (R105)
+    "Soothe",  # the target's player picks Statuses whose effects it ignores this Turn (R106)
+    "Pierce",  # the unit behind a killed defender defends against another Attack (R107)
+    "Incineration",  # the attacked unit's player picks the Items it discards (R108)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -545,6 +551,12 @@ TD_TABLE_FIELDS = [
     ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
     ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
     ("ab_study_row", np.int16, (MAX_PROFILES,)),  # [N] its look_top_two row, -1 (R116)
+    # branch tdabD (guard.py)
+    ("ab_fear_row", np.int16, (MAX_PROFILES,)),  # [N] its allies' roll against Fearful, -1 (R104)
+    ("ab_guard_row", np.int16, (MAX_PROFILES,)),  # [N] its allies' death taken on, -1 (R105)
+    ("ab_pierce", np.uint8, (MAX_PROFILES,)),  # [N] a kill adds the space behind (R107)
+    ("status_paralyzed", np.int8, ()),  # index of Paralyzed (Guard)
+    ("status_frozen", np.int8, ()),  # index of Frozen (Guard)
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -633,6 +645,8 @@ def build_record(
     r["forest_terrain"] = t.terrain_index["Forest"]
     r["status_dead"] = t.status_index["Dead"]
     r["status_fearful"] = t.status_index["Fearful"]
+    r["status_paralyzed"] = t.status_index["Paralyzed"]  # tdabD: Guard
+    r["status_frozen"] = t.status_index["Frozen"]
     r["status_feared"] = t.status_index["Feared"]
     r["type_magical"] = T.UNIT_TYPES.index("Magical")
     phys, mag, eth = (T.UNIT_TYPES.index(x) for x in ("Physical", "Magical", "Ethereal"))
@@ -884,6 +898,8 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_twice_row"][:] = -1
     r["ab_trail_row"][:] = -1
     r["ab_study_row"][:] = -1
+    r["ab_fear_row"][:] = -1  # tdabD
+    r["ab_guard_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -969,6 +985,15 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "item" and mode_name == "look_top_two":
                 r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)
+                continue
+            if kind == "status_immunity" and "Acquiring Fearful Status" in has:
+                r["ab_fear_row"][a] = e  # tdabD: Unwavering's allies (guard.ask_question, R104)
+                continue
+            if kind == "custom" and "Acquiring Dead Status" in has and trig == "before":
+                r["ab_guard_row"][a] = e  # tdabD: Guard (guard.guard_offer, R105)
+                continue
+            if kind == "extra_procedure" and mode_name == "defend_again":
+                r["ab_pierce"][a] = 1  # tdabD: Pierce (guard.pierce_cell, R107)
                 continue
             if kind == "trail_marker":
                 r["ab_trail_row"][a] = e  # the trails: read by trails.py (R110-R112)

@@ -326,6 +326,13 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["au_pack_asked"][b] = 0
     S["au_pick2"][b] = -1
     S["au_acq"][b] = 0
+    S["gd_unit"][b] = -1  # tdabD: no Unwavering roll asked (guard.py)
+    S["gd_seat"][b] = -1
+    S["gd_stage"][b] = 0
+    S["gd_row"][b] = 0
+    S["gd_pierce"][b] = -1
+    S["gd_q"][b] = 0
+    S["gd_go"][b] = 0
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
         S["pz_bread"][b, u] = 0
@@ -335,6 +342,9 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_shape"][b, u] = -1
         S["unit_ab_copy"][b, u] = -1  # tdabF: no copied ability (Learn, R134)
         S["unit_shed_cell"][b, u] = -1  # tdabF: not Locked with a Shed Marker (R135)
+        S["gd_fear"][b, u] = 0  # tdabD
+        S["gd_ignore"][b, u] = 0
+        S["gd_disc"][b, u] = 0
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

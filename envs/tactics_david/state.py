@@ -287,6 +287,21 @@ STATE_FIELDS = [
     # int16[40] the space of the Shed Marker the unit is Locked in Combat with (its unit_lock
     # is LOCK_MARKER), -1 none (TD-22.2.127, R135; public)
     ("unit_shed_cell", np.int16, (N_UNIT_IDS,)),
+    # --- branch tdabD: statuses and death inside procedures (guard.py) ---
+    # int8[40] a Fearful Status the unit is acquiring, waiting for its player's Unwavering
+    # roll (guard.ask_question, R104): 0 none, else its Turns (STATUS_PERMANENT: for good)
+    ("gd_fear", np.int8, (N_UNIT_IDS,)),
+    ("gd_row", np.int16, ()),  # int16 the Unwavering row whose roll it is (tb.ab_fear_row)
+    ("gd_unit", np.int8, ()),  # int8 the unit whose Unwavering roll is asked, -1 none
+    ("gd_seat", np.int8, ()),  # int8 S["current"] before that question, -1 not asked
+    ("gd_stage", np.int8, ()),  # int8 the stage the question interrupted
+    ("gd_go", np.int8, ()),  # int8 the GO_* hand-off it interrupted
+    ("gd_q", np.int8, ()),  # int8 which question: guard.Q_FEAR or Q_DISCARD
+    ("gd_disc", np.int8, (N_UNIT_IDS,)),  # int8[40] Items the unit must discard (R108)
+    # int32[40] bit s: the unit ignores the effects of its Status s this Player's Turn (Soothe,
+    # R106; read by units.has_flag, units.run_status_rows, combat.strength, pause.is_lucky)
+    ("gd_ignore", np.int32, (N_UNIT_IDS,)),
+    ("gd_pierce", np.int16, ()),  # int16 the space Pierce added to the area attacked, -1 (R107)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -433,6 +448,9 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_pick2",
     "unit_ab_copy",
     "unit_shed_cell",
+    "gd_unit",
+    "gd_seat",
+    "gd_pierce",
 )
 
 

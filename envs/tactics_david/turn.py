@@ -90,6 +90,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
+from envs.tactics_david.guard import answer_question, ask_question, legal_question
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.possess import (
     answer_grapple,
@@ -346,7 +347,11 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         answer_pack(S, tb, b, a)
         return GO_NONE
     if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
+        row = np.int64(S["au_pend_row"][b])
         if answer_choice(S, tb, b, a):
+            return GO_NONE
+        if row >= 0 and is_combat_row(tb, row):  # tdabD: Soothe, a Combat Phase ability
+            S["stage"][b] = STAGE_COMBAT
             return GO_NONE
         return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_SHAPE:  # it acts as that unit, or stays itself (R132)
@@ -433,6 +438,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             if S["eff_next"][b] == RESUME_GUIDE:  # False Guide moves its target first
                 return GO_NONE
             S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
+            if ask_pending(S, tb, b, u):  # tdabD: Soothe's Statuses, the target's player's
+                return GO_NONE
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)
         S["fx_st_pick"][b] = 0
@@ -477,6 +484,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return items.legal_item(S, tb, b, out)
     if stage == STAGE_EFFECT:
         return legal_effect_choice(S, tb, b, out)
+    if stage == STAGE_PAUSE and S["gd_seat"][b] >= 0:  # tdabD: Unwavering, Incineration
+        return legal_question(S, tb, b, out)
     if stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:  # tdabA: Downgrade asked (R100)
         return legal_yes_no(S, tb, b, out)
     if stage == STAGE_PAUSE:
@@ -514,6 +523,8 @@ def step(S, tb, b: int, a: int, out) -> int:
             go = apply_effect_choice(S, tb, b, a)
         elif stage == STAGE_ORIENT:
             teams.apply_orient(S, tb, b, a)
+        elif stage == STAGE_PAUSE and S["gd_seat"][b] >= 0:
+            go = answer_question(S, tb, b, a)  # tdabD: Unwavering, Incineration (R104, R108)
         elif stage == STAGE_PAUSE and S["au_dg_seat"][b] >= 0:
             go = answer_downgrade(S, tb, b, a)  # tdabA: the hand-off it interrupted (R100)
         elif stage == STAGE_PAUSE and S["pz_bread_unit"][b] >= 0:
@@ -528,7 +539,10 @@ def step(S, tb, b: int, a: int, out) -> int:
         # of calling it, so every step is one level below this loop (one call site each).
         # Before each, a Status a Giant's Bread holder acquired is offered to it (R74)
         while True:
-            if ask_bread(S, tb, b, go):
+            if ask_question(S, tb, b, go):  # tdabD: Unwavering before Fearful acts (R104), the
+                # Items Incineration discards (R108)
+                go = GO_NONE  # kept in gd_go
+            elif ask_bread(S, tb, b, go):
                 go = GO_NONE  # kept in pz_bread_go, run once the holder has answered
             elif ask_downgrade(S, tb, b, go):  # tdabA: Downgrade's "may" (R100)
                 go = GO_NONE  # kept in au_dg_go

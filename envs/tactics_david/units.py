@@ -178,6 +178,20 @@ def unlock(S, b: int, u: int) -> None:
 
 
 @njit
+def swarm_stack(S, tb, b: int, u: int) -> bool:
+    """Whether unit u is a Stacked Unit all of whose members have Swarm: the Dead Status
+    takes a member instead (TD-23.1; kill, and Guard's offer, guard.guard_offer)."""
+    n = np.int64(S["unit_n_members"][b, u])
+    if n <= 1:
+        return False
+    for m in range(n):
+        sp = tb.u_special[S["unit_member"][b, u, m]]
+        if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
+            return False
+    return True
+
+
+@njit
 def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     """Unit u acquires the Dead Status (TD-10.3): it stays on its space, discards every other
     Status (TD-20.15) and leaves any Combat Lock. A kill of an enemy counts for Item
@@ -188,12 +202,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
         return
     n = np.int64(S["unit_n_members"][b, u])
     if n > 1:
-        swarm = True
-        for m in range(n):
-            sp = tb.u_special[S["unit_member"][b, u, m]]
-            if sp < 0 or tb.sp_kind[sp] != SP_SWARM:
-                swarm = False
-        if swarm:
+        if swarm_stack(S, tb, b, u):
             last = S["unit_member"][b, u, n - 1]
             for side in range(4):
                 S["unit_strength"][b, u, side] = max(
@@ -226,8 +235,10 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
             roll_d(S["rng"], b, 6) < tb.team_fearful_below
             and tb.st_afflicts[f, S["unit_type"][b, v]]
         ):
-            if not (S["unit_no_reacquire"][b, v] >> np.int32(f)) & 1 and not ability_immune(
-                S, tb, b, v, f
+            if (
+                not (S["unit_no_reacquire"][b, v] >> np.int32(f)) & 1
+                and not ability_immune(S, tb, b, v, f)
+                and not fear_deferred(S, tb, b, v, np.int64(STATUS_PERMANENT))  # tdabD (R104)
             ):
                 S["unit_status"][b, v, f] = STATUS_PERMANENT
                 for t in range(N_STATUSES):
@@ -250,9 +261,10 @@ OUT_PAUSE = 8  # a "may discard" is asked of the player (S["eff_*"] hold the sca
 
 @njit
 def has_flag(S, b: int, u: int, flags) -> bool:
-    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set."""
+    """Whether unit u holds a Status whose modifier column `flags` (a tb.st_* array) is set
+    (and whose effects it does not ignore: Soothe, R106)."""
     for s in range(N_STATUSES):
-        if S["unit_status"][b, u, s] != 0 and flags[s] != 0:
+        if S["unit_status"][b, u, s] != 0 and flags[s] != 0 and not (S["gd_ignore"][b, u] >> s) & 1:
             return True
     return False
 
@@ -362,6 +374,8 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
         return False
     if ability_immune(S, tb, b, u, s):
         return False
+    if s == tb.status_fearful and fear_deferred(S, tb, b, u, turns):
+        return False  # tdabD: its player's Unwavering roll comes first (guard.ask_question, R104)
     old = np.int64(S["unit_status"][b, u, s])
     if old == STATUS_PERMANENT or turns == STATUS_PERMANENT:
         S["unit_status"][b, u, s] = STATUS_PERMANENT
@@ -374,6 +388,40 @@ def apply_status(S, tb, b: int, u: int, s: int, turns: int) -> bool:
         unlock(S, b, u)
     note_acquired(S, tb, b, u, s)
     return True
+
+
+@njit
+def fear_deferred(S, tb, b: int, u: int, turns: int) -> bool:
+    """Unwavering (TD-22.2.18, R104): unit u is acquiring Fearful and an allied unit in play
+    within its row's radius has Unwavering, so u's player may roll first. The acquisition waits
+    in S["gd_fear"] (with its Turns) for the question turn.step asks at the next hand-off
+    (guard.ask_question); nothing of Fearful happens before the answer. Returns whether it waits
+    (not while that very question is being answered)."""
+    if turns == 0 or (S["gd_seat"][b] >= 0 and S["gd_unit"][b] == u):
+        return False
+    if S["unit_status"][b, u, tb.status_fearful] != 0:
+        return False  # already Fearful: nothing is acquired that a roll could keep away
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
+    cu = np.int64(S["unit_cell"][b, u])
+    p = u // MAX_UNITS
+    for k in range(MAX_UNITS):
+        v = p * MAX_UNITS + k
+        if v == u or not in_play(S, tb, b, v) or S["unit_ab_off"][b, v] != 0:
+            continue
+        cv = np.int64(S["unit_cell"][b, v])
+        dist = abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
+        for m in range(S["unit_n_members"][b, v]):
+            prof = np.int64(S["unit_member"][b, v, m])
+            if prof < 0 or not tb.ab_active[prof]:
+                continue
+            row = np.int64(tb.ab_fear_row[prof])
+            if row >= 0 and dist <= tb.r_radius[row]:
+                old = np.int64(S["gd_fear"][b, u])  # the longer of two waiting ones
+                if old != STATUS_PERMANENT:
+                    S["gd_fear"][b, u] = turns if turns == STATUS_PERMANENT else max(old, turns)
+                S["gd_row"][b] = row
+                return True
+    return False
 
 
 @njit
@@ -400,7 +448,7 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
     player answers in STAGE_EFFECT (turn.apply_effect_choice)."""
     out = 0
     for s in range(first, N_STATUSES):
-        if S["unit_status"][b, u, s] == 0:
+        if S["unit_status"][b, u, s] == 0 or (S["gd_ignore"][b, u] >> s) & 1:  # Soothe (R106)
             continue
         r = np.int64(0)
         for k in range(tb.st_n_eff[s]):
@@ -546,6 +594,7 @@ def begin_turn(S, tb, b: int, p: int) -> None:
         S["unit_move_bonus"][b, u] = 0
         S["unit_no_reacquire"][b, u] = 0
         S["unit_no_move"][b, u] = 0  # Unit Teams (TD-18.2)
+        S["gd_ignore"][b, u] = 0  # tdabD: Soothe lasts one Player's Turn (R106)
     for q in range(N_PLAYERS):
         S["kills_turn"][b, q] = 0
     # Revival Stone (TD-25.3): a Dead holder discards Dead at the start of its owner's Turn;

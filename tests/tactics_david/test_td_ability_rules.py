@@ -110,7 +110,7 @@ from envs.tactics_david.state import (
     UNTIL_PROCEDURE,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import apply_status, has_permission, kill, move_to
+from envs.tactics_david.units import apply_status, begin_turn, has_permission, kill, move_to
 from tests.tactics_david.td_board import (
     B0,
     S_,
@@ -4439,6 +4439,220 @@ def t_shed():
 
 ABILITY_TESTS.update({"Grapple Tentacle": t_grapple_tentacle, "Learn": t_learn, "Shed": t_shed})
 
+# --- tdabD: statuses and death inside procedures (guard.py) ----------------------------------
+
+
+def t_unwavering():
+    """Unwavering never acquires Fearful. An ally within 3 spaces that is acquiring Fearful
+    (here from a Feared enemy in contact at the end of seat 0's Turn) is asked first, of its
+    own player, at the next hand-off (STAGE_PAUSE: A_ABILITY rolls 1 D6, A_END does not):
+    on 3 or more it does not acquire Fearful, so nothing of Fearful happens (its Enraged stays);
+    otherwise, or without the roll, it acquires Fearful, which discards Enraged (R104). An ally
+    4 spaces away acquires Fearful at once; then seat 1's Turn goes on."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed, current=0)
+        uw = holder(S, tb, 0, "Unwavering", 5, 5, E)
+        near = unit(S, tb, 0, NEUTRAL, 5, 8, E)  # 3 spaces from the Unwavering unit
+        far = unit(S, tb, 0, NEUTRAL, 9, 5, E)  # 4 spaces
+        for r, c in ((5, 4), (5, 9), (9, 6)):  # a Feared enemy touching each
+            f = unit(S, tb, 1, NEUTRAL, r, c, W)
+            assert apply_status(S, tb, B0, I(f), I(ST["Feared"]), I(-1))
+        assert apply_status(S, tb, B0, I(near), I(ST["Enraged"]), I(-1))
+        got = act(S, tb, A_END)  # seat 0 ends its Turn: Feared frightens
+        assert not has(S, uw, "Fearful") and has(S, far, "Fearful")
+        assert S["stage"][0] == STAGE_PAUSE and S["current"][0] == 0, seed
+        assert got == [A_ABILITY, A_END]
+        assert not has(S, near, "Fearful") and has(S, near, "Enraged")  # nothing yet
+        (r,) = peek(S, 6)
+        roll = seed % 2 == 1
+        act(S, tb, A_ABILITY if roll else A_END)
+        kept = roll and r >= 3
+        if roll:
+            seen.add(kept)
+        assert has(S, near, "Fearful") == (not kept), (seed, r)
+        assert has(S, near, "Enraged") == kept, (seed, r)
+        assert S["stage"][0] == STAGE_ENGAGE and S["current"][0] == 1
+        assert S["gd_fear"][0].sum() == 0
+    both_ways(seen)
+
+
+def _guarded(tb, seed: int, g_at=(5, 8), g_has=()):
+    """Seat 0's strong attacker on (5,5) strikes seat 1's Tinkerer on (5,6) (it surely loses);
+    seat 1's Guard unit stands on g_at holding the Statuses g_has. The legal actions after."""
+    S = position(tb, seed=seed)
+    a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+    S["unit_strength"][0, a] = 60
+    d = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+    g = holder(S, tb, 1, "Guard", g_at[0], g_at[1], W)
+    for name in g_has:
+        assert apply_status(S, tb, B0, I(g), I(ST[name]), I(-1))
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    return S, a, d, g, act(S, tb, A_STRIKE)
+
+
+def t_guard():
+    """A unit that lost its Defend and would acquire the Dead Status, with an allied Guard
+    unit within 2 spaces, is asked before it dies (STAGE_PAUSE, of its own player, seat 1):
+    the Guard unit acquires Paralyzed or Frozen instead (the defender lives, not Dead), or
+    A_END: it dies. Only the Statuses the Guard unit can still acquire are offered; none (it
+    holds both), or 3 spaces away: not asked, the defender dies (R105)."""
+    tb = record()
+    par, fro = A_STATUS + ST["Paralyzed"], A_STATUS + ST["Frozen"]
+    for seed in SEEDS[:9]:
+        S, a, d, g, got = _guarded(tb, seed)
+        assert _paused(S, 1) and got == [par, fro, A_END], got
+        assert not has(S, d, "Dead")
+        choice = (A_END, par, fro)[seed % 3]
+        act(S, tb, choice)  # the attack goes on (seat 0 then ends its Turn: nothing left)
+        assert S["stage"][0] != STAGE_PAUSE and S["unit_place"][0, d] == PLACE_FIELD
+        assert has(S, d, "Dead") == (choice == A_END)
+        assert has(S, g, "Paralyzed") == (choice == par)
+        assert has(S, g, "Frozen") == (choice == fro)
+    S, a, d, g, got = _guarded(tb, 1, g_has=("Frozen",))
+    assert _paused(S, 1) and got == [par, A_END]
+    for g_at, g_has in (((5, 8), ("Paralyzed", "Frozen")), ((5, 9), ())):
+        S, a, d, g, got = _guarded(tb, 1, g_at, g_has)
+        assert not _paused(S, 1) and has(S, d, "Dead")
+    # a Swarm stack would lose a member, not acquire the Dead Status: Guard is not offered
+    S = position(tb, seed=1)
+    a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+    S["unit_strength"][0, a] = 60
+    d = unit(S, tb, 1, "Soldier", 5, 6, W)  # Swarm
+    S["unit_member"][0, d, 1] = UNIT_IX["Soldier"]
+    S["unit_n_members"][0, d] = 2
+    holder(S, tb, 1, "Guard", 5, 8, W)
+    engage(S, tb, a)
+    act(S, tb, A_END)
+    act(S, tb, A_STRIKE)
+    assert not _paused(S, 1) and S["unit_n_members"][0, d] == 1 and not has(S, d, "Dead")
+
+
+def t_soothe():
+    """The White Mage targets a unit in its Range Area in Line of Sight (here an enemy): on 3
+    or more the target's player (seat 1) picks which of its Statuses' effects it ignores this
+    Player's Turn (A_STATUS + s, one at a time; A_END stops; Dead never offered), then the
+    Combat Phase goes on. Ignoring Frozen gives back its full Movement Rating and its
+    charges while it still holds Frozen; Pumped, not picked, still adds 1. The next Player's
+    Turn Frozen acts again. On 1 or 2 nothing is asked (R106)."""
+    tb = record()
+    seen = set()
+    frozen, pumped = A_STATUS + ST["Frozen"], A_STATUS + ST["Pumped"]
+    for seed in SEEDS[:12]:
+        S = position(tb, seed=seed)
+        m = holder(S, tb, 0, "Soothe", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 8, W)
+        plain = int(combat_strength(S, tb, B0, I(t), I(0), I(PROC_ATTACK)))
+        for name in ("Frozen", "Pumped"):
+            assert apply_status(S, tb, B0, I(t), I(ST[name]), I(-1))
+        assert movement_rating(S, tb, B0, I(t)) == 2 and not may_charge(S, tb, B0, I(t))
+        (r,) = peek(S, 6)
+        got = _to_ability(S, tb, m, cell(tb, 5, 8))
+        seen.add(r >= 3)
+        if r < 3:
+            assert S["stage"][0] == STAGE_COMBAT and S["current"][0] == 0
+            assert S["gd_ignore"][0, t] == 0
+            continue
+        assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 1
+        assert got == sorted([frozen, pumped]) + [A_END]
+        assert act(S, tb, frozen) == [pumped, A_END]
+        act(S, tb, A_END)
+        assert S["stage"][0] == STAGE_COMBAT and S["current"][0] == 0
+        assert has(S, t, "Frozen") and has(S, t, "Pumped")  # held, Frozen's effect ignored
+        assert movement_rating(S, tb, B0, I(t)) == 4 and may_charge(S, tb, B0, I(t))
+        assert int(combat_strength(S, tb, B0, I(t), I(0), I(PROC_ATTACK))) == plain + 1
+        begin_turn(S, tb, B0, I(1))
+        assert movement_rating(S, tb, B0, I(t)) == 2
+    both_ways(seen)
+
+
+def t_pierce():
+    """The Crossbowman's Ranged Attack kills the target on (5,3): the unit behind it (5,4), in
+    the attacker's facing direction, defends against another Attack Procedure and dies too
+    (both Strengths are hopeless); the unit behind that (5,5) does not: once per attack
+    (R11, R107). A Ranged unit without Pierce kills the target only."""
+    tb = record()
+    hits = 0
+    for shooter in (HOLDER["Pierce"], "Hunter"):
+        for seed in SEEDS[:8]:
+            S = position(tb, seed=seed)
+            u = unit(S, tb, 0, shooter, 5, 0, E)
+            S["unit_strength"][0, u] = 60
+            t, b1, b2 = (unit(S, tb, 1, NEUTRAL, 5, c, W) for c in (3, 4, 5))
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            engage(S, tb, u)
+            act(S, tb, A_END)
+            act(S, tb, A_CELL + cell(tb, 5, 3))
+            if not has(S, t, "Dead"):
+                continue  # the Ranged Hit missed
+            hits += 1
+            assert has(S, b1, "Dead") == (shooter == HOLDER["Pierce"]), (shooter, seed)
+            assert not has(S, b2, "Dead")
+    assert hits >= 4
+
+
+def t_incineration():
+    """After the Dragonfly's Attack the attacked unit rolls nothing, the Dragonfly rolls 1 D6:
+    4, 5, 6 and the attacked unit must discard 1, 2, 3 Items; its own player (seat 1) picks
+    which, one at a time, at the next hand-off (STAGE_PAUSE, A_SIDE + slot, no A_END), and
+    each goes to the bottom of the Item Deck; holding no more Items than that, it discards
+    them all unasked; 1 to 3 nothing (R108). A real Attack gives the same question."""
+    tb = record()
+    names = TABLES.item_names
+    items = [next(i for i in range(len(names)) if TABLES.item_type[i] == k) for k in range(3)]
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        f = holder(S, tb, 0, "Incineration", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        S["unit_item"][0, t] = items
+        set_procedure(S, f, t)
+        (r,) = peek(S, 6)
+        hook(S, tb, H_AFTER_ATTACK, f, t)
+        n = {4: 1, 5: 2, 6: 3}.get(r, 0)
+        seen.add(n)
+        assert S["gd_disc"][0, t] == n
+        got = engage(S, tb, f)
+        for k in range(n if n < 3 else 0):
+            held = [slot for slot in range(3) if S["unit_item"][0, t, slot] >= 0]
+            assert S["stage"][0] == STAGE_PAUSE and S["current"][0] == 1
+            assert got == [A_SIDE + slot for slot in held]
+            slot = held[(seed + k) % len(held)]
+            item = int(S["unit_item"][0, t, slot])
+            got = act(S, tb, A_SIDE + slot)
+            assert S["unit_item"][0, t, slot] == -1 and S["deck"][0, 0] == item
+        left = int((S["unit_item"][0, t] >= 0).sum())
+        assert left == 3 - n and S["gd_disc"][0, t] == 0
+        assert S["stage"][0] == STAGE_MOVE and S["current"][0] == 0 and S["engaged"][0] == f
+    assert seen == {0, 1, 2, 3}
+    asked = 0
+    for seed in SEEDS[:16]:
+        S = position(tb, seed=seed)
+        f = holder(S, tb, 0, "Incineration", 5, 5, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 6, W)
+        S["unit_strength"][0, t] = 60  # it survives the Attack
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_item"][0, t] = items
+        engage(S, tb, f)
+        act(S, tb, A_END)
+        act(S, tb, A_STRIKE)
+        if S["stage"][0] == STAGE_PAUSE and S["current"][0] == 1:
+            asked += 1
+            assert not has(S, t, "Dead") and S["gd_disc"][0, t] in (1, 2)
+    assert asked > 0
+
+
+ABILITY_TESTS.update(
+    {
+        "Unwavering": t_unwavering,
+        "Guard": t_guard,
+        "Soothe": t_soothe,
+        "Pierce": t_pierce,
+        "Incineration": t_incineration,
+    }
+)
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 
@@ -4480,10 +4694,11 @@ def test_defenders_automatic_win_beats_the_attackers():
 
 def test_abilities_not_implemented_do_nothing():
     """A `to implement` ability's rows never act, not even the rows the interpreter knows:
-    Unwavering's own immunity to Fearful (its allies' roll is not made yet). (tdabA: Make
-    Bread, the example before, is implemented now.)"""
+    Unwavering's own immunity to Fearful with its ab_active bit cleared, as record.py clears
+    it for every ability not in IMPLEMENTED_ABILITIES (tdabD: Unwavering is implemented now,
+    so the test clears the bit itself)."""
     tb = record()
-    assert "Unwavering" not in IMPLEMENTED_ABILITIES
+    tb.ab_active[TABLES.units.ability_index["Unwavering"]] = 0
     S = position(tb)
     u = holder(S, tb, 0, "Unwavering", 5, 5, E)
     assert apply_status(S, tb, B0, I(u), I(ST["Fearful"]), I(-1))

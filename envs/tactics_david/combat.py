@@ -61,6 +61,7 @@ from envs.tactics_david.effects import (
     M_STR,
     N_MODS,
     RANGE_MODIFIER,
+    ROLL_RANGED_HIT,
     SEL_ATTACK_AREA,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
@@ -140,6 +141,7 @@ from envs.tactics_david.state import (
     RES_ATT_WON,
     RES_BACK,
     RES_DUEL,
+    RES_FRONT,
     RES_KILLED,
     RES_NEGATED,
     RES_NO_LOCK,
@@ -147,6 +149,7 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_CHANT,
     RESUME_DECK,
     RESUME_PLACE,
     RESUME_STATUS,
@@ -215,6 +218,8 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
 @njit
 def _defender_side(S, tb, b: int, a: int, d: int, side: int) -> int:
     """The side of unit d that unit a's attack is made against (as sides_and_strengths)."""
+    if S["fx_res"][b] & RES_FRONT:  # tdabE: Voodoo Doll: against its Front (R119)
+        return SIDE_FRONT
     if tb.type_attack_side[S["unit_attack_type"][b, a]] == ATTACK_SIDE_FRONT:
         edge = (np.int64(S["unit_facing"][b, a]) + 2) % 4
         return REL_TO_SIDE[(edge - S["unit_facing"][b, d]) % 4]
@@ -268,6 +273,10 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
     faces the attacker's front (TD-15.3); a Magical one with its chosen `side` against the
     defender's same-named side (TD-13.2). A Ranged Melee attack's strength is the class's
     (Light 1, Medium 2, Heavy 3; TD-10.5)."""
+    if S["fx_res"][b] & RES_FRONT:  # tdabE: Voodoo Doll: d's Front against its Front (R119)
+        return strength(S, tb, b, d, SIDE_FRONT, PROC_NONE), strength(
+            S, tb, b, d, SIDE_FRONT, PROC_DEFEND
+        )
     atype = np.int64(S["unit_attack_type"][b, a])
     if tb.type_attack_side[atype] == ATTACK_SIDE_FRONT:
         a_side = SIDE_FRONT
@@ -347,7 +356,7 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_att"][b] = a
     S["fx_def"][b] = d
     back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
-    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL)) | back
+    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL | RES_FRONT)) | back
 
 
 @njit_inline  # one caller
@@ -646,7 +655,7 @@ def ranged_place(S, tb, b: int, u: int) -> int:
     row = replaced_attack_row(S, tb, b, u)
     if row < 0 or tb.u_mode[S["unit_member"][b, u, 0]] != MODE_RANGED:
         return PLACE_NO
-    if tb.r_kind[row] == K_SPECIAL:
+    if tb.r_kind[row] == K_SPECIAL and not is_combat_row(tb, row):  # not Voodoo Doll's (R119)
         return PLACE_BREATH
     if tb.r_sel[row] == SEL_ATTACK_AREA and not is_combat_row(tb, row):
         return PLACE_AREA
@@ -891,6 +900,12 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["eff_next"][b] = RESUME_DECK
             S["stage"][b] = STAGE_EFFECT
             return GO_NONE
+        if tb.r_roll[row] == ROLL_RANGED_HIT:  # tdabE: Chant's allies and Statuses (R118)
+            S["eff_unit"][b] = u
+            S["eff_next"][b] = RESUME_CHANT
+            S["stage"][b] = STAGE_EFFECT
+            S["aa_n"][b] = 0
+            return GO_NONE
         if status_choice(tb, row):  # the Statuses its unit discards are chosen first (R57)
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_STATUS
@@ -980,7 +995,10 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
             return GO_NONE
         return _attack_done(S, b, u, counted)
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    if target < 0:
+    if S["aa_cell"][b] >= 0:  # tdabE: an ability's Attack on one unit's space (R119)
+        cells[0] = S["aa_cell"][b]
+        n = np.int64(1)
+    elif target < 0:
         n = strike_area(S, tb, b, u, cells)
     else:
         bf = np.int64(S["battlefield"][b])
@@ -990,6 +1008,10 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
     if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]), at, act):
         return GO_NONE
     S["fx_res"][b] = 0
+    if S["aa_cell"][b] >= 0:  # tdabE: Voodoo Doll's Attack over: the Combat Phase goes on
+        S["aa_cell"][b] = -1
+        clear_picks(S, b)
+        return GO_NONE
     return _attack_done(S, b, u, counted)
 
 

@@ -189,6 +189,7 @@ ROLL_NONE = ut.ROLLS.index("none")
 ROLL_1D6 = ut.ROLLS.index("1D6")
 ROLL_2D6 = ut.ROLLS.index("2D6")
 ROLL_PROC = ut.ROLLS.index("procedure_roll")
+ROLL_RANGED_HIT = ut.ROLLS.index("ranged_hit")  # tdabE: Chant (ability_attacks.py, R118)
 CMP_NONE = ut.COMPARES.index("none")
 CMP_GE = ut.COMPARES.index("ge")
 CMP_LE = ut.COMPARES.index("le")
@@ -231,6 +232,7 @@ AUTO_PLAIN = _m("auto_win", "")
 AUTO_NO_LOCK = _m("auto_win", "no_duel_no_lock")
 K_SPECIAL = _k("special_attack")
 SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
+SPECIAL_FRONT = _m("special_attack", "front_vs_front")  # tdabE: Voodoo Doll (R119)
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
 K_REPLACE = _k("replace_unit")
@@ -734,6 +736,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         S["eff_next"][b] = RESUME_GUIDE
     elif kind == K_PROHIBIT and mode == PROHIBIT_BY_THIS:  # this Turn (False Guide)
         S["unit_no_attack"][b, src] = v
+    elif kind == K_SPECIAL and mode == SPECIAL_FRONT:  # tdabE: Voodoo Doll's Attack on v,
+        S["aa_unit"][b] = v  # made once the hook is over (ability_attacks.ability_attack)
     return v
 
 

@@ -275,6 +275,9 @@ IMPLEMENTED_ABILITIES = (
     "Study",  # tdabB: the top two Item Deck cards seen and kept or swapped (R116)
     "Chemistry",  # tdabB: an Expendable Item taken from the Item Deck (R117)
     "Alchemy",  # tdabB: an equipped Item swapped for one of its Type in the deck (R117)
+    # tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py, R118-R119)
+    "Voodoo Doll",
+    "Chant",
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

@@ -61,6 +61,7 @@ MAX_PROFILE_SLOTS = 256  # units.yaml rows an army may buy from (record.MAX_PROF
 MAX_ACTIVE = 32  # lasting ability effects in play at once (effects.py)
 MAX_DEAD_QUEUE = 8  # units whose Dead hooks wait for effects.run_hook
 MAX_PICKS = 2  # units one ability row lets the player pick ("up to 2 Units")
+AA_PICKS = 3  # tdabE: allies Chant lets the player pick (at most 3 Status Cards a Turn)
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -279,6 +280,15 @@ STATE_FIELDS = [
     # int8[2, 2] the Item cards seat p saw on top of the Item Deck by Study (top first), -1:
     # p knows where they are while they stay within that distance of the top (R116)
     ("deck_seen", np.int8, (N_PLAYERS, 2)),
+    # --- branch tdabE: attacks made by an ability (ability_attacks.py, R118-R119) ---
+    ("aa_unit", np.int8, ()),  # int8 the unit an ability's Attack is to be made on, -1 none
+    # int16 the space the ability's Attack in progress strikes (combat.resume_procedure's
+    # area after a pause), -1 none
+    ("aa_cell", np.int16, ()),
+    # Chant (R118): the allies picked (int8[3], -1) and the Status each may discard (int8[3])
+    ("aa_pick", np.int8, (AA_PICKS,)),
+    ("aa_st", np.int8, (AA_PICKS,)),
+    ("aa_n", np.int8, ()),  # int8 picks so far; a Status is asked after each ally
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -332,6 +342,9 @@ AB_OFF_CURSE = 2  # Curse: the stack it was stacked under, for the rest of the g
 RESUME_STUDY = -15
 # eff_next (tdabB): Chemistry, Alchemy: the Item taken from the deck (A_PIECE + i, R117)
 RESUME_DECK = -16
+# eff_next (tdabE): Chant: an ally (A_CELL + c), then the Status it may discard (A_STATUS + s),
+# up to AA_PICKS times; A_END stops (ability_attacks.py, R118)
+RESUME_CHANT = -17
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -351,6 +364,7 @@ RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedu
 RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
 RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength, no Duel, R56)
 RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
+RES_FRONT = 512  # tdabE: Voodoo Doll: the target's Front against its own Front (R119)
 # unit_uses counters
 USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
 USE_ATTACKS = 2  # tdrest: its Attacks in this Engagement (Beast Whisperer's second, R93)
@@ -411,6 +425,10 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "au_dg_seat",
     "au_pack",
     "au_pick2",
+    "aa_unit",
+    "aa_cell",
+    "aa_pick",
+    "aa_st",
 )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david import combat, control, items, movement, setup, teams
+from envs.tactics_david import ability_attacks, combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
@@ -114,6 +114,7 @@ from envs.tactics_david.state import (
     RESUME_AFTER_ATTACK,
     RESUME_ALTER,
     RESUME_AURA,
+    RESUME_CHANT,
     RESUME_CHOICE,
     RESUME_DECK,
     RESUME_GUIDE,
@@ -289,6 +290,8 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return items.legal_deck_pick(
             S, tb, b, replaced_attack_row(S, tb, b, np.int64(S["engaged"][b])), out
         )
+    if S["eff_next"][b] == RESUME_CHANT:  # tdabE: Chant's allies and Statuses (R118)
+        return ability_attacks.legal_chant(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -312,6 +315,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
         answer_pack(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_CHANT:  # tdabE: another pick, or the Ranged Hits (R118)
+        ability_attacks.answer_chant(S, tb, b, a)
         return GO_NONE
     if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
         if answer_choice(S, tb, b, a):
@@ -398,6 +404,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             S["fx_st_pick"][b] = 0
             if S["eff_next"][b] == RESUME_GUIDE:  # False Guide moves its target first
                 return GO_NONE
+            if S["aa_unit"][b] >= 0:  # tdabE: Voodoo Doll's Attack (R119)
+                return ability_attacks.ability_attack(S, tb, b, u)
             S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
             return GO_NONE
         run_hook(S, tb, b, H_REPLACES, u, -1)

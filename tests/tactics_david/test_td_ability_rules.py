@@ -99,6 +99,7 @@ from envs.tactics_david.state import (
     RES_ATT_WON,
     RES_BACK,
     RES_DUEL,
+    RES_FRONT,
     RES_KILLED,
     RES_NEGATED,
     RES_RANGED,
@@ -4288,6 +4289,117 @@ ABILITY_TESTS.update(
         "Alchemy": t_alchemy,
     }
 )
+
+
+# --- branch tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py) ---------
+
+
+def t_voodoo_doll():
+    """Voodoo Doll (R119): the Priest picks a unit in its Range Area; on a 5+ that unit
+    defends against an Attack whose Base Strength is its own Front Strength Rating, with its
+    Front (a Tinkerer with its back turned: still its Front 2 against 2, never the Priest's
+    3): the contest is combat.contest's, Duels included (the same dice on a copy give the same
+    outcome); on 1-4 nothing happens. The Combat Phase goes on, the ability used."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Voodoo Doll", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, E)  # its back to the Priest
+        unit(S, tb, 1, NEUTRAL, 6, 5, W)  # a target for its Ranged Attack still to come
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # the game goes on whatever happens
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT and A_CELL + cell(tb, 5, 4) in got
+        r = peek(S, 6)[0]
+        copy = S.copy()
+        roll_d(copy["rng"], B0, I(6))  # the ability's roll
+        copy["fx_res"][0] = RES_FRONT
+        begin_procedure(copy, tb, B0, I(u), I(t), I(0))
+        assert sides_and_strengths(copy, tb, B0, I(u), I(t), I(0), False) == (2, 2)
+        assert not copy["fx_res"][0] & RES_BACK  # against its Front, not its back
+        att, dfn, cannot_die = contest(copy, tb, B0, I(u), I(t), I(0), False, False)
+        killed = r >= 5 and att > dfn and not cannot_die
+        after = act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert has(S, t, "Dead") == killed, (seed, r, att, dfn)
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        assert S["aa_unit"][0] == -1 and S["aa_cell"][0] == -1 and S["fx_res"][0] == 0
+        seen.add((r >= 5, killed))
+    assert seen >= {(False, False), (True, True), (True, False)}, seen
+    # a pause inside its Attack (R72): the Lucky Priest's player keeps the result (A_END);
+    # the Attack on that one space finishes and the Combat Phase goes on
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Voodoo Doll", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, E)
+        unit(S, tb, 1, NEUTRAL, 6, 5, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_status"][0, u, ST["Lucky"]] = STATUS_PERMANENT
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        if peek(S, 6)[0] < 5:
+            continue
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["stage"][0] == STAGE_PAUSE and S["aa_cell"][0] == cell(tb, 5, 4), seed
+        att, dfn = int(S["pz_att"][0]), int(S["pz_dfn"][0])
+        after = act(S, tb, A_END)
+        assert has(S, t, "Dead") == (att > dfn)
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        assert S["aa_cell"][0] == -1 and S["fx_res"][0] == 0
+        break
+    else:
+        raise AssertionError("no seed rolled 5+")
+
+
+def t_chant():
+    """Chant (R118): the player picks allies within 5 spaces that hold a Status (not the
+    enemy, not one 7 spaces away, not one with no Status), one Status each, up to three;
+    then a Ranged Hit with Range Modifier -2 (its D6s - 2) is made on each against its
+    distance in grid spaces, and a hit discards that Status. The Combat Phase goes on."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Chant", 5, 2, E)
+        a1 = unit(S, tb, 0, NEUTRAL, 5, 5, W)  # 3 spaces
+        a2 = unit(S, tb, 0, NEUTRAL, 2, 0, E)  # 5 spaces, behind it
+        far = unit(S, tb, 0, NEUTRAL, 5, 9, W)  # 7 spaces
+        bare = unit(S, tb, 0, NEUTRAL, 6, 2, E)  # no Status
+        foe = unit(S, tb, 1, NEUTRAL, 5, 3, W)  # in contact: its Attack is still to come
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        for v, names in ((a1, ("Poisoned", "Frozen")), (a2, ("Blinded",)), (far, ("Poisoned",))):
+            for name in names:
+                S["unit_status"][0, v, ST[name]] = STATUS_PERMANENT
+        S["unit_status"][0, foe, ST["Poisoned"]] = STATUS_PERMANENT
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert sorted(got) == sorted([A_CELL + cell(tb, 5, 5), A_CELL + cell(tb, 2, 0), A_END])
+        got = act(S, tb, A_CELL + cell(tb, 5, 5))
+        assert sorted(got) == [A_STATUS + ST["Poisoned"], A_STATUS + ST["Frozen"]]
+        got = act(S, tb, A_STATUS + ST["Poisoned"])
+        assert got == [A_CELL + cell(tb, 2, 0), A_END]
+        act(S, tb, A_CELL + cell(tb, 2, 0))
+        n = int(tb.ranged_hit_dice)
+        dice = peek(S, *([6] * (2 * n)))
+        h1 = max(sum(dice[:n]) - 2, int(tb.ranged_hit_min))
+        h2 = max(sum(dice[n:]) - 2, int(tb.ranged_hit_min))
+        # no other ally to pick: only A_END is left, applied at once (a forced decision)
+        after = act(S, tb, A_STATUS + ST["Blinded"])
+        assert has(S, a1, "Poisoned") == (h1 < 3) and has(S, a1, "Frozen")
+        assert has(S, a2, "Blinded") == (h2 < 5)
+        assert (
+            has(S, far, "Poisoned")
+            and has(S, foe, "Poisoned")
+            and not S["unit_status"][0, bare].any()
+        )
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        seen.add((h1 >= 3, h2 >= 5))
+    assert {x[0] for x in seen} == {x[1] for x in seen} == {True, False}, seen
+
+
+ABILITY_TESTS.update({"Voodoo Doll": t_voodoo_doll, "Chant": t_chant})
+
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 

@@ -38,6 +38,7 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STRIKE,
     GO_AFTER_ATTACK,
+    GO_END_MOVEMENT,
     GO_ITEM_PHASE_2,
     GO_NONE,
     STAGE_COMBAT,
@@ -48,6 +49,8 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.auras import ask_pending
 from envs.tactics_david.effects import (
+    ITEM_LOOT_ANY,
+    ITEM_SEND_OWN,
     K_RANGE,
     K_SPECIAL,
     M_AUTO_WIN,
@@ -139,6 +142,7 @@ from envs.tactics_david.state import (
     PLACE_FIELD,
     RES_ATT_KILLED_ENEMY,
     RES_ATT_WON,
+    RES_AUTOFIRE,
     RES_BACK,
     RES_DUEL,
     RES_FRONT,
@@ -151,8 +155,10 @@ from envs.tactics_david.state import (
     RESUME_AFTER_ATTACK,
     RESUME_CHANT,
     RESUME_DECK,
+    RESUME_LOB,
     RESUME_PLACE,
     RESUME_STATUS,
+    RESUME_STEAL,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
@@ -356,7 +362,8 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_att"][b] = a
     S["fx_def"][b] = d
     back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
-    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL | RES_FRONT)) | back
+    keep = RES_RANGED | RES_SPECIAL | RES_FRONT | RES_AUTOFIRE
+    S["fx_res"][b] = (S["fx_res"][b] & keep) | back
 
 
 @njit_inline  # one caller
@@ -471,6 +478,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
             d_top += more + d_mod
         if S["fx_res"][b] & RES_SPECIAL:
             break  # a breath: no Duel may follow (R56)
+        if S["fx_res"][b] & RES_AUTOFIRE and att > dfn:
+            break  # tdabE: Autofire may not start a Duel; its defender may (R120)
         if not duel_condition(att, dfn, as_, a_top, ds_, d_top):
             break
     if att > dfn:
@@ -852,7 +861,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> b
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
-    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & RES_SPECIAL)
+    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & (RES_SPECIAL | RES_AUTOFIRE))
     S["pz_target"][b] = target
     if _attack_area(S, tb, b, u, cells, n, side, False, 0, PZ_NONE, 0):
         return True
@@ -890,6 +899,14 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 1
         S["fx_n_pick"][b] = 0
         S["fx_st_pick"][b] = 0
+        lob = tb.r_kind[row] == K_ITEM and tb.r_mode[row] == ITEM_SEND_OWN
+        steal = tb.r_kind[row] == K_ITEM and tb.r_mode[row] == ITEM_LOOT_ANY
+        if tb.r_roll[row] == ROLL_RANGED_HIT or lob or steal:  # tdabE: Chant, Lob, Steal
+            S["eff_unit"][b] = u  # their picks first (R118, R121, R122)
+            S["eff_next"][b] = RESUME_LOB if lob else (RESUME_STEAL if steal else RESUME_CHANT)
+            S["stage"][b] = STAGE_EFFECT
+            S["aa_n"][b] = 0
+            return GO_NONE
         if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
@@ -899,12 +916,6 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_DECK
             S["stage"][b] = STAGE_EFFECT
-            return GO_NONE
-        if tb.r_roll[row] == ROLL_RANGED_HIT:  # tdabE: Chant's allies and Statuses (R118)
-            S["eff_unit"][b] = u
-            S["eff_next"][b] = RESUME_CHANT
-            S["stage"][b] = STAGE_EFFECT
-            S["aa_n"][b] = 0
             return GO_NONE
         if status_choice(tb, row):  # the Statuses its unit discards are chosen first (R57)
             S["eff_unit"][b] = u
@@ -993,6 +1004,11 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
     if at == PZ_LUCKY_HIT or at == PZ_RETRY_HIT:
         if _fire(S, tb, b, u, target, side, at, act):
             return GO_NONE
+        if S["aa_fire"][b] >= 0:  # tdabE: Autofire's Attack over: the next, or on (R120)
+            S["aa_fire"][b] = -1
+            S["fx_res"][b] = 0
+            clear_picks(S, b)
+            return GO_END_MOVEMENT
         return _attack_done(S, b, u, counted)
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     if S["aa_cell"][b] >= 0:  # tdabE: an ability's Attack on one unit's space (R119)
@@ -1012,6 +1028,10 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
         S["aa_cell"][b] = -1
         clear_picks(S, b)
         return GO_NONE
+    if S["aa_fire"][b] >= 0:  # tdabE: Autofire's Attack over: the next, or on (R120)
+        S["aa_fire"][b] = -1
+        clear_picks(S, b)
+        return GO_END_MOVEMENT
     return _attack_done(S, b, u, counted)
 
 

@@ -278,6 +278,9 @@ IMPLEMENTED_ABILITIES = (
     # tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py, R118-R119)
     "Voodoo Doll",
     "Chant",
+    "Autofire",  # in the mover's Turn, at the end of its Movement Phase (R120)
+    "Lob",  # its target, then the Item it sends to the deck (RESUME_LOB, R121)
+    "Steal",  # a Loot Procedure on a unit in contact, 2+ (RESUME_STEAL, R122)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -544,6 +547,8 @@ TD_TABLE_FIELDS = [
     ("ab_acq_kills", np.int8, (MAX_PROFILES,)),  # [N] kills its Item Acquisition counts (R113)
     ("forest_terrain", np.int8, ()),  # index of Forest (Forager, PERM_IGNORE_FOREST)
     ("ab_study_row", np.int16, (MAX_PROFILES,)),  # [N] its look_top_two row, -1 (R116)
+    # branch tdabE: its `extra_procedure` `attack` row (Autofire, ability_attacks.autofire), -1
+    ("ab_autofire_row", np.int16, (MAX_PROFILES,)),
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -883,6 +888,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_twice_row"][:] = -1
     r["ab_trail_row"][:] = -1
     r["ab_study_row"][:] = -1
+    r["ab_autofire_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -996,6 +1002,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "permission" and mode_name == "choose_team_target":
                 r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)
+                continue
+            if kind == "extra_procedure" and mode_name == "attack":
+                r["ab_autofire_row"][a] = e  # tdabE: Autofire (ability_attacks.autofire, R120)
                 continue
             if kind == "extra_procedure" and mode_name == "attack_twice":
                 r["ab_twice_row"][a] = e  # Beast Whisperer: read by effects.attack_twice (R93)

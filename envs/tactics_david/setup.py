@@ -329,6 +329,10 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["aa_unit"][b] = -1  # tdabE: no ability's Attack or Chant pick pending (ability_attacks.py)
     S["aa_cell"][b] = -1
     S["aa_n"][b] = 0
+    S["aa_fire"][b] = -1
+    S["aa_fired"][b] = 0
+    S["aa_sent"][b] = -1
+    S["aa_steal"][b] = 0
     for k in range(S["aa_pick"].shape[1]):
         S["aa_pick"][b, k] = -1
         S["aa_st"][b, k] = -1

@@ -289,6 +289,14 @@ STATE_FIELDS = [
     ("aa_pick", np.int8, (AA_PICKS,)),
     ("aa_st", np.int8, (AA_PICKS,)),
     ("aa_n", np.int8, ()),  # int8 picks so far; a Status is asked after each ally
+    # Autofire (R120): the unit whose Attack on the unit that ended its Movement Phase is in
+    # progress (-1 none), and the bits of the units that made theirs on it already (uint64)
+    ("aa_fire", np.int8, ()),
+    ("aa_fired", np.uint64, ()),
+    ("aa_sent", np.int8, ()),  # int8 Lob: the Item it sent to the Item Deck (R121), -1 none
+    # int8 Steal: the D6 result its Loot Procedure in progress needs (R122), 0 none (then the
+    # Loot is Item Phase 2's, with tb.loot_roll)
+    ("aa_steal", np.int8, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -345,6 +353,11 @@ RESUME_DECK = -16
 # eff_next (tdabE): Chant: an ally (A_CELL + c), then the Status it may discard (A_STATUS + s),
 # up to AA_PICKS times; A_END stops (ability_attacks.py, R118)
 RESUME_CHANT = -17
+# eff_next (tdabE): Lob: its target (A_CELL + c), then the equipped Item it sends to the bottom
+# of the Item Deck (A_PIECE + item) (ability_attacks.py, R121)
+RESUME_LOB = -18
+# eff_next (tdabE): Steal: the unit in direct contact it loots (A_CELL + c; R122)
+RESUME_STEAL = -19
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -365,6 +378,7 @@ RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defen
 RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength, no Duel, R56)
 RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
 RES_FRONT = 512  # tdabE: Voodoo Doll: the target's Front against its own Front (R119)
+RES_AUTOFIRE = 1024  # tdabE: Autofire's Attack: the attacker may not start a Duel (R120)
 # unit_uses counters
 USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
 USE_ATTACKS = 2  # tdrest: its Attacks in this Engagement (Beast Whisperer's second, R93)
@@ -429,6 +443,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "aa_cell",
     "aa_pick",
     "aa_st",
+    "aa_fire",
+    "aa_sent",
 )
 
 

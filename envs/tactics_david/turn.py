@@ -119,11 +119,13 @@ from envs.tactics_david.state import (
     RESUME_DECK,
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
+    RESUME_LOB,
     RESUME_PACK,
     RESUME_PICK2,
     RESUME_PLACE,
     RESUME_SHAPE,
     RESUME_STATUS,
+    RESUME_STEAL,
     RESUME_STUDY,
     RESUME_SUMMON,
     UNTIL_DISENGAGED,
@@ -292,6 +294,10 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         )
     if S["eff_next"][b] == RESUME_CHANT:  # tdabE: Chant's allies and Statuses (R118)
         return ability_attacks.legal_chant(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_LOB:  # tdabE: Lob's target, then its Item (R121)
+        return ability_attacks.legal_lob(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_STEAL:  # tdabE: the unit Steal loots (R122)
+        return ability_attacks.legal_steal(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -318,6 +324,12 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return GO_NONE
     if S["eff_next"][b] == RESUME_CHANT:  # tdabE: another pick, or the Ranged Hits (R118)
         ability_attacks.answer_chant(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_LOB:  # tdabE: the Item next, or Lob acts (R121)
+        ability_attacks.answer_lob(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_STEAL:  # tdabE: Steal's Loot Procedure (R122)
+        ability_attacks.answer_steal(S, tb, b, a)
         return GO_NONE
     if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
         if answer_choice(S, tb, b, a):
@@ -516,7 +528,10 @@ def step(S, tb, b: int, a: int, out) -> int:
                 after_combat_phase(S, tb, b, np.int64(S["engaged"][b]))  # tdabA (R97)
                 go = items.begin_item_phase(S, tb, b, 2)
             elif go == GO_END_MOVEMENT:
-                go = movement.end_movement(S, tb, b)
+                if ability_attacks.autofire(S, tb, b):  # tdabE: the enemies' Autofire (R120)
+                    go = GO_NONE  # paused inside an Attack: resume_procedure comes back here
+                else:
+                    go = movement.end_movement(S, tb, b)
             elif go == GO_AFTER_ATTACK:
                 go = combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
             elif go == GO_ACQUISITION:

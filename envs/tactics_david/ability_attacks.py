@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit_inline
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
@@ -45,21 +45,19 @@ from envs.tactics_david.actions import (
     GO_NONE,
     STAGE_COMBAT,
 )
-from envs.tactics_david.combat import _attack_area, _fire
+from envs.tactics_david.combat import _attack_area, _fire, ranged_target_ok
 from envs.tactics_david.effects import (
     _alive,
     _pickable,
     _team_ok,
     ability_on,
-    attack_prohibited,
     distance,
-    range_rating,
     replaced_attack_row,
     run_hook,
     steal_ok,
     target_ok,
 )
-from envs.tactics_david.grid import MAX_AREA_OUT, line_of_sight, on_forest_edge, range_distance
+from envs.tactics_david.grid import MAX_AREA_OUT, on_forest_edge
 from envs.tactics_david.items import _loot, enemy_roll_modifier, refresh_attack_type
 from envs.tactics_david.pause import PZ_NONE
 from envs.tactics_david.record import H_COMBAT, MODE_RANGED
@@ -126,7 +124,7 @@ def legal_chant(S, tb, b: int, out) -> int:
     return n + 1
 
 
-@njit
+@njit_inline  # one caller (legal_chant)
 def _chant_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v may be picked by unit u's Chant row: in play, of the row's team, within its
     radius, holding a Status it may discard."""
@@ -210,13 +208,14 @@ def autofire(S, tb, b: int) -> bool:
     return False
 
 
-@njit
+@njit_inline  # one caller (autofire)
 def _autofire_facing(S, tb, b: int, f: int, m: int) -> int:
     """The facing from which unit f's Autofire attacks unit m (its own first, then N, E, S,
     W), -1 none: f has an active Autofire, is a Ranged unit alive and not Locked in Combat, on
-    a Forest edge if in Forest, may attack with its own Attack Type (TD-20.9), may attack m
-    (attack_prohibited), m is not Locked in Combat (TD-16.2), and m lies in f's Range Area
-    and Line of Sight in that facing."""
+    a Forest edge if in Forest, may attack with its own Attack Type (TD-20.9), and in that
+    facing it could make a Ranged Attack on m (combat.ranged_target_ok: an enemy not Locked
+    in Combat, not barred from it, in its Range Area and Line of Sight). Leaves f facing its
+    own way."""
     row = np.int64(-1)
     for k in range(S["unit_n_members"][b, f]):
         prof = np.int64(S["unit_member"][b, f, k])
@@ -224,23 +223,23 @@ def _autofire_facing(S, tb, b: int, f: int, m: int) -> int:
             row = np.int64(tb.ab_autofire_row[prof])
     if row < 0 or not _alive(S, tb, b, f) or S["unit_lock"][b, f] >= 0:
         return -1
-    if tb.u_mode[S["unit_member"][b, f, 0]] != MODE_RANGED or S["unit_lock"][b, m] >= 0:
+    if tb.u_mode[S["unit_member"][b, f, 0]] != MODE_RANGED:
         return -1
     if S["unit_attack_type"][b, f] == S["unit_type"][b, f] and has_flag(
         S, b, f, tb.st_no_own_attack
     ):
         return -1
-    bf = np.int64(S["battlefield"][b])
-    a = np.int64(S["unit_cell"][b, f])
-    if not on_forest_edge(tb, bf, a) or attack_prohibited(S, tb, b, f, m):
+    if not on_forest_edge(tb, np.int64(S["battlefield"][b]), np.int64(S["unit_cell"][b, f])):
         return -1
     c = np.int64(S["unit_cell"][b, m])
-    rr = range_rating(S, tb, b, f)
     own = np.int64(S["unit_facing"][b, f])
     for k in range(5):
         face = own if k == 0 else np.int64(k - 1)
-        if range_distance(tb, bf, a, face, c, rr) >= 0 and line_of_sight(tb, bf, a, face, c):
+        S["unit_facing"][b, f] = face
+        if ranged_target_ok(S, tb, b, f, c):
+            S["unit_facing"][b, f] = own
             return face
+    S["unit_facing"][b, f] = own
     return -1
 
 

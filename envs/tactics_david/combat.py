@@ -546,7 +546,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             S["pz_dfn"][b] = dfn
             S["pz_flags"][b] = PZF_CANNOT_DIE if cannot_die else 0
             S["pz_src"][b] = lucky
-            begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
+            begin_pause(S, b, PZ_LUCKY_ATTACK, lucky // MAX_UNITS)  # its player (tdabE: R120)
             return True
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a

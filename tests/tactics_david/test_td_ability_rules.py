@@ -4431,6 +4431,27 @@ def t_autofire():
         assert S["stage"][0] != STAGE_PAUSE  # no pause asked: the mover's Turn goes on
         seen.add((killed, a == 6))
     assert seen >= {(True, True), (True, False), (False, False)}, seen
+    # a Lucky mover: its own player (the one whose Turn it is) is asked about the reroll,
+    # inside the Sentry's Attack; the answer finishes it and the Turn goes on
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        holder(S, tb, 1, "Autofire", 5, 6, N)
+        m = unit(S, tb, 0, NEUTRAL, 5, 1, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_status"][0, m, ST["Lucky"]] = STATUS_PERMANENT
+        engage(S, tb, m)
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        act(S, tb, A_END)
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # the Ranged Hit missed
+        assert S["current"][0] == 0 and S["aa_fire"][0] >= 0, seed
+        killed = int(S["pz_att"][0]) > int(S["pz_dfn"][0])
+        act(S, tb, A_END)  # keep the results
+        assert has(S, m, "Dead") == killed and S["aa_fire"][0] == -1 and S["fx_res"][0] == 0
+        assert S["stage"][0] != STAGE_PAUSE and S["aa_fired"][0] == 0
+        break
+    else:
+        raise AssertionError("no Ranged Hit hit")
     # an ally of the Sentry ending there (the Sentry's own Turn), or an enemy out of range
     for p, to in ((1, (5, 3)), (0, (5, 1))):
         S = position(tb, seed=1, current=p)

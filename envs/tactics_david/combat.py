@@ -38,6 +38,7 @@ from envs.tactics_david.actions import (
     A_SIDE,
     A_STRIKE,
     GO_AFTER_ATTACK,
+    GO_END_MOVEMENT,
     GO_ITEM_PHASE_2,
     GO_NONE,
     STAGE_COMBAT,
@@ -48,6 +49,8 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.auras import ask_pending
 from envs.tactics_david.effects import (
+    ITEM_LOOT_ANY,
+    ITEM_SEND_OWN,
     K_RANGE,
     K_SPECIAL,
     M_AUTO_WIN,
@@ -61,6 +64,7 @@ from envs.tactics_david.effects import (
     M_STR,
     N_MODS,
     RANGE_MODIFIER,
+    ROLL_RANGED_HIT,
     SEL_ATTACK_AREA,
     SEL_TARGET_IN_RANGE,
     SEL_TARGET_WITHIN,
@@ -142,8 +146,10 @@ from envs.tactics_david.state import (
     PLACE_FIELD,
     RES_ATT_KILLED_ENEMY,
     RES_ATT_WON,
+    RES_AUTOFIRE,
     RES_BACK,
     RES_DUEL,
+    RES_FRONT,
     RES_KILLED,
     RES_NEGATED,
     RES_NO_LOCK,
@@ -151,10 +157,13 @@ from envs.tactics_david.state import (
     RES_SPECIAL,
     RESUME_ABILITY,
     RESUME_AFTER_ATTACK,
+    RESUME_CHANT,
     RESUME_DECK,
     RESUME_GRAPPLE,
+    RESUME_LOB,
     RESUME_PLACE,
     RESUME_STATUS,
+    RESUME_STEAL,
     SIDE_BACK,
     SIDE_FRONT,
     UNTIL_PROCEDURE,
@@ -223,6 +232,8 @@ def strength(S, tb, b: int, u: int, side: int, proc: int) -> int:
 @njit
 def _defender_side(S, tb, b: int, a: int, d: int, side: int) -> int:
     """The side of unit d that unit a's attack is made against (as sides_and_strengths)."""
+    if S["fx_res"][b] & RES_FRONT:  # tdabE: Voodoo Doll: against its Front (R119)
+        return SIDE_FRONT
     if tb.type_attack_side[S["unit_attack_type"][b, a]] == ATTACK_SIDE_FRONT:
         edge = (np.int64(S["unit_facing"][b, a]) + 2) % 4
         return REL_TO_SIDE[(edge - S["unit_facing"][b, d]) % 4]
@@ -276,6 +287,10 @@ def sides_and_strengths(S, tb, b: int, a: int, d: int, side: int, ranged_melee: 
     faces the attacker's front (TD-15.3); a Magical one with its chosen `side` against the
     defender's same-named side (TD-13.2). A Ranged Melee attack's strength is the class's
     (Light 1, Medium 2, Heavy 3; TD-10.5)."""
+    if S["fx_res"][b] & RES_FRONT:  # tdabE: Voodoo Doll: d's Front against its Front (R119)
+        return strength(S, tb, b, d, SIDE_FRONT, PROC_NONE), strength(
+            S, tb, b, d, SIDE_FRONT, PROC_DEFEND
+        )
     atype = np.int64(S["unit_attack_type"][b, a])
     if tb.type_attack_side[atype] == ATTACK_SIDE_FRONT:
         a_side = SIDE_FRONT
@@ -355,7 +370,8 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_att"][b] = a
     S["fx_def"][b] = d
     back = RES_BACK if _defender_side(S, tb, b, a, d, side) == SIDE_BACK else 0
-    S["fx_res"][b] = (S["fx_res"][b] & (RES_RANGED | RES_SPECIAL)) | back
+    keep = RES_RANGED | RES_SPECIAL | RES_FRONT | RES_AUTOFIRE
+    S["fx_res"][b] = (S["fx_res"][b] & keep) | back
 
 
 @njit_inline  # one caller
@@ -470,6 +486,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
             d_top += more + d_mod
         if S["fx_res"][b] & RES_SPECIAL:
             break  # a breath: no Duel may follow (R56)
+        if S["fx_res"][b] & RES_AUTOFIRE and att > dfn:
+            break  # tdabE: Autofire may not start a Duel; its defender may (R120)
         if not duel_condition(att, dfn, as_, a_top, ds_, d_top):
             break
     if att > dfn:
@@ -536,7 +554,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             S["pz_dfn"][b] = dfn
             S["pz_flags"][b] = PZF_CANNOT_DIE if cannot_die else 0
             S["pz_src"][b] = lucky
-            begin_pause(S, b, PZ_LUCKY_ATTACK, a // MAX_UNITS)
+            begin_pause(S, b, PZ_LUCKY_ATTACK, lucky // MAX_UNITS)  # its player (tdabE: R120)
             return True
     if att > dfn and not cannot_die and at == PZ_GUARD:  # tdabD: Guard answered (R105)
         cannot_die = guard_take(S, tb, b, act)
@@ -673,7 +691,7 @@ def ranged_place(S, tb, b: int, u: int) -> int:
     row = replaced_attack_row(S, tb, b, u)
     if row < 0 or tb.u_mode[S["unit_member"][b, u, 0]] != MODE_RANGED:
         return PLACE_NO
-    if tb.r_kind[row] == K_SPECIAL:
+    if tb.r_kind[row] == K_SPECIAL and not is_combat_row(tb, row):  # not Voodoo Doll's (R119)
         return PLACE_BREATH
     if tb.r_sel[row] == SEL_ATTACK_AREA and not is_combat_row(tb, row):
         return PLACE_AREA
@@ -872,7 +890,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> b
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
     # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
-    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & RES_SPECIAL)
+    S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & (RES_SPECIAL | RES_AUTOFIRE))
     S["pz_target"][b] = target
     if _attack_area(S, tb, b, u, cells, n, side, False, 0, PZ_NONE, 0):
         return True
@@ -910,6 +928,14 @@ def apply_combat(S, tb, b: int, a: int) -> int:
             S["unit_uses"][b, u, USE_COMBAT_ABILITY] = 1
         S["fx_n_pick"][b] = 0
         S["fx_st_pick"][b] = 0
+        lob = tb.r_kind[row] == K_ITEM and tb.r_mode[row] == ITEM_SEND_OWN
+        steal = tb.r_kind[row] == K_ITEM and tb.r_mode[row] == ITEM_LOOT_ANY
+        if tb.r_roll[row] == ROLL_RANGED_HIT or lob or steal:  # tdabE: Chant, Lob, Steal
+            S["eff_unit"][b] = u  # their picks first (R118, R121, R122)
+            S["eff_next"][b] = RESUME_LOB if lob else (RESUME_STEAL if steal else RESUME_CHANT)
+            S["stage"][b] = STAGE_EFFECT
+            S["aa_n"][b] = 0
+            return GO_NONE
         if tb.r_sel[row] == SEL_TARGET_WITHIN or tb.r_sel[row] == SEL_TARGET_IN_RANGE:
             S["eff_unit"][b] = u
             S["eff_next"][b] = RESUME_ABILITY
@@ -1010,9 +1036,17 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
     if at == PZ_LUCKY_HIT or at == PZ_RETRY_HIT:
         if _fire(S, tb, b, u, target, side, at, act):
             return GO_NONE
+        if S["aa_fire"][b] >= 0:  # tdabE: Autofire's Attack over: the next, or on (R120)
+            S["aa_fire"][b] = -1
+            S["fx_res"][b] = 0
+            clear_picks(S, b)
+            return GO_END_MOVEMENT
         return _attack_done(S, b, u, counted)
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    if target < 0:
+    if S["aa_cell"][b] >= 0:  # tdabE: an ability's Attack on one unit's space (R119)
+        cells[0] = S["aa_cell"][b]
+        n = np.int64(1)
+    elif target < 0:
         n = strike_area(S, tb, b, u, cells)
     else:
         bf = np.int64(S["battlefield"][b])
@@ -1022,6 +1056,14 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
     if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]), at, act):
         return GO_NONE
     S["fx_res"][b] = 0
+    if S["aa_cell"][b] >= 0:  # tdabE: Voodoo Doll's Attack over: the Combat Phase goes on
+        S["aa_cell"][b] = -1
+        clear_picks(S, b)
+        return GO_NONE
+    if S["aa_fire"][b] >= 0:  # tdabE: Autofire's Attack over: the next, or on (R120)
+        S["aa_fire"][b] = -1
+        clear_picks(S, b)
+        return GO_END_MOVEMENT
     return _attack_done(S, b, u, counted)
 
 

@@ -171,6 +171,7 @@ C_T_BACKED = _c("target_backed")
 C_AREA_UNMODIFIED = _c("attack_area_unmodified")
 C_COUNTERS = _c("counters_exhausted")
 C_ACQUIRED = _c("status_acquired")  # tdabA: from the previous row of this hook (R103)
+C_SENT_TYPE = _c("sent_item_type")  # tdabE: Lob's Item sent to the deck (S["aa_sent"], R121)
 # selectors
 SEL_SELF = _s("self")
 SEL_OPPOSING = _s("opposing_unit")
@@ -193,6 +194,7 @@ ROLL_NONE = ut.ROLLS.index("none")
 ROLL_1D6 = ut.ROLLS.index("1D6")
 ROLL_2D6 = ut.ROLLS.index("2D6")
 ROLL_PROC = ut.ROLLS.index("procedure_roll")
+ROLL_RANGED_HIT = ut.ROLLS.index("ranged_hit")  # tdabE: Chant (ability_attacks.py, R118)
 CMP_NONE = ut.COMPARES.index("none")
 CMP_GE = ut.COMPARES.index("ge")
 CMP_LE = ut.COMPARES.index("le")
@@ -211,6 +213,8 @@ GAIN_TRANSFERRED = _m("gain_status", "transferred")  # tdabA: Crystal Power (R10
 ITEM_DISCARD_WA = _m("item", "discard_weapon_or_accessory")  # tdabA: Bite (R98)
 ITEM_DISCARD_N = _m("item", "discard_items")  # tdabD: Incineration (guard.py, R108)
 ITEM_MAY_EQUIP = _m("item", "may_equip")  # tdabA: Make Bread (R103)
+ITEM_SEND_OWN = _m("item", "send_own_item_to_deck")  # tdabE: Lob (ability_attacks.py, R121)
+ITEM_LOOT_ANY = _m("item", "loot_any")  # tdabE: Steal (ability_attacks.py, R122)
 K_DISCARD = _k("discard_status")
 DISCARD_LISTED = _m("discard_status", "listed")
 DISCARD_ALL = _m("discard_status", "all")
@@ -236,6 +240,7 @@ AUTO_PLAIN = _m("auto_win", "")
 AUTO_NO_LOCK = _m("auto_win", "no_duel_no_lock")
 K_SPECIAL = _k("special_attack")
 SPECIAL_NO_DUEL = _m("special_attack", "no_duel")
+SPECIAL_FRONT = _m("special_attack", "front_vs_front")  # tdabE: Voodoo Doll (R119)
 K_NEGATE = _k("negate_attack")
 K_REMOVE = _k("remove_from_game")
 K_REPLACE = _k("replace_unit")
@@ -424,6 +429,9 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
             ok = S["unit_lock"][b, tgt] == src
         elif c == C_T_BACKED:  # a unit beyond the target, opposite the side attacked (R59)
             ok = tgt == opp and opp_side >= 0 and _backed(S, tb, b, tgt, opp_side)
+        elif c == C_SENT_TYPE:  # tdabE: the Item Lob sent has that Item Type (R121)
+            i = np.int64(S["aa_sent"][b])
+            ok = i >= 0 and _in_set(tb, row, k, np.int64(tb.it_type[i]))
         elif c == C_ACQUIRED:  # tdabA: a unit acquired one from the previous row (R103)
             for s in range(N_STATUSES):
                 if (np.int64(S["au_acq"][b]) >> s) & 1 and _in_set(tb, row, k, s):
@@ -752,6 +760,8 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         S["eff_next"][b] = RESUME_GUIDE
     elif kind == K_PROHIBIT and mode == PROHIBIT_BY_THIS:  # this Turn (False Guide)
         S["unit_no_attack"][b, src] = v
+    elif kind == K_SPECIAL and mode == SPECIAL_FRONT:  # tdabE: Voodoo Doll's Attack on v,
+        S["aa_unit"][b] = v  # made once the hook is over (ability_attacks.ability_attack)
     return v
 
 
@@ -984,6 +994,20 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
         return False
     sel = tb.r_sel[row]
     mode = tb.r_mode[row]
+    if tb.r_kind[row] == K_ITEM and mode == ITEM_LOOT_ANY:  # tdabE: Steal: a unit to loot
+        for v in range(N_UNIT_IDS):
+            if steal_ok(S, tb, b, u, v):
+                return True
+        return False
+    if tb.r_kind[row] == K_ITEM and mode == ITEM_SEND_OWN:  # tdabE: Lob: an Item to send
+        held = False  # and a target for its next row (R121)
+        for t in range(S["unit_item"].shape[2]):
+            held = held or S["unit_item"][b, u, t] >= 0
+        if held:
+            for v in range(N_UNIT_IDS):
+                if target_ok(S, tb, b, u, row + 1, v):
+                    return True
+        return False
     if tb.r_kind[row] == K_ITEM and (mode == ITEM_TAKE_EXPENDABLE or mode == ITEM_SWAP_FROM_DECK):
         # tdabB: Chemistry, Alchemy: an Item it may take from the deck (R117); Bite's and Make
         # Bread's `item` rows are not offered by it (R98, R103)
@@ -995,6 +1019,18 @@ def may_use_ability(S, tb, b: int, u: int) -> bool:
         return True
     for v in range(N_UNIT_IDS):
         if pick_ok(S, tb, b, u, row, v):
+            return True
+    return False
+
+
+@njit
+def steal_ok(S, tb, b: int, u: int, v: int) -> bool:
+    """tdabE: unit u's Steal may loot unit v: another unit on the battlefield in direct Grid
+    Space contact, Dead or not, of either side, holding an Item (R122)."""
+    if v == u or S["unit_place"][b, v] != PLACE_FIELD or distance(S, tb, b, u, v) != 1:
+        return False
+    for t in range(S["unit_item"].shape[2]):
+        if S["unit_item"][b, v, t] >= 0:
             return True
     return False
 

@@ -40,6 +40,7 @@ from envs.tactics_david.actions import (
     GO_END_TURN,
     GO_NONE,
     STAGE_ACQUIRE,
+    STAGE_COMBAT,
     STAGE_GAME_OVER,
     STAGE_ITEM,
     STAGE_ITEM_STATUS,
@@ -347,11 +348,14 @@ def _loot(S, tb, b: int, u: int, first: int) -> None:
     the slot is free; a full slot asks STAGE_LOOT (swap or to the deck); an Item the looter may
     not use goes to the bottom of the Item Deck (R35). Then back to the Item Phase."""
     v = np.int64(S["loot_from"][b])
+    steal = np.int64(S["aa_steal"][b])  # tdabE: Steal's Loot in the Combat Phase (R122)
+    thr = steal if steal > 0 else np.int64(tb.loot_roll)
     for t in range(first, N_ITEM_SLOTS):
         i = np.int64(S["unit_item"][b, v, t])
         if i < 0:
             continue
-        if v // MAX_UNITS != u // MAX_UNITS and roll_d(S["rng"], b, 6) < tb.loot_roll:
+        free = v // MAX_UNITS == u // MAX_UNITS and is_dead(S, tb, b, v)  # an allied Dead unit
+        if not free and roll_d(S["rng"], b, 6) < thr:
             continue
         if not may_equip(S, tb, b, u, i):
             S["unit_item"][b, v, t] = -1
@@ -365,7 +369,8 @@ def _loot(S, tb, b: int, u: int, first: int) -> None:
             S["stage"][b] = STAGE_LOOT
             return
     S["loot_slot"][b] = -1
-    S["stage"][b] = STAGE_ITEM
+    S["stage"][b] = STAGE_COMBAT if steal > 0 else STAGE_ITEM
+    S["aa_steal"][b] = 0  # tdabE: Steal's Loot over: its Combat Phase goes on
 
 
 @njit

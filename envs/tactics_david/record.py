@@ -285,6 +285,12 @@ IMPLEMENTED_ABILITIES = (
     "Soothe",  # the target's player picks Statuses whose effects it ignores this Turn (R106)
     "Pierce",  # the unit behind a killed defender defends against another Attack (R107)
     "Incineration",  # the attacked unit's player picks the Items it discards (R108)
+    # tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py, R118-R119)
+    "Voodoo Doll",
+    "Chant",
+    "Autofire",  # in the mover's Turn, at the end of its Movement Phase (R120)
+    "Lob",  # its target, then the Item it sends to the deck (RESUME_LOB, R121)
+    "Steal",  # a Loot Procedure on a unit in contact, 2+ (RESUME_STEAL, R122)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -557,6 +563,8 @@ TD_TABLE_FIELDS = [
     ("ab_pierce", np.uint8, (MAX_PROFILES,)),  # [N] a kill adds the space behind (R107)
     ("status_paralyzed", np.int8, ()),  # index of Paralyzed (Guard)
     ("status_frozen", np.int8, ()),  # index of Frozen (Guard)
+    # branch tdabE: its `extra_procedure` `attack` row (Autofire, ability_attacks.autofire), -1
+    ("ab_autofire_row", np.int16, (MAX_PROFILES,)),
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -900,6 +908,7 @@ def _ability_rows(t: T.Tables, r) -> None:
     r["ab_study_row"][:] = -1
     r["ab_fear_row"][:] = -1  # tdabD
     r["ab_guard_row"][:] = -1
+    r["ab_autofire_row"][:] = -1
     r["r_cond_bits"][:] = 0
     for e in range(n_rows):
         for k in range(3):
@@ -1022,6 +1031,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "permission" and mode_name == "choose_team_target":
                 r["ab_team"][a] |= TEAM_CIRCUMVENT  # Circumvent (teams.pick_cell)
+                continue
+            if kind == "extra_procedure" and mode_name == "attack":
+                r["ab_autofire_row"][a] = e  # tdabE: Autofire (ability_attacks.autofire, R120)
                 continue
             if kind == "extra_procedure" and mode_name == "attack_twice":
                 r["ab_twice_row"][a] = e  # Beast Whisperer: read by effects.attack_twice (R93)

@@ -333,6 +333,16 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["gd_pierce"][b] = -1
     S["gd_q"][b] = 0
     S["gd_go"][b] = 0
+    S["aa_unit"][b] = -1  # tdabE: no ability's Attack or Chant pick pending (ability_attacks.py)
+    S["aa_cell"][b] = -1
+    S["aa_n"][b] = 0
+    S["aa_fire"][b] = -1
+    S["aa_fired"][b] = 0
+    S["aa_sent"][b] = -1
+    S["aa_steal"][b] = 0
+    for k in range(S["aa_pick"].shape[1]):
+        S["aa_pick"][b, k] = -1
+        S["aa_st"][b, k] = -1
     for u in range(N_UNIT_IDS):
         S["pz_lucky_turn"][b, u] = 0
         S["pz_bread"][b, u] = 0

@@ -61,6 +61,7 @@ MAX_PROFILE_SLOTS = 256  # units.yaml rows an army may buy from (record.MAX_PROF
 MAX_ACTIVE = 32  # lasting ability effects in play at once (effects.py)
 MAX_DEAD_QUEUE = 8  # units whose Dead hooks wait for effects.run_hook
 MAX_PICKS = 2  # units one ability row lets the player pick ("up to 2 Units")
+AA_PICKS = 3  # tdabE: allies Chant lets the player pick (at most 3 Status Cards a Turn)
 TURN_CAP = 10000  # safety: a game still running after this many Turns is drawn (I13)
 
 # unit_place
@@ -302,6 +303,23 @@ STATE_FIELDS = [
     # R106; read by units.has_flag, units.run_status_rows, combat.strength, pause.is_lucky)
     ("gd_ignore", np.int32, (N_UNIT_IDS,)),
     ("gd_pierce", np.int16, ()),  # int16 the space Pierce added to the area attacked, -1 (R107)
+    # --- branch tdabE: attacks made by an ability (ability_attacks.py, R118-R119) ---
+    ("aa_unit", np.int8, ()),  # int8 the unit an ability's Attack is to be made on, -1 none
+    # int16 the space the ability's Attack in progress strikes (combat.resume_procedure's
+    # area after a pause), -1 none
+    ("aa_cell", np.int16, ()),
+    # Chant (R118): the allies picked (int8[3], -1) and the Status each may discard (int8[3])
+    ("aa_pick", np.int8, (AA_PICKS,)),
+    ("aa_st", np.int8, (AA_PICKS,)),
+    ("aa_n", np.int8, ()),  # int8 picks so far; a Status is asked after each ally
+    # Autofire (R120): the unit whose Attack on the unit that ended its Movement Phase is in
+    # progress (-1 none), and the bits of the units that made theirs on it already (uint64)
+    ("aa_fire", np.int8, ()),
+    ("aa_fired", np.uint64, ()),
+    ("aa_sent", np.int8, ()),  # int8 Lob: the Item it sent to the Item Deck (R121), -1 none
+    # int8 Steal: the D6 result its Loot Procedure in progress needs (R122), 0 none (then the
+    # Loot is Item Phase 2's, with tb.loot_roll)
+    ("aa_steal", np.int8, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -367,6 +385,14 @@ RESUME_LEARN = -19
 RESUME_SHED = -20
 # unit_lock (tdabF): Locked in Combat with a Shed Marker (on unit_shed_cell), not a unit (R135)
 LOCK_MARKER = N_UNIT_IDS
+# eff_next (tdabE): Chant: an ally (A_CELL + c), then the Status it may discard (A_STATUS + s),
+# up to AA_PICKS times; A_END stops (ability_attacks.py, R118)
+RESUME_CHANT = -21
+# eff_next (tdabE): Lob: its target (A_CELL + c), then the equipped Item it sends to the bottom
+# of the Item Deck (A_PIECE + item) (ability_attacks.py, R121)
+RESUME_LOB = -22
+# eff_next (tdabE): Steal: the unit in direct contact it loots (A_CELL + c; R122)
+RESUME_STEAL = -23
 
 # fx_until: when a lasting ability effect ends
 UNTIL_PROCEDURE = 1  # the Attack/Defend (and its Duel) in progress
@@ -386,6 +412,8 @@ RES_ATT_KILLED_ENEMY = 32  # the attacker killed an enemy in this Attack Procedu
 RES_ATT_WON = 64  # the attack result beat the defence (whether or not the defender died)
 RES_SPECIAL = 128  # a special attack of an ability (a breath: its Base Strength, no Duel, R56)
 RES_NO_LOCK = 256  # an ability won it with no Combat Lock (Outsmart)
+RES_FRONT = 512  # tdabE: Voodoo Doll: the target's Front against its own Front (R119)
+RES_AUTOFIRE = 1024  # tdabE: Autofire's Attack: the attacker may not start a Duel (R120)
 # unit_uses counters
 USE_COMBAT_ABILITY = 0  # its "D: Combat Pha." ability was used in this Engagement (R55)
 USE_ATTACKS = 2  # tdrest: its Attacks in this Engagement (Beast Whisperer's second, R93)
@@ -451,6 +479,12 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "gd_unit",
     "gd_seat",
     "gd_pierce",
+    "aa_unit",
+    "aa_cell",
+    "aa_pick",
+    "aa_st",
+    "aa_fire",
+    "aa_sent",
 )
 
 

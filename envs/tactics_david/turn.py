@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
-from envs.tactics_david import combat, control, items, movement, setup, teams
+from envs.tactics_david import ability_attacks, combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
     A_END,
@@ -123,6 +123,7 @@ from envs.tactics_david.state import (
     RESUME_AFTER_ATTACK,
     RESUME_ALTER,
     RESUME_AURA,
+    RESUME_CHANT,
     RESUME_CHOICE,
     RESUME_DECK,
     RESUME_GRAPPLE,
@@ -130,12 +131,14 @@ from envs.tactics_david.state import (
     RESUME_GUIDE,
     RESUME_GUIDE_FACE,
     RESUME_LEARN,
+    RESUME_LOB,
     RESUME_PACK,
     RESUME_PICK2,
     RESUME_PLACE,
     RESUME_SHAPE,
     RESUME_SHED,
     RESUME_STATUS,
+    RESUME_STEAL,
     RESUME_STUDY,
     RESUME_SUMMON,
     UNTIL_DISENGAGED,
@@ -310,6 +313,12 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
         return legal_learn(S, tb, b, out)
     if S["eff_next"][b] == RESUME_SHED:  # tdabF: Shed: leave a Marker, or not (R135)
         return legal_yes_no(S, tb, b, out)  # A_ABILITY yes, A_END no
+    if S["eff_next"][b] == RESUME_CHANT:  # tdabE: Chant's allies and Statuses (R118)
+        return ability_attacks.legal_chant(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_LOB:  # tdabE: Lob's target, then its Item (R121)
+        return ability_attacks.legal_lob(S, tb, b, out)
+    if S["eff_next"][b] == RESUME_STEAL:  # tdabE: the unit Steal loots (R122)
+        return ability_attacks.legal_steal(S, tb, b, out)
     if S["eff_next"][b] == RESUME_STUDY:  # Study: swap the top two Item cards, or keep them
         out[0] = A_TRADE
         out[1] = A_END
@@ -345,6 +354,15 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return after_engagement_rows(S, tb, b, u, out)
     if S["eff_next"][b] == RESUME_PACK:  # tdabA: Spider Pack answered; the phase goes on
         answer_pack(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_CHANT:  # tdabE: another pick, or the Ranged Hits (R118)
+        ability_attacks.answer_chant(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_LOB:  # tdabE: the Item next, or Lob acts (R121)
+        ability_attacks.answer_lob(S, tb, b, a)
+        return GO_NONE
+    if S["eff_next"][b] == RESUME_STEAL:  # tdabE: Steal's Loot Procedure (R122)
+        ability_attacks.answer_steal(S, tb, b, a)
         return GO_NONE
     if S["eff_next"][b] == RESUME_CHOICE:  # tdabA: answered; another, or the phase goes on
         row = np.int64(S["au_pend_row"][b])
@@ -437,6 +455,8 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
             S["fx_st_pick"][b] = 0
             if S["eff_next"][b] == RESUME_GUIDE:  # False Guide moves its target first
                 return GO_NONE
+            if S["aa_unit"][b] >= 0:  # tdabE: Voodoo Doll's Attack (R119)
+                return ability_attacks.ability_attack(S, tb, b, u)
             S["stage"][b] = STAGE_COMBAT  # the Combat Phase goes on
             if ask_pending(S, tb, b, u):  # tdabD: Soothe's Statuses, the target's player's
                 return GO_NONE
@@ -556,7 +576,10 @@ def step(S, tb, b: int, a: int, out) -> int:
                 after_combat_phase(S, tb, b, np.int64(S["engaged"][b]))  # tdabA (R97)
                 go = items.begin_item_phase(S, tb, b, 2)
             elif go == GO_END_MOVEMENT:
-                go = movement.end_movement(S, tb, b)
+                if ability_attacks.autofire(S, tb, b):  # tdabE: the enemies' Autofire (R120)
+                    go = GO_NONE  # paused inside an Attack: resume_procedure comes back here
+                else:
+                    go = movement.end_movement(S, tb, b)
             elif go == GO_AFTER_ATTACK:
                 go = combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
             elif go == GO_ACQUISITION:

@@ -41,6 +41,7 @@ from envs.tactics_david.actions import (
     STAGE_DECLARE,
     STAGE_EFFECT,
     STAGE_ENGAGE,
+    STAGE_LOOT,
     STAGE_MOVE,
     STAGE_PAUSE,
     STAGE_RANGED_SIDE,
@@ -54,6 +55,7 @@ from envs.tactics_david.combat import (
     attack_unit,
     begin_procedure,
     contest,
+    defence_dice,
     matchup_types,
     ranged_target_ok,
     sides_and_strengths,
@@ -72,7 +74,7 @@ from envs.tactics_david.effects import (
 )
 from envs.tactics_david.grid import area_cells
 from envs.tactics_david.invariants import violations
-from envs.tactics_david.items import unit_area
+from envs.tactics_david.items import may_equip, unit_area
 from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
 from envs.tactics_david.record import (
     H_AFTER_ATTACK,
@@ -101,6 +103,7 @@ from envs.tactics_david.state import (
     RES_ATT_WON,
     RES_BACK,
     RES_DUEL,
+    RES_FRONT,
     RES_KILLED,
     RES_NEGATED,
     RES_RANGED,
@@ -4643,6 +4646,293 @@ def t_incineration():
             assert not has(S, t, "Dead") and S["gd_disc"][0, t] in (1, 2)
     assert asked > 0
 
+# --- branch tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py) ---------
+
+
+def t_voodoo_doll():
+    """Voodoo Doll (R119): the Priest picks a unit in its Range Area; on a 5+ that unit
+    defends against an Attack whose Base Strength is its own Front Strength Rating, with its
+    Front (a Tinkerer with its back turned: still its Front 2 against 2, never the Priest's
+    3): the contest is combat.contest's, Duels included (the same dice on a copy give the same
+    outcome); on 1-4 nothing happens. The Combat Phase goes on, the ability used."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Voodoo Doll", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, E)  # its back to the Priest
+        unit(S, tb, 1, NEUTRAL, 6, 5, W)  # a target for its Ranged Attack still to come
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)  # the game goes on whatever happens
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT and A_CELL + cell(tb, 5, 4) in got
+        r = peek(S, 6)[0]
+        copy = S.copy()
+        roll_d(copy["rng"], B0, I(6))  # the ability's roll
+        copy["fx_res"][0] = RES_FRONT
+        begin_procedure(copy, tb, B0, I(u), I(t), I(0))
+        assert sides_and_strengths(copy, tb, B0, I(u), I(t), I(0), False) == (2, 2)
+        assert not copy["fx_res"][0] & RES_BACK  # against its Front, not its back
+        att, dfn, cannot_die = contest(copy, tb, B0, I(u), I(t), I(0), False, False)
+        killed = r >= 5 and att > dfn and not cannot_die
+        after = act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert has(S, t, "Dead") == killed, (seed, r, att, dfn)
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        assert S["aa_unit"][0] == -1 and S["aa_cell"][0] == -1 and S["fx_res"][0] == 0
+        seen.add((r >= 5, killed))
+    assert seen >= {(False, False), (True, True), (True, False)}, seen
+    # a pause inside its Attack (R72): the Lucky Priest's player keeps the result (A_END);
+    # the Attack on that one space finishes and the Combat Phase goes on
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Voodoo Doll", 5, 2, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, E)
+        unit(S, tb, 1, NEUTRAL, 6, 5, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_status"][0, u, ST["Lucky"]] = STATUS_PERMANENT
+        _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        if peek(S, 6)[0] < 5:
+            continue
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert S["stage"][0] == STAGE_PAUSE and S["aa_cell"][0] == cell(tb, 5, 4), seed
+        att, dfn = int(S["pz_att"][0]), int(S["pz_dfn"][0])
+        after = act(S, tb, A_END)
+        assert has(S, t, "Dead") == (att > dfn)
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        assert S["aa_cell"][0] == -1 and S["fx_res"][0] == 0
+        break
+    else:
+        raise AssertionError("no seed rolled 5+")
+
+
+def t_chant():
+    """Chant (R118): the player picks allies within 5 spaces that hold a Status (not the
+    enemy, not one 7 spaces away, not one with no Status), one Status each, up to three;
+    then a Ranged Hit with Range Modifier -2 (its D6s - 2) is made on each against its
+    distance in grid spaces, and a hit discards that Status. The Combat Phase goes on."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Chant", 5, 2, E)
+        a1 = unit(S, tb, 0, NEUTRAL, 5, 5, W)  # 3 spaces
+        a2 = unit(S, tb, 0, NEUTRAL, 2, 0, E)  # 5 spaces, behind it
+        far = unit(S, tb, 0, NEUTRAL, 5, 9, W)  # 7 spaces
+        bare = unit(S, tb, 0, NEUTRAL, 6, 2, E)  # no Status
+        foe = unit(S, tb, 1, NEUTRAL, 5, 3, W)  # in contact: its Attack is still to come
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        for v, names in ((a1, ("Poisoned", "Frozen")), (a2, ("Blinded",)), (far, ("Poisoned",))):
+            for name in names:
+                S["unit_status"][0, v, ST[name]] = STATUS_PERMANENT
+        S["unit_status"][0, foe, ST["Poisoned"]] = STATUS_PERMANENT
+        assert A_ABILITY in _combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert S["stage"][0] == STAGE_EFFECT
+        assert sorted(got) == sorted([A_CELL + cell(tb, 5, 5), A_CELL + cell(tb, 2, 0), A_END])
+        got = act(S, tb, A_CELL + cell(tb, 5, 5))
+        assert sorted(got) == [A_STATUS + ST["Poisoned"], A_STATUS + ST["Frozen"]]
+        got = act(S, tb, A_STATUS + ST["Poisoned"])
+        assert got == [A_CELL + cell(tb, 2, 0), A_END]
+        act(S, tb, A_CELL + cell(tb, 2, 0))
+        n = int(tb.ranged_hit_dice)
+        dice = peek(S, *([6] * (2 * n)))
+        h1 = max(sum(dice[:n]) - 2, int(tb.ranged_hit_min))
+        h2 = max(sum(dice[n:]) - 2, int(tb.ranged_hit_min))
+        # no other ally to pick: only A_END is left, applied at once (a forced decision)
+        after = act(S, tb, A_STATUS + ST["Blinded"])
+        assert has(S, a1, "Poisoned") == (h1 < 3) and has(S, a1, "Frozen")
+        assert has(S, a2, "Blinded") == (h2 < 5)
+        assert (
+            has(S, far, "Poisoned")
+            and has(S, foe, "Poisoned")
+            and not S["unit_status"][0, bare].any()
+        )
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        seen.add((h1 >= 3, h2 >= 5))
+    assert {x[0] for x in seen} == {x[1] for x in seen} == {True, False}, seen
+
+
+def t_autofire():
+    """Autofire (R120): an enemy ending its Movement Phase in the Sentry's Range Area (here
+    only when the Sentry faces west, its back-left facing north) is attacked at once in the
+    mover's Turn: the Sentry turns to that facing and makes a Ranged Attack (Ranged Hit 2 D6
+    + 1 against Rise + Run 3, then front 3 + D6 against the Tinkerer's front 2 + D6). It may
+    not start a Duel: an attack die of 6 is out of the defence's reach, and it kills without a
+    Duel. An ally ending there, or an enemy ending out of range, is not attacked."""
+    tb = record()
+    n = int(tb.ranged_hit_dice)
+    seen = set()
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        sentry = holder(S, tb, 1, "Autofire", 5, 6, N)
+        m = unit(S, tb, 0, NEUTRAL, 5, 1, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        engage(S, tb, m)
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        atype, dtype = matchup_types(S, tb, B0, I(sentry), I(m), False)
+        assert defence_dice(tb, atype, dtype, I(tb.bf_terrain[0, cell(tb, 5, 3)]))[:3] == (6, 0, 0)
+        assert int(tb.attack_dice) == 1 and int(tb.defend_dice) == 1
+        dice = peek(S, *([6] * n), 6, 6)
+        hit = max(sum(dice[:n]) + 1, int(tb.ranged_hit_min)) >= 3
+        a, d = dice[n], dice[n + 1]
+        killed = hit and 3 + a > 2 + d
+        act(S, tb, A_END)  # the Movement Phase ends
+        assert S["unit_facing"][0, sentry] == W, seed
+        assert has(S, m, "Dead") == killed, (seed, dice)
+        assert S["aa_fire"][0] == -1 and S["aa_fired"][0] == 0 and S["fx_res"][0] == 0
+        assert S["stage"][0] != STAGE_PAUSE  # no pause asked: the mover's Turn goes on
+        seen.add((killed, a == 6))
+    assert seen >= {(True, True), (True, False), (False, False)}, seen
+    # a Lucky mover: its own player (the one whose Turn it is) is asked about the reroll,
+    # inside the Sentry's Attack; the answer finishes it and the Turn goes on
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        holder(S, tb, 1, "Autofire", 5, 6, N)
+        m = unit(S, tb, 0, NEUTRAL, 5, 1, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        S["unit_status"][0, m, ST["Lucky"]] = STATUS_PERMANENT
+        engage(S, tb, m)
+        act(S, tb, A_CELL + cell(tb, 5, 3))
+        act(S, tb, A_END)
+        if S["stage"][0] != STAGE_PAUSE:
+            continue  # the Ranged Hit missed
+        assert S["current"][0] == 0 and S["aa_fire"][0] >= 0, seed
+        killed = int(S["pz_att"][0]) > int(S["pz_dfn"][0])
+        act(S, tb, A_END)  # keep the results
+        assert has(S, m, "Dead") == killed and S["aa_fire"][0] == -1 and S["fx_res"][0] == 0
+        assert S["stage"][0] != STAGE_PAUSE and S["aa_fired"][0] == 0
+        break
+    else:
+        raise AssertionError("no Ranged Hit hit")
+    # an ally of the Sentry ending there (the Sentry's own Turn), or an enemy out of range
+    for p, to in ((1, (5, 3)), (0, (5, 1))):
+        S = position(tb, seed=1, current=p)
+        sentry = holder(S, tb, 1, "Autofire", 5, 6, N)
+        m = unit(S, tb, p, NEUTRAL, 5, 0 if to == (5, 1) else 1, E)
+        unit(S, tb, 1 - p, NEUTRAL, 0, 13, S_)
+        engage(S, tb, m)
+        act(S, tb, A_CELL + cell(tb, *to))
+        before = S["rng"].copy()
+        act(S, tb, A_END)
+        assert S["unit_facing"][0, sentry] == N and not has(S, m, "Dead"), p
+        assert (S["rng"] == before).all()  # no die rolled: no Ranged Hit made
+
+
+def _take_from_deck(S, i: int) -> None:
+    """Take Item card i out of game 0's Item Deck (so a test may equip it)."""
+    n = int(S["deck_count"][0])
+    k = [int(x) for x in S["deck"][0, :n]].index(i)
+    S["deck"][0, k : n - 1] = S["deck"][0, k + 1 : n].copy()
+    S["deck"][0, n - 1] = -1
+    S["deck_count"][0] = n - 1
+
+
+def _to_combat(S, tb, u: int) -> list[int]:
+    """Engage u and end its Item Phase (if it holds an Item) and Movement Phase at once."""
+    got = engage(S, tb, u)
+    while S["stage"][0] != STAGE_COMBAT:
+        got = act(S, tb, A_END)
+    return got
+
+
+def t_lob():
+    """Lob (R121): offered with an equipped Item and a unit in its Range Area in Line of
+    Sight; the player picks the target (not the unit outside it), then one of the three
+    equipped Items, which goes to the bottom of the Item Deck; the target acquires Paralyzed
+    (Expendable), Confused (Accessory) or Dead (Weapon) and nothing else; the other Items
+    stay; the Combat Phase goes on. With no Item it is not offered."""
+    tb = record()
+    kinds = {"Weapon": "Dead", "Accessory": "Confused", "Expendable": "Paralyzed"}
+    for t, (kind, status) in enumerate(kinds.items()):
+        S = position(tb, seed=3)
+        u = holder(S, tb, 0, "Lob", 5, 2, E)
+        v = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        unit(S, tb, 1, NEUTRAL, 5, 0, E)  # behind it: not in its Range Area
+        unit(S, tb, 1, NEUTRAL, 6, 5, W)  # the game goes on, a target for its Attack
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        held = {}
+        for slot in range(3):
+            i = next(int(x) for x in S["deck"][0, : S["deck_count"][0]] if tb.it_type[x] == slot)
+            _take_from_deck(S, i)
+            S["unit_item"][0, u, slot] = i
+            held[slot] = i
+        assert [int(TABLES.item_type[i]) for i in held.values()] == [0, 1, 2]
+        assert list(kinds) == list(ut.ITEM_TYPES)  # the slot order
+        assert A_ABILITY in _to_combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert A_CELL + cell(tb, 5, 4) in got and A_CELL + cell(tb, 5, 0) not in got
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        assert sorted(got) == sorted(A_PIECE + i for i in held.values())
+        n = int(S["deck_count"][0])
+        after = act(S, tb, A_PIECE + held[t])
+        assert int(S["deck_count"][0]) == n + 1 and int(S["deck"][0, 0]) == held[t], kind
+        assert [int(S["unit_item"][0, u, k]) for k in range(3)] == [
+            -1 if k == t else held[k] for k in range(3)
+        ]
+        for name in kinds.values():
+            assert has(S, v, name) == (name == status), (kind, name)
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in after
+        assert S["aa_sent"][0] == -1
+    S = position(tb, seed=3)
+    u = holder(S, tb, 0, "Lob", 5, 2, E)
+    unit(S, tb, 1, NEUTRAL, 5, 4, W)
+    assert A_ABILITY not in _combat(S, tb, u)  # no Item to send
+
+
+def t_steal():
+    """Steal (R122): a Loot Procedure in the Combat Phase on a unit in direct contact, alive
+    or Dead, of either side, holding an Item (not one two spaces away, not one with no Item):
+    each Item is looted on a D6 of 2+ (the plain Loot needs 3+), equipped at once into a free
+    slot; a full slot asks STAGE_LOOT (here A_END: the Item goes to the Item Deck's bottom);
+    then the Combat Phase goes on."""
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:30]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Steal", 5, 2, E)
+        v = unit(S, tb, 1, NEUTRAL, 5, 3, W)  # in contact, alive
+        far = unit(S, tb, 1, NEUTRAL, 5, 4, W)  # two spaces away
+        unit(S, tb, 0, NEUTRAL, 4, 2, E)  # in contact, no Item
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        held = []
+        for slot in range(3):
+            i = next(
+                int(x)
+                for x in S["deck"][0, : S["deck_count"][0]]
+                if tb.it_type[x] == slot and may_equip(S, tb, B0, I(u), I(x))
+            )
+            _take_from_deck(S, i)
+            S["unit_item"][0, v, slot] = i
+            held.append(i)
+        mine = next(  # the Thief's own Weapon: a full slot
+            int(x)
+            for x in S["deck"][0, : S["deck_count"][0]]
+            if tb.it_type[x] == 0 and may_equip(S, tb, B0, I(u), I(x))
+        )
+        _take_from_deck(S, mine)
+        S["unit_item"][0, u, 0] = mine
+        S["unit_item"][0, far, 1] = held[1]  # (a copy, never looted)
+        assert A_ABILITY in _to_combat(S, tb, u)
+        got = act(S, tb, A_ABILITY)
+        assert got == [A_CELL + cell(tb, 5, 3)], got
+        rolls = peek(S, 6, 6, 6)
+        n = int(S["deck_count"][0])
+        got = act(S, tb, A_CELL + cell(tb, 5, 3))
+        if rolls[0] >= 2:  # the Weapon slot is full: swap it or send it to the deck
+            assert S["stage"][0] == STAGE_LOOT and A_END in got
+            got = act(S, tb, A_END)
+            assert int(S["deck"][0, 0]) == held[0] and int(S["deck_count"][0]) == n + 1
+        assert int(S["unit_item"][0, u, 0]) == mine
+        assert int(S["unit_item"][0, v, 0]) == (-1 if rolls[0] >= 2 else held[0])
+        for slot in (1, 2):
+            ok = rolls[slot] >= 2
+            assert int(S["unit_item"][0, u, slot]) == (held[slot] if ok else -1), (seed, rolls)
+            assert int(S["unit_item"][0, v, slot]) == (-1 if ok else held[slot])
+        assert S["stage"][0] == STAGE_COMBAT and A_ABILITY not in got and S["aa_steal"][0] == 0
+        seen.update((r >= 2, r >= 3) for r in rolls)
+    assert (True, False) in seen and (False, False) in seen  # a 2 loots (the plain Loot's 3+)
+
 
 ABILITY_TESTS.update(
     {
@@ -4653,6 +4943,15 @@ ABILITY_TESTS.update(
         "Incineration": t_incineration,
     }
 )
+
+        "Voodoo Doll": t_voodoo_doll,
+        "Chant": t_chant,
+        "Autofire": t_autofire,
+        "Lob": t_lob,
+        "Steal": t_steal,
+    }
+)
+
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 

@@ -4646,6 +4646,7 @@ def t_incineration():
             assert not has(S, t, "Dead") and S["gd_disc"][0, t] in (1, 2)
     assert asked > 0
 
+
 # --- branch tdabE: attacks and Ranged Hits made by an ability (ability_attacks.py) ---------
 
 
@@ -4943,7 +4944,8 @@ ABILITY_TESTS.update(
         "Incineration": t_incineration,
     }
 )
-
+ABILITY_TESTS.update(
+    {
         "Voodoo Doll": t_voodoo_doll,
         "Chant": t_chant,
         "Autofire": t_autofire,

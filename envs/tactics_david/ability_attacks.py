@@ -63,7 +63,13 @@ from envs.tactics_david.pause import PZ_NONE
 from envs.tactics_david.record import H_COMBAT, MODE_RANGED
 from envs.tactics_david.state import MAX_UNITS, N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
 from envs.tactics_david.teams import clear_picks
-from envs.tactics_david.units import deck_to_bottom, discard_status, has_flag, in_play
+from envs.tactics_david.units import (
+    deck_to_bottom,
+    discard_status,
+    has_flag,
+    in_play,
+    named_by_space,
+)
 
 
 @njit_inline  # one caller (turn.apply_effect_choice)
@@ -129,6 +135,8 @@ def _chant_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v may be picked by unit u's Chant row: in play, of the row's team, within its
     radius, holding a Status it may discard."""
     if v == u or not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, u, v):
+        return False
+    if not named_by_space(S, b, v):  # its space's action picks it (R145)
         return False
     if distance(S, tb, b, u, v) > tb.r_radius[row]:
         return False

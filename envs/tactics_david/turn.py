@@ -436,8 +436,9 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         if S["eff_next"][b] == RESUME_ABILITY:
             if not pick_ability_target(S, tb, b, a):
                 return GO_NONE
-            if tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON:  # (R129)
-                S["eff_next"][b] = RESUME_SUMMON
+            summon = tb.r_kind[row] == K_REPOSITION and tb.r_mode[row] == REPOS_SUMMON
+            if summon and S["fx_n_pick"][b] > 0:  # its unit's space next (R129); A_END with
+                S["eff_next"][b] = RESUME_SUMMON  # no unit picked: nothing to summon
                 return GO_NONE
             if status_choice(tb, row):  # then the Statuses (R57)
                 S["eff_next"][b] = RESUME_STATUS

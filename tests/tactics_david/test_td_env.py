@@ -159,4 +159,5 @@ def test_no_decision_lists_an_action_twice():
             assert len(set(listed)) == n, (g, int(S["stage"][0]), listed)
             effect_lists += int(S["stage"][0] == STAGE_EFFECT)
             n = K.apply_one(S, tba[0], np.int64(0), np.int64(listed[rng.integers(n)]), out)
+        assert S["stage"][0] == STAGE_GAME_OVER  # no list was empty before the end
     assert effect_lists > 0

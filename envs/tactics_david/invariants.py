@@ -204,6 +204,9 @@ BAD_SPACE = 7  # a space names a unit that is not there, or units share a space 
 BAD_LOCK = 8  # a Combat Lock not in pairs, with an ally, not face to face, or of a Dead unit
 BAD_ARMY = 9  # an army's cost is not its units' or is over the purchase limit
 BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactly once
+# what fuzz() reports for a game whose legal-action list is empty before it ends (no check_codes
+# code: the mask says it, so the checker need not compile the legal-action list)
+NO_LEGAL_ACTION = "no legal action"
 CODE_NAMES = (
     "ok",
     "turn",
@@ -451,12 +454,20 @@ def fuzz(tba: np.ndarray, n_games: int, seed: int = 0, batch: int = 256):
     seat_agents = np.full(st.N_PLAYERS, AGENT_RANDOM, dtype=np.int8)
     reset_batch(S, tba, seed, np.arange(B, dtype=np.int64), masks)
     seen = np.zeros(B, dtype=np.int64)  # bits of the codes already counted in each slot's game
+    stuck = np.zeros(B, dtype=np.bool_)  # games left with no legal action before their end
     next_index = B
     live = B
 
     def count(slots: np.ndarray) -> None:
-        """Check the games of `slots` (a prefix is checked in place, others as a copy)."""
+        """Check the games of `slots` (a prefix is checked in place, others as a copy), and
+        that each game not over has a legal action (its mask, as step_batch wrote it)."""
         nonlocal first
+        empty = (masks[slots].sum(axis=1) == 0) & (S["stage"][slots] != STAGE_GAME_OVER)
+        for b in slots[empty]:
+            stuck[b] = True  # the game cannot go on: it leaves the batch like a finished one
+            broken[NO_LEGAL_ACTION] = broken.get(NO_LEGAL_ACTION, 0) + 1
+            if first is None:
+                first = (int(S["game_index"][b]), int(S["decisions"][b]), NO_LEGAL_ACTION)
         prefix = slots.size == 0 or slots[-1] == slots.size - 1
         codes = check_batch(S[: slots.size] if prefix else S[slots], tba)
         for i in np.flatnonzero(codes):
@@ -471,9 +482,10 @@ def fuzz(tba: np.ndarray, n_games: int, seed: int = 0, batch: int = 256):
     count(np.arange(B))
     while True:
         view = slice(0, live)
-        finished = np.flatnonzero(S["stage"][view] == STAGE_GAME_OVER)
+        finished = np.flatnonzero((S["stage"][view] == STAGE_GAME_OVER) | stuck[view])
         decisions += int(S["decisions"][finished].sum())
         seen[finished] = 0
+        stuck[finished] = False
         k = min(finished.size, n_games - next_index)  # the first k finished slots play on
         if k > 0:
             again = np.zeros(live, dtype=np.bool_)
@@ -486,6 +498,7 @@ def fuzz(tba: np.ndarray, n_games: int, seed: int = 0, batch: int = 256):
                 S[[b, live]] = S[[live, b]]
                 masks[[b, live]] = masks[[live, b]]
                 seen[[b, live]] = seen[[live, b]]
+                stuck[[b, live]] = stuck[[live, b]]
         if live == 0:
             return broken, first, decisions
         view = slice(0, live)

@@ -129,3 +129,23 @@ def test_the_fuzzer_reports_a_broken_invariant(monkeypatch):
     assert decisions > 20 * 20
     monkeypatch.setattr(inv, "check_batch", real)
     assert inv.fuzz(rs.tables_batch, 20, seed=5, batch=8)[::2] == ({}, decisions)
+
+
+def test_the_fuzzer_reports_a_game_left_without_a_legal_action(monkeypatch):
+    """A game whose legal-action mask is empty before its end is reported once (it cannot go
+    on, so it leaves the batch) and the other games still play to their end: here the step
+    kernel is made to empty the mask of every game at its 10th decision."""
+    from envs.tactics_david import kernels
+
+    rs = ruleset()
+    real = kernels.step_batch
+
+    def empties_the_mask(S, tba, actions, masks, *rest):
+        real(S, tba, actions, masks, *rest)
+        masks[S["decisions"] == 10] = 0
+
+    monkeypatch.setattr(kernels, "step_batch", empties_the_mask)
+    broken, first, decisions = inv.fuzz(rs.tables_batch, 20, seed=5, batch=8)
+    assert broken == {inv.NO_LEGAL_ACTION: 20}
+    assert first is not None and first[1:] == (10, inv.NO_LEGAL_ACTION)
+    assert decisions == 20 * 10

@@ -5117,10 +5117,39 @@ def _guard_soar_water() -> None:
     assert asked >= 3
 
 
+def _guard_escape() -> None:
+    """A lost Escape Procedure (TD-9.8: the escaper acquires the Dead Status): its player is
+    asked first; either way its Engagement ends as a lost Escape's does (STAGE_ENGAGE);
+    saved, it stays Locked in Combat; A_END: it dies, the lock ends and the kill counts for
+    the enemy's seat (R140)."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed, turn=2)
+        a = unit(S, tb, 0, "Soldier", 5, 5, E)
+        d = unit(S, tb, 1, "Paladin", 5, 6, W)
+        S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+        S["unit_lock_turn"][0, a] = S["unit_lock_turn"][0, d] = 0
+        g = holder(S, tb, 0, "Guard", 5, 3, E)
+        unit(S, tb, 0, "Soldier", 0, 0, S_)
+        engage(S, tb, a)
+        got = act(S, tb, A_ESCAPE)
+        if not _paused(S, 0):  # won or tied: free, no death
+            assert S["unit_lock"][0, a] == -1 and not has(S, a, "Dead")
+            continue
+        choice = _guard_answer(S, tb, a, g, 0, got, asked)
+        asked += 1
+        assert S["stage"][0] == STAGE_ENGAGE and S["engaged"][0] == -1
+        assert (S["unit_lock"][0, a] == d) == (choice != A_END)
+        assert S["kills_turn"][0, 1] == (choice == A_END)
+    assert asked >= 3
+
+
 GUARD_DEATHS = {
     "poisoned": _guard_poisoned,
     "ability_row": _guard_ability_row,
     "soar_water": _guard_soar_water,
+    "escape": _guard_escape,
 }
 
 

@@ -133,6 +133,11 @@ GO_AFTER_ATTACK = 4  # combat.after_attack
 GO_DISENGAGE = 5  # units.disengage
 GO_ACQUISITION = 6  # items.begin_acquisition: Item Acquisition, then End Player's Turn
 GO_END_TURN = 7  # units.end_turn
+# tdabJ: hand-offs split so that the Guard question (guard.ask_question, R140) comes between
+# a death and what follows it
+GO_ENGAGE_ROWS = 8  # the Engagement's Status rows go on after a death Guard was asked about
+GO_DISENGAGED = 9  # units.disengage, after the Disengagement's rows (the win check)
+GO_TURN_OVER = 10  # units.end_turn, after the End of Turn rows (the win check)
 
 STAGE_NAMES = (
     "none",

@@ -557,7 +557,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             begin_pause(S, b, PZ_LUCKY_ATTACK, lucky // MAX_UNITS)  # its player (tdabE: R120)
             return True
     if att > dfn and not cannot_die and at == PZ_GUARD:  # tdabD: Guard answered (R105)
-        cannot_die = guard_take(S, tb, b, act)
+        cannot_die = guard_take(S, tb, b, d, act)
     elif att > dfn and not cannot_die and guard_offer(S, tb, b, d):  # asked before Dead
         S["pz_att"][b] = att
         S["pz_dfn"][b] = dfn

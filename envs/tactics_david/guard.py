@@ -14,10 +14,13 @@ Incineration (TD-22.2.190, R108): the Items an attacked unit must discard are co
 ``S["gd_disc"]`` by the effect row (effects._apply_effect) and its player picks them, one at a
 time, with the same question at the next hand-off (A_SIDE + slot).
 
-Guard (TD-22.2.103, R105): a defender that lost its Defend Procedure and would acquire the
-Dead Status, with an allied Guard unit within its radius that can acquire Paralyzed or Frozen,
-pauses the procedure before the Dead Status (combat.attack_unit, PZ_GUARD, the results kept as
-for Lucky): its player chooses the Guard unit's Status (A_STATUS + s) or the death (A_END).
+Guard (TD-22.2.103, R140; R105 before tdabJ): a unit that would acquire the Dead Status, with
+an allied Guard unit within its radius that can acquire Paralyzed or Frozen (units.guard_unit):
+its player chooses the Guard unit's Status (A_STATUS + s) or the death (A_END). A defender that
+lost its Defend Procedure is asked inside the procedure (combat.attack_unit, PZ_GUARD, the
+results kept as for Lucky); every other death waits in ``S["gd_die"]`` (units.kill,
+units.guard_defers) and is asked here at the next hand-off (Q_GUARD, before the other
+questions).
 """
 
 from __future__ import annotations
@@ -30,11 +33,19 @@ from envs.tactics_david.actions import (
     A_END,
     A_SIDE,
     A_STATUS,
+    GO_END_MOVEMENT,
+    GO_ITEM_PHASE_1,
+    GO_ITEM_PHASE_2,
+    GO_NONE,
+    STAGE_ENGAGE,
     STAGE_GAME_OVER,
+    STAGE_LOOT,
+    STAGE_MOVE,
     STAGE_PAUSE,
 )
-from envs.tactics_david.effects import _roll, _roll_ok
+from envs.tactics_david.effects import NO_SOURCE, _roll, _roll_ok, run_hook
 from envs.tactics_david.grid import offset_cell
+from envs.tactics_david.record import H_DEAD
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_ITEM_SLOTS,
@@ -44,20 +55,26 @@ from envs.tactics_david.state import (
     STATUS_PERMANENT,
 )
 from envs.tactics_david.units import (
-    ability_immune,
     apply_status,
+    deathmatch_over,
     deck_to_bottom,
+    guard_can,
+    guard_unit,
     in_play,
-    swarm_stack,
+    kill,
+    may_act,
 )
 
 Q_FEAR = 0  # gd_q: Unwavering's roll (R104)
 Q_DISCARD = 1  # gd_q: an Item to discard (Incineration, R108)
+Q_GUARD = 2  # gd_q: tdabJ: a death an allied Guard unit may take on (R140)
 
 
 @njit_inline  # one caller (turn.step)
 def ask_question(S, tb, b: int, go: int) -> bool:
-    """At a hand-off of turn.step: the first unit (id order) whose Fearful waits for its
+    """At a hand-off of turn.step: tdabJ: first the first unit (id order) whose Dead Status
+    waits for Guard (gd_die; of its player: A_STATUS + s, the Guard unit takes s, or A_END,
+    it dies; R140); else the first unit (id order) whose Fearful waits for its
     Unwavering roll is asked (STAGE_PAUSE, of its player: A_ABILITY roll, A_END acquire it);
     else the first unit that still must discard Items (gd_disc): with no more Items than that it discards them all unasked, else its player
     picks one (A_SIDE + slot). The stage and the hand-off `go` it interrupts are kept. A unit
@@ -67,7 +84,17 @@ def ask_question(S, tb, b: int, go: int) -> bool:
         return False
     over = S["stage"][b] == STAGE_GAME_OVER
     ask = -1
-    q = Q_FEAR
+    q = Q_GUARD  # tdabJ: a death waiting for Guard first (R140)
+    for u in range(N_UNIT_IDS):
+        if S["gd_die"][b, u] == 0:
+            continue
+        if over or not in_play(S, tb, b, u):
+            S["gd_die"][b, u] = 0
+            S["gd_die_by"][b, u] = -1
+        elif ask < 0:
+            ask = u
+    if ask < 0:
+        q = Q_FEAR
     for u in range(N_UNIT_IDS):
         if S["gd_fear"][b, u] == 0:
             continue
@@ -107,14 +134,26 @@ def ask_question(S, tb, b: int, go: int) -> bool:
 
 
 @njit
+def dying(S, b: int) -> bool:
+    """tdabJ: whether a unit's Dead Status waits for the Guard question (gd_die; R140)."""
+    for u in range(S["gd_die"].shape[1]):
+        if S["gd_die"][b, u] != 0:
+            return True
+    return False
+
+
+@njit
 def legal_question(S, tb, b: int, out) -> int:
     """The question ask_question asked (STAGE_PAUSE): roll or not (A_ABILITY, A_END), or
-    the Item the unit discards, by slot (A_SIDE + slot; no A_END: it must)."""
+    the Item the unit discards, by slot (A_SIDE + slot; no A_END: it must), or Guard's
+    Statuses and A_END (tdabJ)."""
     if S["gd_q"][b] == Q_FEAR:
         out[0] = A_ABILITY
         out[1] = A_END
         return 2
     u = np.int64(S["gd_unit"][b])
+    if S["gd_q"][b] == Q_GUARD:  # tdabJ: the Guard unit's Statuses, or the death (R140)
+        return legal_guard(S, tb, b, guard_unit(S, tb, b, u), out)
     n = 0
     for slot in range(N_ITEM_SLOTS):
         if S["unit_item"][b, u, slot] >= 0:
@@ -131,11 +170,27 @@ def answer_question(S, tb, b: int, a: int) -> int:
     Deck (TD-19.2). Then the stage, seat and hand-off the question interrupted come back
     (the GO_* to run next; turn.step asks again if more is waiting)."""
     u = np.int64(S["gd_unit"][b])
+    died = False
     if S["gd_q"][b] == Q_DISCARD:
         slot = a - A_SIDE
         deck_to_bottom(S, b, np.int64(S["unit_item"][b, u, slot]))
         S["unit_item"][b, u, slot] = -1
         S["gd_disc"][b, u] -= 1
+    elif S["gd_q"][b] == Q_GUARD:  # tdabJ (R140)
+        seat = np.int64(S["gd_die"][b, u]) - 2
+        by = np.int64(S["gd_die_by"][b, u])
+        S["gd_die"][b, u] = 0
+        S["gd_die_by"][b, u] = -1
+        g = guard_unit(S, tb, b, u)
+        if a != A_END and g >= 0:
+            apply_status(S, tb, b, g, a - A_STATUS, np.int64(STATUS_PERMANENT))
+        else:
+            cause = S["fx_cause"][b]
+            S["fx_cause"][b] = by  # its Dead hooks name the unit that caused it
+            S["gd_die_now"][b] = u
+            kill(S, tb, b, u, seat)  # with every consequence of the Dead Status now
+            S["fx_cause"][b] = cause
+            died = True
     else:
         row = np.int64(S["gd_row"][b])
         turns = np.int64(S["gd_fear"][b, u])
@@ -149,66 +204,45 @@ def answer_question(S, tb, b: int, a: int) -> int:
     S["current"][b] = S["gd_seat"][b]
     S["gd_seat"][b] = -1
     S["stage"][b] = S["gd_stage"][b]
-    return np.int64(S["gd_go"][b])
+    go = np.int64(S["gd_go"][b])
+    if died:  # tdabJ: what the death changes in what follows (R140)
+        run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # its Dead hooks act now
+        st = np.int64(S["stage"][b])
+        if (
+            u == S["engaged"][b]
+            and not may_act(S, tb, b, u)
+            and (go == GO_NONE or go == GO_ITEM_PHASE_1 or go == GO_END_MOVEMENT)
+            and st >= STAGE_MOVE
+            and st <= STAGE_LOOT
+        ):
+            go = np.int64(GO_ITEM_PHASE_2)  # the Engaged unit died: its Engagement ends
+        elif st == STAGE_ENGAGE and go == GO_NONE:
+            deathmatch_over(S, tb, b)  # the win check the Disengagement made
+    return go
 
 
 # --- Guard (TD-22.2.103, R105): an ally's death taken as Paralyzed or Frozen ------------------
 
 
-@njit
-def guard_can(S, tb, b: int, g: int, s: int) -> bool:
-    """Whether unit g can acquire Status s now (what units.apply_status would take, without
-    its side effects): in play, a Unit Type s afflicts, not refused this Turn, no immunity,
-    and not held already (it would acquire nothing new; R105)."""
-    if not in_play(S, tb, b, g) or S["unit_status"][b, g, s] != 0:
-        return False
-    if not tb.st_afflicts[s, S["unit_type"][b, g]]:
-        return False
-    if (S["unit_no_reacquire"][b, g] >> np.int32(s)) & 1:
-        return False
-    return not ability_immune(S, tb, b, g, s)
-
-
 @njit_inline  # one caller (combat.attack_unit)
 def guard_offer(S, tb, b: int, d: int) -> bool:
-    """Defender d has lost and would acquire the Dead Status: the first allied unit (id order)
-    whose acting Guard reaches it (the row's radius, orthogonal steps) and that can acquire
-    Paralyzed or Frozen is noted in pz_src; returns whether there is one (R105). A Swarm
-    stack would lose a member, not acquire the Dead Status: nothing to offer."""
-    if swarm_stack(S, tb, b, d):
+    """Defender d has lost and would acquire the Dead Status: the Guard unit that may take it
+    on (units.guard_unit) is noted in pz_src; returns whether there is one (R105)."""
+    g = guard_unit(S, tb, b, d)
+    if g < 0:
         return False
-    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
-    cd = np.int64(S["unit_cell"][b, d])
-    p = d // MAX_UNITS
-    par = np.int64(tb.status_paralyzed)
-    fro = np.int64(tb.status_frozen)
-    for k in range(MAX_UNITS):
-        g = p * MAX_UNITS + k
-        if g == d or not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
-            continue
-        if not guard_can(S, tb, b, g, par) and not guard_can(S, tb, b, g, fro):
-            continue
-        cg = np.int64(S["unit_cell"][b, g])
-        dist = abs(cd // cols - cg // cols) + abs(cd % cols - cg % cols)
-        for m in range(S["unit_n_members"][b, g]):
-            prof = np.int64(S["unit_member"][b, g, m])
-            if prof < 0 or not tb.ab_active[prof]:
-                continue
-            row = np.int64(tb.ab_guard_row[prof])
-            if row >= 0 and dist <= tb.r_radius[row]:
-                S["pz_src"][b] = g
-                return True
-    return False
+    S["pz_src"][b] = g
+    return True
 
 
 @njit
-def legal_guard(S, tb, b: int, out) -> int:
-    """The Guard question (STAGE_PAUSE, PZ_GUARD): the Statuses the Guard unit (pz_src) can
-    acquire instead (A_STATUS + Paralyzed / Frozen), or A_END: the defender dies."""
-    g = np.int64(S["pz_src"][b])
+def legal_guard(S, tb, b: int, g: int, out) -> int:
+    """The Guard question (STAGE_PAUSE: PZ_GUARD, or guard.Q_GUARD): the Statuses the Guard
+    unit g can acquire instead (A_STATUS + Paralyzed / Frozen), or A_END: the unit dies
+    (g < 0: no Guard unit any more, A_END only)."""
     n = 0
     for s in (np.int64(tb.status_paralyzed), np.int64(tb.status_frozen)):
-        if guard_can(S, tb, b, g, s):
+        if g >= 0 and guard_can(S, tb, b, g, s):
             out[n] = A_STATUS + s
             n += 1
     out[n] = A_END
@@ -216,11 +250,12 @@ def legal_guard(S, tb, b: int, out) -> int:
 
 
 @njit_inline  # one caller (combat.attack_unit)
-def guard_take(S, tb, b: int, act: int) -> bool:
+def guard_take(S, tb, b: int, d: int, act: int) -> bool:
     """The answer to the Guard question: the Guard unit acquires the chosen Status (until
-    discarded) and the defender does not acquire the Dead Status; A_END: it does. Returns
-    whether the defender was saved."""
+    discarded) and the defender d does not acquire the Dead Status; A_END: it does (units.kill
+    does not ask again, gd_die_now). Returns whether the defender was saved."""
     if act == A_END:
+        S["gd_die_now"][b] = d
         return False
     apply_status(S, tb, b, np.int64(S["pz_src"][b]), act - A_STATUS, np.int64(STATUS_PERMANENT))
     return True

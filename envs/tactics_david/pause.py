@@ -22,8 +22,8 @@ Where a procedure may pause (combat.py):
     PZ_LUCKY_HIT     the Ranged Hit Procedure's dice rolled, before they act: Lucky again
     PZ_RETRY_HIT     a Ranged Hit missed: Target Practice may perform it again
     PZ_GUARD         a defender lost and would acquire the Dead Status: an allied Guard unit
-                     may acquire Paralyzed or Frozen instead (guard.py, R105), asked of the
-                     defender's player with the results kept
+                     may acquire Paralyzed or Frozen instead (guard.py, R140), asked of the
+                     defender's player with the results kept (other deaths: guard.Q_GUARD)
 
 Giant's Bread (TD-25.4) is a pause of its own kind, since a Status is acquired anywhere
 (units.apply_status, units.kill): the acquisition is noted (``S["pz_bread"]``, units.
@@ -337,7 +337,7 @@ def legal_pause(S, tb, b: int, out) -> int:
                 out[n] = A_STATUS + s
                 n += 1
     elif S["pz_at"][b] == PZ_GUARD:
-        return legal_guard(S, tb, b, out)  # tdabD (R105)
+        return legal_guard(S, tb, b, np.int64(S["pz_src"][b]), out)  # tdabD (R105)
     elif S["pz_at"][b] == PZ_DEFEND_MAY:
         row = np.int64(S["pz_row"][b])
         d = np.int64(S["pz_d"][b])

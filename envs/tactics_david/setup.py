@@ -333,6 +333,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["gd_pierce"][b] = -1
     S["gd_q"][b] = 0
     S["gd_go"][b] = 0
+    S["gd_die_now"][b] = -1  # tdabJ
     S["aa_unit"][b] = -1  # tdabE: no ability's Attack or Chant pick pending (ability_attacks.py)
     S["aa_cell"][b] = -1
     S["aa_n"][b] = 0
@@ -355,6 +356,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["gd_fear"][b, u] = 0  # tdabD
         S["gd_ignore"][b, u] = 0
         S["gd_disc"][b, u] = 0
+        S["gd_die"][b, u] = 0  # tdabJ: no death waits for Guard (R140)
+        S["gd_die_by"][b, u] = -1
     for c in range(S["cell_unit"].shape[1]):
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1

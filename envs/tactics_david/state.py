@@ -320,6 +320,15 @@ STATE_FIELDS = [
     # int8 Steal: the D6 result its Loot Procedure in progress needs (R122), 0 none (then the
     # Loot is Item Phase 2's, with tb.loot_roll)
     ("aa_steal", np.int8, ()),
+    # --- branch tdabJ: Guard for every death (guard.py, R105, R140) ---
+    # int8[40] a Dead Status the unit is acquiring, waiting for the Guard question at the next
+    # hand-off (units.guard_defers, guard.ask_question): 0 none, else 2 + the killer's seat
+    # (1: no seat counts the kill)
+    ("gd_die", np.int8, (N_UNIT_IDS,)),
+    ("gd_die_by", np.int8, (N_UNIT_IDS,)),  # int8[40] the unit that caused it (fx_cause), -1
+    # int8 the unit whose Dead Status units.kill gives now without asking (the Guard question
+    # was answered: it dies), -1 none
+    ("gd_die_now", np.int8, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -485,6 +494,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "aa_st",
     "aa_fire",
     "aa_sent",
+    "gd_die_by",  # tdabJ
+    "gd_die_now",
 )
 
 

@@ -32,11 +32,14 @@ from envs.tactics_david.actions import (
     GO_ACQUISITION,
     GO_AFTER_ATTACK,
     GO_DISENGAGE,
+    GO_DISENGAGED,
     GO_END_MOVEMENT,
     GO_END_TURN,
+    GO_ENGAGE_ROWS,
     GO_ITEM_PHASE_1,
     GO_ITEM_PHASE_2,
     GO_NONE,
+    GO_TURN_OVER,
     STAGE_BUY,
     STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
@@ -90,7 +93,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
-from envs.tactics_david.guard import answer_question, ask_question, legal_question
+from envs.tactics_david.guard import answer_question, ask_question, dying, legal_question
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.possess import (
     answer_grapple,
@@ -117,6 +120,7 @@ from envs.tactics_david.state import (
     FORCE_NONE,
     MAX_CELLS,
     MAX_UNITS,
+    PLACE_FIELD,
     PROC_NONE,
     RES_SPECIAL,
     RESUME_ABILITY,
@@ -152,6 +156,7 @@ from envs.tactics_david.units import (
     OUT_DEAD,
     OUT_DISENGAGE,
     OUT_END_MOVE,
+    OUT_GUARD,
     OUT_PAUSE,
     deathmatch_over,
     discard_status,
@@ -235,6 +240,8 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
     phases, TD-20.20), its Movement Phase over (Confused, TD-20.22), or its Item Phase, then
     its Movement Phase. Called by apply_engage and by apply_effect_choice when the paused scan
     resumes."""
+    if out & OUT_GUARD:  # tdabJ: Poisoned's Dead waits for Guard, then the rows go on (R140)
+        return GO_ENGAGE_ROWS
     if out & OUT_PAUSE:
         S["stage"][b] = STAGE_EFFECT  # asked of the unit's owner, the current player
         return GO_NONE
@@ -585,30 +592,48 @@ def step(S, tb, b: int, a: int, out) -> int:
                 go = combat.after_attack(S, tb, b, np.int64(S["engaged"][b]))
             elif go == GO_ACQUISITION:
                 go = items.begin_acquisition(S, tb, b)
-            elif go == GO_END_TURN:
+            elif go == GO_ENGAGE_ROWS:  # tdabJ: Guard answered: the Engagement goes on (R140)
+                u = np.int64(S["eff_unit"][b])
+                S["eff_unit"][b] = -1
+                rows = np.int64(S["eff_out"][b])
+                if is_dead(S, tb, b, u) or S["unit_place"][b, u] != PLACE_FIELD:
+                    rows |= OUT_DEAD
+                else:
+                    nxt = np.int64(S["eff_next"][b])
+                    rows |= run_status_rows(S, tb, b, u, np.int64(TRIG_ENGAGEMENT), nxt)
+                go = after_engagement_rows(S, tb, b, u, rows)
+            elif go == GO_END_TURN or go == GO_TURN_OVER:
                 # the abilities' End of Turn rows (every unit's, TD-22.2); the Turn's lasting
                 # effects end; an army they wiped out ends the game (TD-4.2)
-                run_hook(S, tb, b, H_END_TURN, -1, -1)
-                for v in range(S["unit_no_attack"].shape[1]):
-                    S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
-                    S["unit_ab_copy"][b, v] = -1  # tdabF: Learn's copy ends (R134)
-                expire(S, b, UNTIL_TURN, -1)
-                expire(S, b, UNTIL_DISENGAGED, -1)
-                if not deathmatch_over(S, tb, b):
-                    end_turn(S, tb, b)
-                go = GO_NONE
-            else:  # GO_DISENGAGE
+                if go == GO_END_TURN:
+                    run_hook(S, tb, b, H_END_TURN, -1, -1)
+                    for v in range(S["unit_no_attack"].shape[1]):
+                        S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
+                        S["unit_ab_copy"][b, v] = -1  # tdabF: Learn's copy ends (R134)
+                    expire(S, b, UNTIL_TURN, -1)
+                    expire(S, b, UNTIL_DISENGAGED, -1)
+                if go == GO_END_TURN and dying(S, b):
+                    go = GO_TURN_OVER  # tdabJ: Guard is asked before the win check (R140)
+                else:
+                    if not deathmatch_over(S, tb, b):
+                        end_turn(S, tb, b)
+                    go = GO_NONE
+            else:  # GO_DISENGAGE (or tdabJ's GO_DISENGAGED: its rows done)
                 # its abilities' rows "before ... Disengaged" (Teamwork?, Partners?: R86)
-                u = np.int64(S["engaged"][b])
-                after_combat_phase(S, tb, b, u)  # tdabA: if it went straight here (R97)
-                run_hook(S, tb, b, H_BEFORE_DISENGAGE, u if u >= 0 else NO_SOURCE, -1)
-                if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
-                    S["unit_uses"][b, u, USE_DISENGAGED] += 1
-                run_hook(S, tb, b, H_DISENGAGED, u, -1)
-                disengaged(S, tb, b, u)  # lasting effects end or act
-                run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
-                disengage(S, tb, b)
-                go = GO_NONE
+                if go == GO_DISENGAGE:
+                    u = np.int64(S["engaged"][b])
+                    after_combat_phase(S, tb, b, u)  # tdabA: if it went straight here (R97)
+                    run_hook(S, tb, b, H_BEFORE_DISENGAGE, u if u >= 0 else NO_SOURCE, -1)
+                    if S["unit_uses"][b, u, USE_DISENGAGED] < 3:  # Hatch's counters (RA13)
+                        S["unit_uses"][b, u, USE_DISENGAGED] += 1
+                    run_hook(S, tb, b, H_DISENGAGED, u, -1)
+                    disengaged(S, tb, b, u)  # lasting effects end or act
+                    run_hook(S, tb, b, H_DEAD, NO_SOURCE, -1)  # Dead hooks still queued
+                if go == GO_DISENGAGE and dying(S, b):
+                    go = GO_DISENGAGED  # tdabJ: Guard is asked before the win check (R140)
+                else:
+                    disengage(S, tb, b)
+                    go = GO_NONE
         if S["stage"][b] == STAGE_ENGAGE and control.declaring(S, tb, b) >= 0:
             S["stage"][b] = STAGE_DECLARE  # a first Turn begins: Hired Hit's Root (RA5)
         n = legal_actions(S, tb, b, out)

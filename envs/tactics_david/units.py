@@ -198,8 +198,13 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
     Acquisition (TD-12.1). Specials (TD-23): a Stacked Unit all of whose members have Swarm
     loses one member (its last, R36) instead and stays in play; a Relentless unit also acquires
     Paralyzed and Frozen for good (its Special's `statuses`)."""
+    now = S["gd_die_now"][b] == u  # tdabJ: the Guard question was answered: it dies (R140)
+    if now:
+        S["gd_die_now"][b] = -1
     if S["unit_status"][b, u, tb.status_dead] != 0:
         return
+    if not now and guard_defers(S, tb, b, u, killer_seat):
+        return  # tdabJ: an allied Guard unit's player is asked first (guard.ask_question)
     n = np.int64(S["unit_n_members"][b, u])
     if n > 1:
         if swarm_stack(S, tb, b, u):
@@ -252,11 +257,73 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
         S["fx_n_dead"][b] = q + 1
 
 
+@njit
+def guard_can(S, tb, b: int, g: int, s: int) -> bool:
+    """Whether unit g can acquire Status s now (what units.apply_status would take, without
+    its side effects): in play, a Unit Type s afflicts, not refused this Turn, no immunity,
+    and not held already (it would acquire nothing new; R105)."""
+    if not in_play(S, tb, b, g) or S["unit_status"][b, g, s] != 0:
+        return False
+    if not tb.st_afflicts[s, S["unit_type"][b, g]]:
+        return False
+    if (S["unit_no_reacquire"][b, g] >> np.int32(s)) & 1:
+        return False
+    return not ability_immune(S, tb, b, g, s)
+
+
+@njit
+def guard_unit(S, tb, b: int, d: int) -> int:
+    """Unit d in play would acquire the Dead Status: the first allied unit (id order) whose
+    acting Guard reaches it (the row's radius, orthogonal steps) and that can acquire
+    Paralyzed or Frozen (TD-22.2.103, R105), -1 none. A Swarm stack would lose a member, not
+    acquire the Dead Status: none."""
+    if not in_play(S, tb, b, d) or swarm_stack(S, tb, b, d):
+        return -1
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
+    cd = np.int64(S["unit_cell"][b, d])
+    p = d // MAX_UNITS
+    par = np.int64(tb.status_paralyzed)
+    fro = np.int64(tb.status_frozen)
+    for k in range(MAX_UNITS):
+        g = p * MAX_UNITS + k
+        if g == d or not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
+            continue
+        if not guard_can(S, tb, b, g, par) and not guard_can(S, tb, b, g, fro):
+            continue
+        cg = np.int64(S["unit_cell"][b, g])
+        dist = abs(cd // cols - cg // cols) + abs(cd % cols - cg % cols)
+        for m in range(S["unit_n_members"][b, g]):
+            prof = np.int64(S["unit_member"][b, g, m])
+            if prof < 0 or not tb.ab_active[prof]:
+                continue
+            row = np.int64(tb.ab_guard_row[prof])
+            if row >= 0 and dist <= tb.r_radius[row]:
+                return g
+    return -1
+
+
+@njit_inline  # one caller (kill)
+def guard_defers(S, tb, b: int, u: int, killer_seat: int) -> bool:
+    """tdabJ (R140): unit u would acquire the Dead Status and an allied Guard unit could take
+    Paralyzed or Frozen instead: the death waits in S["gd_die"] (with the killer's seat and
+    the cause) for the question turn.step asks at the next hand-off (guard.ask_question);
+    u stays as it is until then. Returns whether it waits (a death already waiting: yes)."""
+    if S["gd_die"][b, u] != 0:
+        return True
+    if guard_unit(S, tb, b, u) < 0:
+        return False
+    S["gd_die"][b, u] = killer_seat + 2
+    S["gd_die_by"][b, u] = S["fx_cause"][b]
+    return True
+
+
 # run_status_rows outcome bits
 OUT_DISENGAGE = 1  # the unit is Disengaged at once (Paralyzed)
 OUT_DEAD = 2  # the unit acquired the Dead Status (Poisoned)
 OUT_END_MOVE = 4  # the unit counts as moved and its Movement Phase ends (Confused)
 OUT_PAUSE = 8  # a "may discard" is asked of the player (S["eff_*"] hold the scan; R34)
+# tdabJ: its Dead Status waits for the Guard question (S["eff_*"] hold the scan; R140)
+OUT_GUARD = 16
 
 
 @njit
@@ -469,6 +536,12 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
                 if dead_only_by_attack(S, tb, b, u):  # Oblivious (R53)
                     continue
                 kill(S, tb, b, u, -1)
+                if S["gd_die"][b, u] != 0 and trigger == TRIG_ENGAGEMENT:  # tdabJ: Guard
+                    # is asked first, then the scan goes on (turn.step, GO_ENGAGE_ROWS; R140)
+                    S["eff_unit"][b] = u
+                    S["eff_next"][b] = s + 1
+                    S["eff_out"][b] = out
+                    return out | OUT_GUARD
                 return out | OUT_DEAD
             elif kind == EFF_FLEE:
                 S["eng_force"][b] = FORCE_FLEE

@@ -5010,3 +5010,151 @@ def test_abilities_not_implemented_do_nothing():
 def test_ability(name: str) -> None:
     """The ability works as its text says (TD-22.2.n; one position per ability)."""
     ABILITY_TESTS[name]()
+
+
+# --- tdabJ: Guard for every death (units.kill waits, guard.ask_question asks; R140) --------
+
+
+def _guard_answer(S, tb, victim: int, g: int, seat: int, got: list[int], k: int) -> int:
+    """The Guard question is asked of `seat` before victim dies (it still lives), offering
+    Paralyzed, Frozen and A_END; answer k % 3 (A_END, Paralyzed, Frozen) and check the
+    outcome: the victim Dead only on A_END, the Guard unit holding the Status chosen. Returns
+    the answer."""
+    par, fro = A_STATUS + ST["Paralyzed"], A_STATUS + ST["Frozen"]
+    assert _paused(S, seat) and got == [par, fro, A_END], got
+    assert not has(S, victim, "Dead") and S["gd_die"][0, victim] != 0
+    choice = (A_END, par, fro)[k % 3]
+    act(S, tb, choice)
+    assert S["stage"][0] != STAGE_PAUSE and S["gd_die"][0].sum() == 0
+    assert has(S, victim, "Dead") == (choice == A_END)
+    assert has(S, g, "Paralyzed") == (choice == par) and has(S, g, "Frozen") == (choice == fro)
+    return choice
+
+
+def _guard_poisoned() -> None:
+    """Poisoned's 1 on the unit's Engagement: its player is asked first; saved, its
+    Engagement goes on (the Item Phase, then the Movement Phase: STAGE_MOVE) still Poisoned;
+    A_END: it dies and is Disengaged at once. With no Guard in reach it dies unasked."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        for guarded in (True, False):
+            S = position(tb, seed=seed)
+            p = unit(S, tb, 0, NEUTRAL, 5, 5, E)
+            g = holder(S, tb, 0, "Guard", 5, 7, W) if guarded else unit(S, tb, 0, NEUTRAL, 5, 7, W)
+            unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+            unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+            assert apply_status(S, tb, B0, I(p), I(ST["Poisoned"]), I(-1))
+            (r,) = peek(S, 6)
+            got = engage(S, tb, p)
+            if r != 1 or not guarded:
+                assert not _paused(S, 0) and has(S, p, "Dead") == (r == 1)
+                continue
+            choice = _guard_answer(S, tb, p, g, 0, got, asked)
+            asked += 1
+            if choice == A_END:
+                assert S["stage"][0] == STAGE_ENGAGE and S["engaged"][0] == -1
+            else:
+                assert S["stage"][0] == STAGE_MOVE and S["engaged"][0] == p
+                assert has(S, p, "Poisoned")
+    assert asked >= 3
+
+
+def _guard_ability_row() -> None:
+    """Random Cannon's 6 (an ability's row gives the Dead Status): the target's player (seat
+    1) is asked at the next hand-off; A_END: it dies and the kill counts for seat 0's Item
+    Acquisition (R44); saved, nothing counts. Seat 0's Turn goes on."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Random Cannon", 5, 2, E)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        t = unit(S, tb, 1, NEUTRAL, 5, 4, W)
+        g = holder(S, tb, 1, "Guard", 5, 6, W)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        engage(S, tb, u)
+        act(S, tb, A_END)
+        act(S, tb, A_ABILITY)
+        (r,) = peek(S, 6)
+        got = act(S, tb, A_CELL + cell(tb, 5, 4))
+        if r != 6:
+            assert not _paused(S, 1) and not has(S, t, "Dead")
+            continue
+        choice = _guard_answer(S, tb, t, g, 1, got, asked)
+        asked += 1
+        assert S["current"][0] == 0 and S["stage"][0] == STAGE_ENGAGE
+        assert S["kills_turn"][0, 0] == (choice == A_END)
+    assert asked >= 3
+
+
+def _guard_soar_water() -> None:
+    """A Soar unit ending its Movement Phase on Water dies on 1-2 (TD-2.9, the terrain): its
+    player is asked first; saved, its Combat Phase follows (the Knight in front may be
+    attacked); A_END: it dies and its Engagement ends (STAGE_ENGAGE)."""
+    tb = record()
+    paint(tb, 5, 8, terrain="Water")
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed)
+        u = unit(S, tb, 0, "Hawkman", 5, 7, E)
+        g = holder(S, tb, 0, "Guard", 4, 9, W)
+        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        unit(S, tb, 1, "Knight", 5, 9, W)
+        engage(S, tb, u)
+        act(S, tb, A_CELL + cell(tb, 5, 8))
+        (r,) = peek(S, 6)
+        got = act(S, tb, A_END)
+        if r > 2:
+            assert not _paused(S, 0) and not has(S, u, "Dead")
+            continue
+        choice = _guard_answer(S, tb, u, g, 0, got, asked)
+        asked += 1
+        if choice == A_END:
+            assert S["stage"][0] == STAGE_ENGAGE and S["engaged"][0] == -1
+        else:
+            assert S["stage"][0] == STAGE_COMBAT and S["engaged"][0] == u
+    assert asked >= 3
+
+
+def _guard_escape() -> None:
+    """A lost Escape Procedure (TD-9.8: the escaper acquires the Dead Status): its player is
+    asked first; either way its Engagement ends as a lost Escape's does (STAGE_ENGAGE);
+    saved, it stays Locked in Combat; A_END: it dies, the lock ends and the kill counts for
+    the enemy's seat (R140)."""
+    tb = record()
+    asked = 0
+    for seed in SEEDS:
+        S = position(tb, seed=seed, turn=2)
+        a = unit(S, tb, 0, "Soldier", 5, 5, E)
+        d = unit(S, tb, 1, "Paladin", 5, 6, W)
+        S["unit_lock"][0, a], S["unit_lock"][0, d] = d, a
+        S["unit_lock_turn"][0, a] = S["unit_lock_turn"][0, d] = 0
+        g = holder(S, tb, 0, "Guard", 5, 3, E)
+        unit(S, tb, 0, "Soldier", 0, 0, S_)
+        engage(S, tb, a)
+        got = act(S, tb, A_ESCAPE)
+        if not _paused(S, 0):  # won or tied: free, no death
+            assert S["unit_lock"][0, a] == -1 and not has(S, a, "Dead")
+            continue
+        choice = _guard_answer(S, tb, a, g, 0, got, asked)
+        asked += 1
+        assert S["stage"][0] == STAGE_ENGAGE and S["engaged"][0] == -1
+        assert (S["unit_lock"][0, a] == d) == (choice != A_END)
+        assert S["kills_turn"][0, 1] == (choice == A_END)
+    assert asked >= 3
+
+
+GUARD_DEATHS = {
+    "poisoned": _guard_poisoned,
+    "ability_row": _guard_ability_row,
+    "soar_water": _guard_soar_water,
+    "escape": _guard_escape,
+}
+
+
+@pytest.mark.parametrize("source", sorted(GUARD_DEATHS))
+def test_guard_for_every_death(source: str) -> None:
+    """Guard (TD-22.2.103, R140) is offered for the Dead Status from any source, not only an
+    Attack's (t_guard): the death waits (units.kill) for the question at the next hand-off."""
+    GUARD_DEATHS[source]()

@@ -48,6 +48,7 @@ from envs.tactics_david.units import (
     apply_status,
     deck_to_bottom,
     in_play,
+    side_of,
     swarm_stack,
 )
 
@@ -101,7 +102,7 @@ def ask_question(S, tb, b: int, go: int) -> bool:
     S["gd_seat"][b] = S["current"][b]
     S["gd_stage"][b] = S["stage"][b]
     S["gd_go"][b] = go
-    S["current"][b] = ask // MAX_UNITS
+    S["current"][b] = side_of(S, b, ask)
     S["stage"][b] = STAGE_PAUSE
     return True
 
@@ -179,12 +180,13 @@ def guard_offer(S, tb, b: int, d: int) -> bool:
         return False
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])
     cd = np.int64(S["unit_cell"][b, d])
-    p = d // MAX_UNITS
+    p = side_of(S, b, d)
     par = np.int64(tb.status_paralyzed)
     fro = np.int64(tb.status_frozen)
-    for k in range(MAX_UNITS):
-        g = p * MAX_UNITS + k
-        if g == d or not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
+    for g in range(2 * MAX_UNITS):  # its allies this Turn (tdabI, R137)
+        if g == d or side_of(S, b, g) != p:
+            continue
+        if not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
             continue
         if not guard_can(S, tb, b, g, par) and not guard_can(S, tb, b, g, fro):
             continue

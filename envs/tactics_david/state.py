@@ -320,6 +320,11 @@ STATE_FIELDS = [
     # int8 Steal: the D6 result its Loot Procedure in progress needs (R122), 0 none (then the
     # Loot is Item Phase 2's, with tb.loot_roll)
     ("aa_steal", np.int8, ()),
+    # --- branch tdabI: Possess (possess.py, TD-22.2.147, R137-R139) ---
+    # int8[40] the seat that controls the unit this Turn, -1 its owner (u // MAX_UNITS);
+    # read through units.side_of by every allied/enemy check and every "whose decision"
+    # (SIDE); army membership, slots, scoring and purchase stay the owner's (R137)
+    ("unit_ctrl", np.int8, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -485,6 +490,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "aa_st",
     "aa_fire",
     "aa_sent",
+    "unit_ctrl",
 )
 
 

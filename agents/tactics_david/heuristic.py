@@ -71,6 +71,8 @@ def _nearest_enemy(S, tb, b, me, c, cols):
     for v in range((1 - me) * MAX_UNITS, (2 - me) * MAX_UNITS):
         if S["unit_place"][b, v] != PLACE_FIELD or S["unit_status"][b, v, tb.status_dead] != 0:
             continue
+        if S["unit_ctrl"][b, v] == me:  # Possessed by me this Turn (R137): not an enemy now
+            continue
         w = np.int64(S["unit_cell"][b, v])
         d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
         if d < best:
@@ -127,6 +129,8 @@ def _score(S, tb, b, me, stage, a, cols, cells):
         if a == A_END:
             return SCORE_END
         v = me * MAX_UNITS + (a - A_UNIT)
+        if a < A_UNIT:  # a unit it Possessed this Turn, named by its space (R137)
+            v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
         d, _ = _nearest_enemy(S, tb, b, me, np.int64(S["unit_cell"][b, v]), cols)
         return SCORE_ACT - d
     if stage == STAGE_MOVE:

@@ -61,7 +61,7 @@ from envs.tactics_david.grid import MAX_AREA_OUT, on_forest_edge
 from envs.tactics_david.items import _loot, enemy_roll_modifier, refresh_attack_type
 from envs.tactics_david.pause import PZ_NONE
 from envs.tactics_david.record import H_COMBAT, MODE_RANGED
-from envs.tactics_david.state import MAX_UNITS, N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
+from envs.tactics_david.state import N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
 from envs.tactics_david.teams import clear_picks
 from envs.tactics_david.units import (
     deck_to_bottom,
@@ -69,6 +69,7 @@ from envs.tactics_david.units import (
     has_flag,
     in_play,
     named_by_space,
+    side_of,
 )
 
 
@@ -134,7 +135,7 @@ def legal_chant(S, tb, b: int, out) -> int:
 def _chant_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v may be picked by unit u's Chant row: in play, of the row's team, within its
     radius, holding a Status it may discard."""
-    if v == u or not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, u, v):
+    if v == u or not _pickable(S, tb, b, row, v) or not _team_ok(S, tb, b, row, u, v):
         return False
     if not named_by_space(S, b, v):  # its space's action picks it (R145)
         return False
@@ -197,7 +198,7 @@ def autofire(S, tb, b: int) -> bool:
         for f in range(N_UNIT_IDS):
             if not _alive(S, tb, b, m):
                 break  # m died: no more attacks on it
-            if f // MAX_UNITS == m // MAX_UNITS or (np.int64(S["aa_fired"][b]) >> f) & 1:
+            if side_of(S, b, f) == side_of(S, b, m) or (np.int64(S["aa_fired"][b]) >> f) & 1:
                 continue
             face = _autofire_facing(S, tb, b, f, m)
             if face < 0:

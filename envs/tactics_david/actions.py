@@ -6,7 +6,8 @@ Every decision is one step of one player; what an action means depends on the st
     A_CELL + c      308    Grid Space c (state.py numbering): where to deploy the picked unit
                            (STAGE_DEPLOY_CELL), where a Movement Procedure ends (STAGE_MOVE),
                            where a charge stops (STAGE_CHARGE_DIST), the target space of a
-                           Ranged Attack (STAGE_COMBAT)
+                           Ranged Attack (STAGE_COMBAT); the space of an enemy unit the
+                           player Possessed this Turn, to Engage it (STAGE_ENGAGE, tdabI, R137)
     A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
                            (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE); the ally the Whip
                            gives an extra Movement Procedure (STAGE_MOVE, TD-25.9); Root

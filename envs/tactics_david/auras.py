@@ -63,7 +63,6 @@ from envs.tactics_david.items import equip
 from envs.tactics_david.record import H_COMBAT, H_ENGAGE_AURA, TEAM_PACK
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
-    MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
@@ -83,6 +82,7 @@ from envs.tactics_david.units import (
     deck_to_bottom,
     discard_status,
     named_by_space,
+    side_of,
 )
 
 DUR_TURN = ut.DURATIONS.index("turn")
@@ -100,7 +100,7 @@ def _reaches(S, tb, b: int, row: int, src: int, u: int) -> bool:
     discard = kind == K_DISCARD and tb.r_mode[row] == DISCARD_LISTED
     if not (discard or kind == K_MOVE or kind == K_STRENGTH):
         return False
-    if not _pickable(S, tb, b, row, u) or not _team_ok(tb, row, src, u):
+    if not _pickable(S, tb, b, row, u) or not _team_ok(S, tb, b, row, src, u):
         return False
     if u != src and distance(S, tb, b, u, src) > tb.r_radius[row]:
         return False
@@ -301,7 +301,7 @@ def ask_pending(S, tb, b: int, u: int) -> bool:
         S["stage"][b] = STAGE_EFFECT
         if S["au_pend_offer"][b] != 0 and S["au_seat"][b] < 0:  # the target's player (R99)
             S["au_seat"][b] = S["current"][b]
-            S["current"][b] = S["au_pend_unit"][b] // MAX_UNITS
+            S["current"][b] = side_of(S, b, np.int64(S["au_pend_unit"][b]))
         return True
     if S["au_seat"][b] >= 0:  # the seat asked goes back
         S["current"][b] = S["au_seat"][b]
@@ -380,7 +380,7 @@ def ask_downgrade(S, tb, b: int, go: int) -> bool:
     S["au_dg_seat"][b] = S["current"][b]
     S["au_dg_stage"][b] = S["stage"][b]
     S["au_dg_go"][b] = go
-    S["current"][b] = v // MAX_UNITS
+    S["current"][b] = side_of(S, b, v)
     S["stage"][b] = STAGE_PAUSE
     return True
 

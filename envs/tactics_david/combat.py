@@ -181,6 +181,7 @@ from envs.tactics_david.units import (
     kill,
     may_lock,
     run_status_rows,
+    side_of,
     unit_class,
     unlock,
 )
@@ -268,7 +269,7 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
         if more > 0:
             dfn += roll_d(S["rng"], b, more)
         if att > dfn and not cannot_die:
-            kill(S, tb, b, a, np.int64(S["refl_from"][b, k]) // MAX_UNITS)
+            kill(S, tb, b, a, side_of(S, b, np.int64(S["refl_from"][b, k])))
     S["refl_count"][b] = 0
 
 
@@ -526,7 +527,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             S["refl_count"][b] = k + 1
         begin_procedure(S, tb, b, a, d, side)
         if find_defend_may(S, tb, b, a, d):
-            begin_pause(S, b, PZ_DEFEND_MAY, d // MAX_UNITS)  # asked of the defender's player
+            begin_pause(S, b, PZ_DEFEND_MAY, side_of(S, b, d))  # asked of the defender's player
             return True
     elif at == PZ_DEFEND_MAY:
         take_may(S, b, act)
@@ -554,7 +555,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
             S["pz_dfn"][b] = dfn
             S["pz_flags"][b] = PZF_CANNOT_DIE if cannot_die else 0
             S["pz_src"][b] = lucky
-            begin_pause(S, b, PZ_LUCKY_ATTACK, lucky // MAX_UNITS)  # its player (tdabE: R120)
+            begin_pause(S, b, PZ_LUCKY_ATTACK, side_of(S, b, lucky))  # its player (tdabE: R120)
             return True
     if att > dfn and not cannot_die and at == PZ_GUARD:  # tdabD: Guard answered (R105)
         cannot_die = guard_take(S, tb, b, d, act)
@@ -562,13 +563,13 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
         S["pz_att"][b] = att
         S["pz_dfn"][b] = dfn
         S["pz_flags"][b] = 0
-        begin_pause(S, b, PZ_GUARD, d // MAX_UNITS)
+        begin_pause(S, b, PZ_GUARD, side_of(S, b, d))
         return True
     if att > dfn and not cannot_die:
         S["fx_cause"][b] = a
-        kill(S, tb, b, d, a // MAX_UNITS)
+        kill(S, tb, b, d, side_of(S, b, a))
         S["fx_res"][b] |= RES_KILLED
-        if d // MAX_UNITS != a // MAX_UNITS:
+        if side_of(S, b, d) != side_of(S, b, a):
             S["fx_res"][b] |= RES_ATT_KILLED_ENEMY
             S["unit_kills"][b, a] += 1
             run_status_rows(S, tb, b, a, np.int64(TRIG_ENEMY_KILLED), 0)
@@ -597,7 +598,8 @@ def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
     fa = np.int64(S["unit_facing"][b, a])
     front = offset_cell(tb, bf, np.int64(S["unit_cell"][b, a]), fa, 1, 0)
     if (
-        d // MAX_UNITS != a // MAX_UNITS  # only enemies lock (R29)
+        side_of(S, b, d) != side_of(S, b, a)  # only enemies lock (R29)
+        and d // MAX_UNITS != a // MAX_UNITS  # tdabI: nor a Possessed unit (R138)
         and front == S["unit_cell"][b, d]
         and S["unit_facing"][b, d] == (fa + 2) % 4
         and not is_dead(S, tb, b, a)
@@ -720,7 +722,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     v = S["cell_unit"][b, c, 0]
     if v >= 0 and not in_play(S, tb, b, v):
         v = S["cell_unit"][b, c, 1]  # a Team's survivor beside its Dead partner (TD-18.7)
-    if v < 0 or v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
+    if v < 0 or side_of(S, b, v) == side_of(S, b, u) or not in_play(S, tb, b, v):
         return False
     if S["unit_lock"][b, v] >= 0 or attack_prohibited(S, tb, b, u, v):
         return False
@@ -749,7 +751,7 @@ def legal_combat(S, tb, b: int, out) -> int:
         return 2
     n = 0
     top = S["unit_member"][b, u, 0]
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     if S["unit_attack_type"][b, u] == S["unit_type"][b, u] and has_flag(
         S, b, u, tb.st_no_own_attack
     ):
@@ -762,7 +764,7 @@ def legal_combat(S, tb, b: int, out) -> int:
     for i in range(k):
         for slot in range(2):
             v = S["cell_unit"][b, cells[i], slot]
-            if v >= 0 and v // MAX_UNITS != p and in_play(S, tb, b, v):
+            if v >= 0 and side_of(S, b, v) != p and in_play(S, tb, b, v):
                 enemy = enemy or not attack_prohibited(S, tb, b, u, np.int64(v))
         if S["unit_lock"][b, u] == LOCK_MARKER and S["unit_shed_cell"][b, u] == cells[i]:
             enemy = True  # tdabF: the Shed Marker it is Locked with may be Attacked (R135)
@@ -822,7 +824,7 @@ def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
         if nb < 0:
             continue
         v = S["cell_unit"][b, nb, 0]
-        if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and in_play(S, tb, b, v):
+        if v >= 0 and side_of(S, b, v) != side_of(S, b, u) and in_play(S, tb, b, v):
             return True
     return False
 
@@ -871,7 +873,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> b
     if at == PZ_NONE and is_lucky(S, tb, b, u):
         S["pz_att"][b] = hit
         S["pz_dfn"][b] = dice
-        begin_pause(S, b, PZ_LUCKY_HIT, u // MAX_UNITS)
+        begin_pause(S, b, PZ_LUCKY_HIT, side_of(S, b, u))
         return True
     bf = np.int64(S["battlefield"][b])
     a = np.int64(S["unit_cell"][b, u])
@@ -883,7 +885,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> b
     S["fx_proc_roll"][b] = 0
     if hit < rise_plus_run:
         if not S["pz_flags"][b] & PZF_RETRIED and retry_row(S, tb, b, u):
-            begin_pause(S, b, PZ_RETRY_HIT, u // MAX_UNITS)
+            begin_pause(S, b, PZ_RETRY_HIT, side_of(S, b, u))
             return True
         S["fx_res"][b] = 0
         return False  # missed: the Combat Phase ends
@@ -916,7 +918,7 @@ def apply_combat(S, tb, b: int, a: int) -> int:
         a = np.int64(S["team_action"][b])  # the attack goes on
         S["team_action"][b] = -1
         S["stage"][b] = STAGE_COMBAT
-        S["current"][b] = u // MAX_UNITS
+        S["current"][b] = side_of(S, b, u)
         picked = True
     if a == A_END:
         return GO_ITEM_PHASE_2
@@ -1101,7 +1103,7 @@ def _ask_team_pick(S, tb, b: int, u: int, a: int, cells, n: int, ranged: bool) -
     S["team_action"][b] = a
     S["stage"][b] = STAGE_TEAM_PICK
     if ranged and not team_bits(S, tb, b, u) & TEAM_CIRCUMVENT:  # Circumvent: its own pick
-        S["current"][b] = S["cell_unit"][b, c, 0] // MAX_UNITS
+        S["current"][b] = side_of(S, b, np.int64(S["cell_unit"][b, c, 0]))
     return True
 
 

@@ -57,7 +57,7 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
     RESUME_ALTER,
 )
-from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlock
+from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, side_of, unlock
 
 MODE_TAKE_CONTROL = ut.EFFECT_MODES["stack_under"].index("take_control")
 MODE_DISABLE = ut.EFFECT_MODES["stack_under"].index("disable_abilities")
@@ -77,7 +77,7 @@ def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
     k = np.int64(S["unit_n_members"][b, src])
     if n + k > MAX_MEMBERS:
         return v  # a stack holds at most 3 units (TD-17.1, R125)
-    p = src // MAX_UNITS
+    p = side_of(S, b, src)  # this Player: its controller (tdabI, R137)
     mode = np.int64(tb.r_mode[row])
     if mode == MODE_TAKE_CONTROL and (
         S["army_size"][b, p] >= MAX_UNITS or S["unit_team"][b, v] >= 0
@@ -207,7 +207,7 @@ def summon_cells(S, tb, b: int, u: int, v: int, rr: int, out) -> int:
     a = np.int64(S["unit_cell"][b, u])
     facing = np.int64(S["unit_facing"][b, u])
     mtype = np.int64(tb.u_mtype[S["unit_member"][b, v, 0]])
-    p = v // MAX_UNITS
+    p = side_of(S, b, v)
     n = 0
     for c in range(rows * cols):
         if S["cell_unit"][b, c, 0] >= 0 or not may_stop(tb, bf, mtype, c):
@@ -223,7 +223,7 @@ def summon_cells(S, tb, b: int, u: int, v: int, rr: int, out) -> int:
                     w = np.int64(S["cell_unit"][b, r * cols + k, slot])
                     if (
                         w >= 0
-                        and w // MAX_UNITS != p
+                        and side_of(S, b, w) != p
                         and S["unit_status"][b, w, tb.status_dead] == 0
                     ):
                         near = True

@@ -49,7 +49,10 @@ def play_random_games(tb, games: int, seed: int, check: bool = True) -> list[Gam
         while n > 0:
             a = int(out[rng.integers(n)])
             if check and S["stage"][0] == STAGE_ENGAGE and a != A_END:
-                key = (int(S["turn"][0]), int(S["current"][0]) * st.MAX_UNITS + a - A_UNIT)
+                u = int(S["current"][0]) * st.MAX_UNITS + a - A_UNIT
+                if a < A_UNIT:  # a Possessed unit, named by its space (R137)
+                    u = int(S["cell_unit"][0, a, 0])
+                key = (int(S["turn"][0]), u)
                 if key in engaged:
                     raise InvariantError(f"game {g}: unit {key[1]} Engaged twice in Turn {key[0]}")
                 engaged.add(key)

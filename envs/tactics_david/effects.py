@@ -66,7 +66,6 @@ from envs.tactics_david.state import (
     AB_OFF_BLIGHT,
     MAX_CELLS,
     MAX_DECK,
-    MAX_UNITS,
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
@@ -99,6 +98,7 @@ from envs.tactics_david.units import (
     move_to,
     named_by_space,
     remove_from_game,
+    side_of,
     unlock,
 )
 
@@ -259,6 +259,7 @@ K_EXTRA = _k("extra_procedure")  # tdabC: False Guide (R131)
 EXTRA_GUIDE = _m("extra_procedure", "movement_and_facing")
 K_PROHIBIT = _k("attack_prohibited")
 K_IGNORE = _k("ignore_statuses")  # tdabD: Soothe (R106)
+K_CONTROL = _k("control")  # tdabI: Possess, this Turn (R137)
 PROHIBIT_BY_THIS = _m("attack_prohibited", "by_this_unit")
 RANGE_RATING = _m("range_change", "rating")
 RANGE_MODIFIER = _m("range_change", "modifier")
@@ -373,7 +374,7 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
         elif c == C_KILLED_ENEMY:
             ok = S["fx_att"][b] == tgt and S["fx_res"][b] & RES_ATT_KILLED_ENEMY != 0
         elif c == C_OPPONENTS_TURN:
-            ok = S["current"][b] != src // MAX_UNITS
+            ok = S["current"][b] != side_of(S, b, src)
         elif c == C_ON_TERRAIN or c == C_NOT_ON_TERRAIN:
             tt = np.int64(tb.bf_terrain[S["battlefield"][b], S["unit_cell"][b, src]])
             ok = _in_set(tb, row, k, tt) == (c == C_ON_TERRAIN)
@@ -490,9 +491,11 @@ def _roll_ok(S, tb, b: int, row: int, src: int, r: int) -> bool:
         return t <= r and r <= tb.r_thr_hi[row]
     if cmp == CMP_LE_ALLIES:  # allies within t spaces, this unit excluded (RA7)
         n = 0
-        p = src // MAX_UNITS
-        for v in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
-            if v != src and _alive(S, tb, b, v) and distance(S, tb, b, v, src) <= t:
+        p = side_of(S, b, src)
+        for v in range(N_UNIT_IDS):
+            if v == src or side_of(S, b, v) != p:
+                continue
+            if _alive(S, tb, b, v) and distance(S, tb, b, v, src) <= t:
                 n += 1
         return r <= n
     return False
@@ -516,14 +519,14 @@ def _pickable(S, tb, b: int, row: int, v: int) -> bool:
 
 
 @njit
-def _team_ok(tb, row: int, src: int, v: int) -> bool:
+def _team_ok(S, tb, b: int, row: int, src: int, v: int) -> bool:
     team = tb.r_team[row]
     if v == src:
         return bool(tb.r_self[row])
     if team == TEAM_ALLY:
-        return v // MAX_UNITS == src // MAX_UNITS
+        return side_of(S, b, v) == side_of(S, b, src)  # this Turn's sides (R137)
     if team == TEAM_ENEMY:
-        return v // MAX_UNITS != src // MAX_UNITS
+        return side_of(S, b, v) != side_of(S, b, src)
     return True
 
 
@@ -540,7 +543,7 @@ def _enemies_in_area(S, tb, b: int, u: int) -> int:
     for i in range(n):
         for slot in range(2):
             v = S["cell_unit"][b, cells[i], slot]
-            if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and _alive(S, tb, b, v):
+            if v >= 0 and side_of(S, b, v) != side_of(S, b, u) and _alive(S, tb, b, v):
                 count += 1
     return count
 
@@ -620,7 +623,7 @@ def disengaged(S, tb, b: int, u: int) -> None:
             if (bits >> s) & 1:
                 if s == tb.status_dead:
                     if not dead_only_by_attack(S, tb, b, v):
-                        kill(S, tb, b, v, np.int64(S["fx_amount"][b, k]) // MAX_UNITS)
+                        kill(S, tb, b, v, side_of(S, b, np.int64(S["fx_amount"][b, k])))
                 else:
                     apply_status(S, tb, b, v, s, STATUS_PERMANENT)
     expire(S, b, UNTIL_DISENGAGED, u)
@@ -677,7 +680,7 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
                 continue
             if s == tb.status_dead:
                 if not dead_only_by_attack(S, tb, b, v):  # Oblivious (R53)
-                    kill(S, tb, b, v, src // MAX_UNITS)  # an ability's kill counts (R44)
+                    kill(S, tb, b, v, side_of(S, b, src))  # an ability's kill counts (R44)
             else:
                 had = S["unit_status"][b, v, s] != 0  # tdabA: already held: not acquired
                 if apply_status(S, tb, b, v, s, STATUS_PERMANENT) and not had:
@@ -760,6 +763,10 @@ def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
         S["eff_next"][b] = RESUME_GUIDE
     elif kind == K_PROHIBIT and mode == PROHIBIT_BY_THIS:  # this Turn (False Guide)
         S["unit_no_attack"][b, src] = v
+    elif kind == K_CONTROL:  # tdabI: Possess: this Player's until its Turn ends (R137, R138)
+        p = side_of(S, b, src)
+        if p != side_of(S, b, v) and S["unit_team"][b, v] < 0 and S["unit_lock"][b, v] < 0:
+            S["unit_ctrl"][b, v] = p  # turn.step gives it back after the End of Turn rows
     elif kind == K_SPECIAL and mode == SPECIAL_FRONT:  # tdabE: Voodoo Doll's Attack on v,
         S["aa_unit"][b] = v  # made once the hook is over (ability_attacks.ability_attack)
     return v
@@ -814,7 +821,7 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                     elif sel == SEL_OPPOSING or sel == SEL_KILLER or sel == SEL_ATTACKED:
                         n = 0
                         if opp >= 0 and S["unit_place"][b, opp] == PLACE_FIELD:
-                            if sel == SEL_KILLER or _team_ok(tb, row, src, opp):
+                            if sel == SEL_KILLER or _team_ok(S, tb, b, row, src, opp):
                                 picked[0] = opp
                                 n = 1
                     elif sel == SEL_VICTIMS:  # the unit this one's Attack just killed
@@ -837,7 +844,9 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                                 np.int64(S["unit_facing"][b, src]), 1, 0,
                             )  # fmt: skip
                         for v in range(N_UNIT_IDS):
-                            if not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, src, v):
+                            if not _pickable(S, tb, b, row, v) or not _team_ok(
+                                S, tb, b, row, src, v
+                            ):
                                 continue
                             if h == H_ENGAGE_AURA and v != opp:
                                 continue
@@ -866,7 +875,11 @@ def run_hook(S, tb, b: int, hook: int, unit: int, other: int) -> None:
                     elif sel == SEL_UNITS_IN_RANGE or sel == SEL_ATTACK_AREA:
                         n = 0
                         for v in range(N_UNIT_IDS):
-                            if v == src or not _alive(S, tb, b, v) or not _team_ok(tb, row, src, v):
+                            if (
+                                v == src
+                                or not _alive(S, tb, b, v)
+                                or not _team_ok(S, tb, b, row, src, v)
+                            ):
                                 continue
                             if sel == SEL_UNITS_IN_RANGE:
                                 ok = in_range_area(S, tb, b, src, v, tb.r_los[row] != 0)
@@ -937,7 +950,7 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Whether unit u's ability row `row` may pick unit v: another unit in play, of the row's
     team, within its radius (`target_within`) or in its Range Area (`target_in_range`), in
     Line of Sight when the row says so."""
-    if v < 0 or v == u or not _pickable(S, tb, b, row, v) or not _team_ok(tb, row, u, v):
+    if v < 0 or v == u or not _pickable(S, tb, b, row, v) or not _team_ok(S, tb, b, row, u, v):
         return False
     if tb.r_sel[row] == SEL_TARGET_IN_RANGE:
         return in_range_area(S, tb, b, u, v, tb.r_los[row] != 0)
@@ -1225,9 +1238,9 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                     if sel == SEL_SELF:
                         ok = t == src
                     elif sel == SEL_OPPOSING:
-                        ok = o == src and _team_ok(tb, row, src, t)
+                        ok = o == src and _team_ok(S, tb, b, row, src, t)
                     elif sel == SEL_WITHIN:
-                        ok = _team_ok(tb, row, src, t) and (
+                        ok = _team_ok(S, tb, b, row, src, t) and (
                             t == src or distance(S, tb, b, t, src) <= tb.r_radius[row]
                         )
                     elif sel == SEL_ALLY_FRONT:
@@ -1236,7 +1249,9 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
                             np.int64(S["unit_facing"][b, src]), 1, 0,
                         )  # fmt: skip
                         ok = (
-                            t != src and _team_ok(tb, row, src, t) and S["unit_cell"][b, t] == front
+                            t != src
+                            and _team_ok(S, tb, b, row, src, t)
+                            and S["unit_cell"][b, t] == front
                         )
                     elif sel == SEL_TEAM_PARTNER:  # Teamwork?, Partners? (TD-18)
                         ok = t != src and S["unit_team"][b, src] == t
@@ -1303,9 +1318,9 @@ def collect_modifiers(S, tb, b: int, a: int, d: int, a_side: int, d_side: int, e
 def alerted(S, tb, b: int, u: int, v: int) -> bool:
     """Whether unit u's Ranged Attack may target unit v whatever u's Range Rating (Alerted:
     v within the radius of an ally of u, not u itself, with the ability; R61)."""
-    p = u // MAX_UNITS
-    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
-        if h == u or S["unit_place"][b, h] != PLACE_FIELD:
+    p = side_of(S, b, u)
+    for h in range(N_UNIT_IDS):
+        if h == u or side_of(S, b, h) != p or S["unit_place"][b, h] != PLACE_FIELD:
             continue
         for m in range(ability_count(S, b, h)):
             prof = ability_prof(S, b, h, m)
@@ -1324,15 +1339,17 @@ def attack_twice(S, tb, b: int, u: int) -> bool:
     """Whether unit u may make a second Attack (and Duel) in its Combat Phase: an allied unit
     in play whose ability grants it (Beast Whisperer: u within its radius and of the Pup
     Root, the row's conditions; granted once however many grant it, R93)."""
-    p = u // MAX_UNITS
-    for h in range(p * MAX_UNITS, (p + 1) * MAX_UNITS):
+    p = side_of(S, b, u)
+    for h in range(N_UNIT_IDS):
+        if side_of(S, b, h) != p:
+            continue
         for m in range(ability_count(S, b, h)):
             prof = ability_prof(S, b, h, m)
             if prof < 0 or tb.ab_twice_row[prof] < 0 or not ability_on(S, tb, b, h, prof):
                 continue
             row = np.int64(tb.ab_twice_row[prof])
             if (
-                _team_ok(tb, row, h, u)
+                _team_ok(S, tb, b, row, h, u)
                 and (h == u or distance(S, tb, b, h, u) <= tb.r_radius[row])
                 and conditions_hold(S, tb, b, row, h, u, -1, -1, -1)
             ):
@@ -1402,7 +1419,7 @@ def attack_prohibited(S, tb, b: int, a: int, d: int) -> bool:
         if prof < 0 or not ability_on(S, tb, b, d, prof):
             continue
         row = np.int64(tb.ab_prohibit[prof])
-        if row < 0 or not _team_ok(tb, row, d, a):
+        if row < 0 or not _team_ok(S, tb, b, row, d, a):
             continue
         if tb.r_sel[row] == SEL_WITHIN and distance(S, tb, b, a, d) > tb.r_radius[row]:
             continue

@@ -47,7 +47,6 @@ from envs.tactics_david.effects import NO_SOURCE, _roll, _roll_ok, run_hook
 from envs.tactics_david.grid import offset_cell
 from envs.tactics_david.record import H_DEAD
 from envs.tactics_david.state import (
-    MAX_UNITS,
     N_ITEM_SLOTS,
     N_UNIT_IDS,
     PLACE_FIELD,
@@ -63,6 +62,7 @@ from envs.tactics_david.units import (
     in_play,
     kill,
     may_act,
+    side_of,
 )
 
 Q_FEAR = 0  # gd_q: Unwavering's roll (R104)
@@ -128,7 +128,7 @@ def ask_question(S, tb, b: int, go: int) -> bool:
     S["gd_seat"][b] = S["current"][b]
     S["gd_stage"][b] = S["stage"][b]
     S["gd_go"][b] = go
-    S["current"][b] = ask // MAX_UNITS
+    S["current"][b] = side_of(S, b, ask)
     S["stage"][b] = STAGE_PAUSE
     return True
 

@@ -107,6 +107,16 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
                 out.append(f"unit {u}: Team sides {side} and {int(g['unit_team_side'][w])}")
         elif side != -1:
             out.append(f"unit {u}: a Team side {side} but no Team")
+        ctrl = int(g["unit_ctrl"][u])  # tdabI: Possess (R137, R138)
+        if ctrl >= 0:
+            first = int(g["first_player"])
+            now = first if int(g["turn"]) % 2 == 1 else 1 - first
+            if ctrl != 1 - p:
+                out.append(f"unit {u}: controlled by seat {ctrl}, not the other seat")
+            if w >= 0 or v >= 0:
+                out.append(f"unit {u}: possessed but in a Unit Team or a Combat Lock (R138)")
+            if int(g["stage"]) != STAGE_GAME_OVER and ctrl != now:
+                out.append(f"unit {u}: still controlled by seat {ctrl} in seat {now}'s Turn")
     for c in range(st.MAX_CELLS):
         for slot in range(st.TEAM_SLOTS):
             u = int(g["cell_unit"][c, slot])
@@ -204,6 +214,9 @@ BAD_SPACE = 7  # a space names a unit that is not there, or units share a space 
 BAD_LOCK = 8  # a Combat Lock not in pairs, with an ally, not face to face, or of a Dead unit
 BAD_ARMY = 9  # an army's cost is not its units' or is over the purchase limit
 BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactly once
+# tdabI: a unit under control (Possess) not by the other seat, past its Turn, or in a Team or
+# a Combat Lock (R137, R138)
+BAD_CONTROL = 11
 # what fuzz() reports for a game whose legal-action list is empty before it ends (no check_codes
 # code: the mask says it, so the checker need not compile the legal-action list)
 NO_LEGAL_ACTION = "no legal action"
@@ -219,6 +232,7 @@ CODE_NAMES = (
     "lock",
     "army",
     "deck",
+    "control",
 )
 
 
@@ -356,6 +370,14 @@ def unit_code(S, tb, b, u, rows, cols, bf):
             return BAD_LOCK  # never in Combat Lock (TD-18.7)
     elif S["unit_team_side"][b, u] != -1:
         return BAD_SPACE
+    ctrl = np.int64(S["unit_ctrl"][b, u])  # tdabI: Possess (R137, R138)
+    if ctrl >= 0:
+        first = np.int64(S["first_player"][b])
+        now = first if S["turn"][b] % 2 == 1 else 1 - first  # whose Turn it is
+        if ctrl != 1 - p or S["unit_team"][b, u] >= 0 or S["unit_lock"][b, u] >= 0:
+            return BAD_CONTROL
+        if S["stage"][b] != STAGE_GAME_OVER and ctrl != now:
+            return BAD_CONTROL
     return OK
 
 

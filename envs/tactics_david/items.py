@@ -71,6 +71,7 @@ from envs.tactics_david.units import (
     in_play,
     is_dead,
     may_act,
+    side_of,
     unit_class,
 )
 
@@ -106,7 +107,7 @@ def enemy_roll_modifier(S, tb, b: int, u: int) -> int:
     c = np.int64(S["unit_cell"][b, u])
     total = np.int64(0)
     for v in range(N_UNIT_IDS):
-        if v // MAX_UNITS == u // MAX_UNITS or not in_play(S, tb, b, v):
+        if side_of(S, b, v) == side_of(S, b, u) or not in_play(S, tb, b, v):
             continue
         w = np.int64(S["unit_cell"][b, v])
         d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
@@ -329,7 +330,7 @@ def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
                     n += 1
         elif (
             trade
-            and v // MAX_UNITS == u // MAX_UNITS
+            and side_of(S, b, v) == side_of(S, b, u)
             and d <= tb.trade_max_steps
             and S["unit_lock"][b, v] < 0
         ):
@@ -354,7 +355,7 @@ def _loot(S, tb, b: int, u: int, first: int) -> None:
         i = np.int64(S["unit_item"][b, v, t])
         if i < 0:
             continue
-        free = v // MAX_UNITS == u // MAX_UNITS and is_dead(S, tb, b, v)  # an allied Dead unit
+        free = side_of(S, b, v) == side_of(S, b, u) and is_dead(S, tb, b, v)  # an allied Dead unit
         if not free and roll_d(S["rng"], b, 6) < thr:
             continue
         if not may_equip(S, tb, b, u, i):

@@ -100,6 +100,7 @@ from envs.tactics_david.units import (
     kill,
     may_act,
     move_to,
+    side_of,
     unlock,
 )
 
@@ -152,7 +153,7 @@ def move_rating(S, tb, b: int, u: int) -> int:
 @njit
 def _enemy_on(S, b: int, cell: int, p: int) -> bool:
     v = S["cell_unit"][b, cell, 0]
-    return v >= 0 and v // MAX_UNITS != p
+    return v >= 0 and side_of(S, b, np.int64(v)) != p
 
 
 @njit
@@ -165,7 +166,7 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     Team moves together (teams.py: the lower rating, Land unless both share a type; TD-18.4);
     the Engaged unit may also end on an own unit's space to form a Team (TD-18.2)."""
     bf = np.int64(S["battlefield"][b])
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
     mtype = team_mtype(S, tb, b, u)
     start = np.int64(S["unit_cell"][b, u])
@@ -219,7 +220,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     pass, an enemy unit, a Forest space (no charge into Forest), or a change into or out of a
     Water space (charges stay within Water). Allied units are passed, not stopped on."""
     bf = np.int64(S["battlefield"][b])
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     mtype = team_mtype(S, tb, b, u)  # a Unit Team's (TD-18.4)
     facing = np.int64(S["unit_facing"][b, u])
     c = np.int64(S["unit_cell"][b, u])
@@ -276,10 +277,10 @@ def nearest_distance(S, tb, b: int, u: int, c: int, allies: bool) -> int:
     (allies) or of the other side; a large number when there is none."""
     bf = np.int64(S["battlefield"][b])
     cols = np.int64(tb.bf_cols[bf])
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     best = np.int64(1 << 20)
     for v in range(N_UNIT_IDS):
-        if v == u or (v // MAX_UNITS == p) != allies or not in_play(S, tb, b, v):
+        if v == u or (side_of(S, b, v) == p) != allies or not in_play(S, tb, b, v):
             continue
         w = np.int64(S["unit_cell"][b, v])
         d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
@@ -359,7 +360,7 @@ def _charge_any_path(S, tb, b: int, u: int, out) -> int:
     bf = np.int64(S["battlefield"][b])
     cells = np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]
     mtype = team_mtype(S, tb, b, u)
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     start = np.int64(S["unit_cell"][b, u])
     left = np.full(MAX_CELLS, -1, dtype=np.int64)
     left[start] = np.int64(S["charge_max"][b])
@@ -507,6 +508,8 @@ def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
             v = p * MAX_UNITS + k
             if v == u or not in_play(S, tb, b, v) or S["unit_lock"][b, v] >= 0:
                 continue
+            if side_of(S, b, v) != side_of(S, b, u):  # tdabI: its allies this Turn
+                continue
             if tb.u_family[S["unit_member"][b, v, 0]] != tb.it_whip_root[i]:
                 continue
             w = np.int64(S["unit_cell"][b, v])
@@ -602,7 +605,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
             S["eng_procedure"][b] = PROC_ESCAPED
             ask_shed(S, tb, b, u, v)  # tdabF: Shed: leave a Marker? (R135)
         else:
-            kill(S, tb, b, u, v // MAX_UNITS)
+            kill(S, tb, b, u, side_of(S, b, v))
             return GO_DISENGAGE
         return GO_NONE
     if a >= A_FACE and a < A_FACE + 4:

@@ -13,7 +13,7 @@ state.py; counts and ratings are scaled to about 0..1):
 |-------------------|---------------|---------|
 | global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order); the top and second Item Deck cards as I know them by Study (2 x MAX_ITEMS, mine only, R116) |
 | per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target; a trail marker of my unit / opp's (trails.py, public) |
-| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); the unit whose ability it acquired by Learn, its units.yaml row / 256 (0 none; tdabF, R134); the space of the Shed Marker it is Locked with, (space + 1) / C (0 none; tdabF, R135); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
+| per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); the unit whose ability it acquired by Learn, its units.yaml row / 256 (0 none; tdabF, R134); the space of the Shed Marker it is Locked with, (space + 1) / C (0 none; tdabF, R135); Possessed: under the other seat's control this Turn (tdabI, R137; the per-space "unit of mine / opp" follows control); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
 | the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
 """
 
@@ -45,7 +45,7 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
     STATUS_PERMANENT,
 )
-from envs.tactics_david.units import unit_class
+from envs.tactics_david.units import side_of, unit_class
 
 N_STAGE_SLOTS = 24  # stage numbers (actions.STAGE_*) are below this
 N_PLACES = 4  # state.PLACE_NONE .. PLACE_REMOVED
@@ -69,6 +69,7 @@ UNIT_SIZE = N_PLACES + MAX_MEMBERS + 1 + 4 + 2 * N_UNIT_TYPES + N_CLASSES + 2
 UNIT_SIZE += N_MOVEMENT_TYPES + 3 + MAX_AREAS + N_SPECIALS + 1 + 2 + 4 + 2 * N_STATUSES
 UNIT_SIZE += MAX_ITEMS + 3 + 4 + 1 + 1 + 1 + N_USE_COUNTERS + UNIT_PUBLIC
 UNIT_SIZE += 2  # tdabF: the ability acquired by Learn (R134), the Shed Marker's space (R135)
+UNIT_SIZE += 1  # tdabI: Possessed: under the other seat's control this Turn (R137)
 BUY_SIZE = MAX_MEMBERS + 1  # the piece being bought: members' rows / 256, members / 3
 
 
@@ -167,7 +168,8 @@ def _unit(S, tb, b, me, u, cols, out, i):
         j += N_USE_COUNTERS
         out[j] = (S["unit_ab_copy"][b, u] + 1) / SCALE_PROFILE  # tdabF: Learn's copy (R134)
         out[j + 1] = (S["unit_shed_cell"][b, u] + 1) / MAX_CELLS  # tdabF: a Shed Marker (R135)
-        j += 2
+        out[j + 2] = 1.0 if S["unit_ctrl"][b, u] >= 0 else 0.0  # tdabI: Possessed (R137)
+        j += 3
     else:
         j = i + UNIT_SIZE - UNIT_PUBLIC
     # who the decision in progress is about (public: the player names them as it goes)
@@ -272,14 +274,14 @@ def observe(S, tb, b, me, out):
             _one_hot(out, k + 6, _rel(tb.bf_deploy[bf, c], me), 2)
             u0 = np.int64(S["cell_unit"][b, c, 0])
             if u0 >= 0:
-                out[k + 8 + _rel(u0 // MAX_UNITS, me)] = 1.0
+                out[k + 8 + _rel(side_of(S, b, u0), me)] = 1.0
             u1 = np.int64(S["cell_unit"][b, c, 1])
             if u1 >= 0:
-                out[k + 10 + _rel(u1 // MAX_UNITS, me)] = 1.0
+                out[k + 10 + _rel(side_of(S, b, u1), me)] = 1.0
             out[k + 12] = 1.0 if c == target else 0.0
             tu = np.int64(S["trail_unit"][b, c])
             if tu >= 0:
-                out[k + 13 + _rel(tu // MAX_UNITS, me)] = 1.0
+                out[k + 13 + _rel(side_of(S, b, tu), me)] = 1.0
         i += CELL_SIZE
     # --- the units: mine, then the opponent's
     for q in range(2):

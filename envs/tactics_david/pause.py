@@ -78,6 +78,7 @@ from envs.tactics_david.units import (
     deck_to_bottom,
     discard_status,
     move_to,
+    side_of,
     unlock,
 )
 
@@ -212,7 +213,7 @@ def find_defend_may(S, tb, b: int, a: int, d: int) -> bool:
                         continue
                 elif sel == SEL_WITHIN:
                     if (
-                        not _team_ok(tb, row, src, d)
+                        not _team_ok(S, tb, b, row, src, d)
                         or distance(S, tb, b, src, d) > tb.r_radius[row]
                     ):
                         continue
@@ -299,7 +300,7 @@ def ask_bread(S, tb, b: int, go: int) -> bool:
         S["pz_bread_stage"][b] = S["stage"][b]
         S["pz_bread_go"][b] = go
         S["pz_bread_seat"][b] = S["current"][b]
-        S["current"][b] = u // MAX_UNITS
+        S["current"][b] = side_of(S, b, u)
         S["stage"][b] = STAGE_PAUSE
         return True
     return False

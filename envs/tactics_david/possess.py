@@ -34,6 +34,15 @@ Marker's space. An Escape from the Marker wins at once (movement.apply_move); an
 whose area holds the Marker removes it (``strike_markers``, combat.apply_combat; the locked
 unit's strike is offered for it, combat.legal_combat), and so does anything that ends the
 lock (units.unlock).
+
+Possess (147, R137-R139): its row (`control`, effects._apply_effect) sets ``S["unit_ctrl"][v]``
+to this Player's seat: the unit stays in its owner's army (id, slot, Purchase Cost, score) but
+acts for the possessing Player this Turn: ``units.side_of`` is the seat every allied/enemy
+check and every "whose decision" reads. This Player Engages it by its space in STAGE_ENGAGE
+(A_CELL + c, ``legal_possessed``; its own units keep A_UNIT + slot), once, like its own units.
+turn.step gives every possessed unit back after the End of Turn rows (the one place control
+ends). A Unit Team member or a unit Locked in Combat does not come under control, and a
+possessed unit forms no Team and no Combat Lock (R138).
 """
 
 from __future__ import annotations
@@ -67,6 +76,7 @@ from envs.tactics_david.units import (
     ability_count,
     ability_prof,
     in_play,
+    may_act,
     move_to,
     named_by_space,
     unlock,
@@ -294,3 +304,14 @@ def strike_markers(S, b: int, cells, n: int) -> None:
             if cells[i] == S["unit_shed_cell"][b, w]:
                 unlock(S, b, w)
                 break
+
+
+@njit_inline  # one caller: turn.legal_engage
+def legal_possessed(S, tb, b: int, p: int, out, n: int) -> int:
+    """Append A_CELL + its space for each unit Player p Possessed this Turn that may act and
+    was not Engaged yet this Turn (TD-7.2, R137); returns the new count."""
+    for v in range(N_UNIT_IDS):
+        if S["unit_ctrl"][b, v] == p and may_act(S, tb, b, v) and not S["unit_engaged"][b, v]:
+            out[n] = A_CELL + S["unit_cell"][b, v]
+            n += 1
+    return n

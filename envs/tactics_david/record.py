@@ -291,6 +291,8 @@ IMPLEMENTED_ABILITIES = (
     "Autofire",  # in the mover's Turn, at the end of its Movement Phase (R120)
     "Lob",  # its target, then the Item it sends to the deck (RESUME_LOB, R121)
     "Steal",  # a Loot Procedure on a unit in contact, 2+ (RESUME_STEAL, R122)
+    # tdabI: control of an enemy unit for a Turn (unit_ctrl, units.side_of; possess.py)
+    "Possess",  # this Player's until its Turn ends, Engaged by its space (R137-R139)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest

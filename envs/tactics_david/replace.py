@@ -26,7 +26,7 @@ from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.setup import add_unit
 from envs.tactics_david.state import MAX_UNITS, N_ITEM_SLOTS, N_STATUSES, PLACE_FIELD
-from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, unlock
+from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, side_of, unlock
 
 MODE_THIS_PLAYER = ut.EFFECT_MODES["replace_unit"].index("this_player")
 
@@ -41,7 +41,7 @@ def replace_unit(S, tb, b: int, row: int, src: int, v: int) -> int:
         return v
     p = v // MAX_UNITS
     if tb.r_mode[row] == MODE_THIS_PLAYER:
-        p = src // MAX_UNITS
+        p = side_of(S, b, src)  # this Player: its controller (tdabI, R137)
     # the old unit's Items to the bottom of the deck, its lasting effects end
     for slot in range(N_ITEM_SLOTS):
         it = np.int64(S["unit_item"][b, v, slot])

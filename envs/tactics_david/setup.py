@@ -353,6 +353,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["unit_shape"][b, u] = -1
         S["unit_ab_copy"][b, u] = -1  # tdabF: no copied ability (Learn, R134)
         S["unit_shed_cell"][b, u] = -1  # tdabF: not Locked with a Shed Marker (R135)
+        S["unit_ctrl"][b, u] = -1  # tdabI: under its owner's control (R137)
         S["gd_fear"][b, u] = 0  # tdabD
         S["gd_ignore"][b, u] = 0
         S["gd_disc"][b, u] = 0

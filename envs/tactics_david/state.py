@@ -329,6 +329,11 @@ STATE_FIELDS = [
     # int8 the unit whose Dead Status units.kill gives now without asking (the Guard question
     # was answered: it dies), -1 none
     ("gd_die_now", np.int8, ()),
+    # --- branch tdabI: Possess (possess.py, TD-22.2.147, R137-R139) ---
+    # int8[40] the seat that controls the unit this Turn, -1 its owner (u // MAX_UNITS);
+    # read through units.side_of by every allied/enemy check and every "whose decision"
+    # (SIDE); army membership, slots, scoring and purchase stay the owner's (R137)
+    ("unit_ctrl", np.int8, (N_UNIT_IDS,)),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -496,6 +501,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "aa_sent",
     "gd_die_by",  # tdabJ
     "gd_die_now",
+    "unit_ctrl",
 )
 
 

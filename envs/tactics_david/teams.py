@@ -32,7 +32,7 @@ from envs.tactics_david.actions import A_FACE, STAGE_MOVE
 from envs.tactics_david.effects import ability_on
 from envs.tactics_david.record import TEAM_CARRY, TEAM_CIRCUMVENT
 from envs.tactics_david.state import MAX_UNITS, N_UNIT_IDS
-from envs.tactics_david.units import ability_count, ability_prof, in_play, is_dead
+from envs.tactics_david.units import ability_count, ability_prof, in_play, is_dead, side_of
 
 LAND = 0  # tables.MOVEMENT_TYPES index of "Land" (a mixed Team's Movement Type, TD-18.4)
 SOAR = 2  # ... of "Soar" (Carry)
@@ -90,6 +90,8 @@ def may_join(S, tb, b: int, u: int, c: int) -> bool:
     v = np.int64(S["cell_unit"][b, c, 0])
     if v < 0 or v == u or S["cell_unit"][b, c, 1] >= 0 or v // MAX_UNITS != u // MAX_UNITS:
         return False
+    if S["unit_ctrl"][b, u] >= 0 or S["unit_ctrl"][b, v] >= 0:
+        return False  # tdabI: a Possessed unit forms no Team (R138)
     return (
         not is_dead(S, tb, b, v)
         and not S["unit_fought"][b, v]
@@ -173,7 +175,7 @@ def pick_cell(S, tb, b: int, a: int, cells, n: int, ranged: bool) -> int:
         c = np.int64(cells[i])
         u0 = np.int64(S["cell_unit"][b, c, 0])
         u1 = np.int64(S["cell_unit"][b, c, 1])
-        if u0 < 0 or u1 < 0 or u0 // MAX_UNITS == a // MAX_UNITS:
+        if u0 < 0 or u1 < 0 or side_of(S, b, u0) == side_of(S, b, a):
             continue
         if not in_play(S, tb, b, u0) or not in_play(S, tb, b, u1):
             continue

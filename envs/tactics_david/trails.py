@@ -35,14 +35,19 @@ from envs.tactics_david.grid import may_step, offset_cell
 from envs.tactics_david.record import PERM_THROUGH_PIECES
 from envs.tactics_david.state import (
     MAX_CELLS,
-    MAX_UNITS,
     N_STATUSES,
     PLACE_FIELD,
     RESUME_STUDY,
     STATUS_PERMANENT,
 )
 from envs.tactics_david.teams import team_mtype
-from envs.tactics_david.units import ability_count, ability_prof, apply_status, has_permission
+from envs.tactics_david.units import (
+    ability_count,
+    ability_prof,
+    apply_status,
+    has_permission,
+    side_of,
+)
 
 MT_HOVER = T.MOVEMENT_TYPES.index("Hover")
 MT_SOAR = T.MOVEMENT_TYPES.index("Soar")
@@ -78,7 +83,7 @@ def _path(S, tb, b: int, u: int, start: int, dest: int, mtype: int, limit: int, 
     Mucous marker), avoiding the marked spaces but dest when `avoid`: its spaces after start,
     dest last, into out; returns how many (-1: none)."""
     bf = np.int64(S["battlefield"][b])
-    p = u // MAX_UNITS
+    p = side_of(S, b, u)
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     dist = np.full(MAX_CELLS, -1, dtype=np.int64)
     pred = np.full(MAX_CELLS, -1, dtype=np.int64)
@@ -97,7 +102,7 @@ def _path(S, tb, b: int, u: int, start: int, dest: int, mtype: int, limit: int, 
             if nb < 0 or dist[nb] >= 0:
                 continue
             v = S["cell_unit"][b, nb, 0]
-            if v >= 0 and v // MAX_UNITS != p:
+            if v >= 0 and side_of(S, b, np.int64(v)) != p:
                 continue
             if not through and not may_step(tb, bf, mtype, c, nb, d):
                 continue
@@ -197,7 +202,7 @@ def ask_study(S, tb, b: int, u: int) -> bool:
                 (np.int64(tb.r_cond_bits[row, 0, s // 64]) >> np.int64(s % 64)) & 1
             ):
                 return False
-        p = u // MAX_UNITS
+        p = side_of(S, b, u)  # the player deciding (tdabI, R137)
         n = np.int64(S["deck_count"][b])
         for j in range(2):
             S["deck_seen"][b, p, j] = S["deck"][b, n - 1 - j] if j < n else -1
@@ -215,7 +220,7 @@ def ask_study(S, tb, b: int, u: int) -> bool:
 def answer_study(S, b: int, a: int) -> None:
     """Keep (A_END) or swap (A_TRADE) the top two Item Deck cards; the player knows both."""
     n = np.int64(S["deck_count"][b])
-    p = np.int64(S["eff_unit"][b]) // MAX_UNITS
+    p = side_of(S, b, np.int64(S["eff_unit"][b]))
     if a == A_TRADE:
         top = S["deck"][b, n - 1]
         S["deck"][b, n - 1] = S["deck"][b, n - 2]

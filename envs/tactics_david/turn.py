@@ -102,6 +102,7 @@ from envs.tactics_david.possess import (
     ask_learn,
     legal_grapple,
     legal_learn,
+    legal_possessed,
 )
 from envs.tactics_david.record import (
     H_BEFORE_DISENGAGE,
@@ -188,6 +189,7 @@ def legal_engage(S, tb, b: int, out) -> int:
             n += 1
             if S["unit_lock"][b, u] >= 0:
                 forced = True
+    n = legal_possessed(S, tb, b, p, out, n)  # tdabI: its Possessed units, by space (R137)
     if not forced:
         out[n] = A_END
         n += 1
@@ -204,6 +206,8 @@ def apply_engage(S, tb, b: int, a: int) -> int:
     if a == A_END:
         return GO_ACQUISITION  # Item Acquisition, then End Player's Turn
     u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
+    if a < A_UNIT:  # tdabI: a Possessed unit, named by its space (R137)
+        u = np.int64(S["cell_unit"][b, a - A_CELL, 0])
     S["engaged"][b] = u
     S["unit_engaged"][b, u] = 1
     S["eng_procedure"][b] = PROC_NONE
@@ -610,6 +614,7 @@ def step(S, tb, b: int, a: int, out) -> int:
                     for v in range(S["unit_no_attack"].shape[1]):
                         S["unit_no_attack"][b, v] = -1  # False Guide's ban ends (R131)
                         S["unit_ab_copy"][b, v] = -1  # tdabF: Learn's copy ends (R134)
+                        S["unit_ctrl"][b, v] = -1  # tdabI: Possess's control ends (R137)
                     expire(S, b, UNTIL_TURN, -1)
                     expire(S, b, UNTIL_DISENGAGED, -1)
                 if go == GO_END_TURN and dying(S, b):

@@ -60,6 +60,15 @@ def is_dead(S, tb, b: int, u: int) -> bool:
 
 
 @njit
+def side_of(S, b: int, u: int) -> int:
+    """The seat unit u acts for now: the player who Possessed it for this Turn
+    (`unit_ctrl`, TD-22.2.147, R137), else its owner u // MAX_UNITS. Allied/enemy checks and
+    "whose decision" read this; army slots, scores and purchases read the owner."""
+    c = np.int64(S["unit_ctrl"][b, u])
+    return c if c >= 0 else u // MAX_UNITS
+
+
+@njit
 def in_play(S, tb, b: int, u: int) -> bool:
     """On the battlefield and without the Dead Status."""
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
@@ -216,7 +225,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
                 )
             S["unit_member"][b, u, n - 1] = -1
             S["unit_n_members"][b, u] = n - 1
-            if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
+            if killer_seat >= 0 and killer_seat != side_of(S, b, u):
                 S["kills_turn"][b, killer_seat] += 1
             return
     for s in range(N_STATUSES):
@@ -229,7 +238,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
                 S["unit_status"][b, u, s] = STATUS_PERMANENT
     unlock(S, b, u)
     note_acquired(S, tb, b, u, np.int64(tb.status_dead))  # Giant's Bread (pause.py)
-    if killer_seat >= 0 and killer_seat != u // MAX_UNITS:
+    if killer_seat >= 0 and killer_seat != side_of(S, b, u):
         S["kills_turn"][b, killer_seat] += 1
     v = np.int64(S["unit_team"][b, u])
     if v >= 0 and S["unit_status"][b, v, tb.status_dead] == 0:
@@ -281,12 +290,13 @@ def guard_unit(S, tb, b: int, d: int) -> int:
         return -1
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])
     cd = np.int64(S["unit_cell"][b, d])
-    p = d // MAX_UNITS
+    p = side_of(S, b, d)
     par = np.int64(tb.status_paralyzed)
     fro = np.int64(tb.status_frozen)
-    for k in range(MAX_UNITS):
-        g = p * MAX_UNITS + k
-        if g == d or not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
+    for g in range(N_UNIT_IDS):  # its allies this Turn (tdabI, R137)
+        if g == d or side_of(S, b, g) != p:
+            continue
+        if not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
             continue
         if not guard_can(S, tb, b, g, par) and not guard_can(S, tb, b, g, fro):
             continue
@@ -470,10 +480,11 @@ def fear_deferred(S, tb, b: int, u: int, turns: int) -> bool:
         return False  # already Fearful: nothing is acquired that a roll could keep away
     cols = np.int64(tb.bf_cols[S["battlefield"][b]])
     cu = np.int64(S["unit_cell"][b, u])
-    p = u // MAX_UNITS
-    for k in range(MAX_UNITS):
-        v = p * MAX_UNITS + k
-        if v == u or not in_play(S, tb, b, v) or S["unit_ab_off"][b, v] != 0:
+    p = side_of(S, b, u)
+    for v in range(N_UNIT_IDS):  # its allies this Turn (tdabI: Possess, R137)
+        if v == u or side_of(S, b, v) != p or not in_play(S, tb, b, v):
+            continue
+        if S["unit_ab_off"][b, v] != 0:
             continue
         cv = np.int64(S["unit_cell"][b, v])
         dist = abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
@@ -587,7 +598,7 @@ def end_of_turn_statuses(S, tb, b: int) -> None:
                 continue
             for slot in range(2):
                 v = S["cell_unit"][b, nb, slot]
-                if v >= 0 and v // MAX_UNITS != u // MAX_UNITS and in_play(S, tb, b, v):
+                if v >= 0 and side_of(S, b, v) != side_of(S, b, u) and in_play(S, tb, b, v):
                     apply_status(S, tb, b, np.int64(v), np.int64(tb.status_fearful), -1)
     for u in range(N_UNIT_IDS):
         for s in range(N_STATUSES):

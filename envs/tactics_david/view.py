@@ -61,6 +61,8 @@ def unit_line(S: np.ndarray, tables: Tables, b: int, u: int) -> str:
         text += f" locked with a Shed Marker on space {int(g['unit_shed_cell'][u])}"
     elif g["unit_lock"][u] >= 0:
         text += f" locked with unit {int(g['unit_lock'][u])}"
+    if g["unit_ctrl"][u] >= 0:  # tdabI: Possess (R137)
+        text += f" possessed by player {int(g['unit_ctrl'][u])} this Turn"
     return text
 
 

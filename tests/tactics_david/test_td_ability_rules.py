@@ -4955,6 +4955,84 @@ ABILITY_TESTS.update(
 )
 
 
+# --- tdabI: control of an enemy unit for a Turn (units.side_of, possess.py, R137-R139) ---
+def _mine_on(S, tb, me: int, c: int) -> tuple[bool, bool]:
+    """Seat `me`'s observation of space c: (a unit of mine there, a Possessed flag on the
+    block of the unit there)."""
+    from envs.tactics_david import observe as ob
+
+    out = np.zeros(ob.observation_size(), dtype=np.float32)
+    ob.observe(S, tb, B0, I(me), out)
+    k = ob.GLOBAL_SIZE + c * ob.CELL_SIZE + 1 + ob.MAX_TERRAINS + 8
+    u = int(S["cell_unit"][0, c, 0])
+    block = (0 if u // MAX_UNITS == me else MAX_UNITS) + u % MAX_UNITS
+    flag = ob.GLOBAL_SIZE + ob.MAX_CELLS * ob.CELL_SIZE + (block + 1) * ob.UNIT_SIZE
+    return bool(out[k] == 1.0), bool(out[flag - ob.UNIT_PUBLIC - 1] == 1.0)
+
+
+def _to_engage(S, tb) -> list[int]:
+    """End the Engagement in progress (A_END at each decision): STAGE_ENGAGE's actions."""
+    got = legal(S, tb)
+    while S["stage"][0] != STAGE_ENGAGE:
+        got = act(S, tb, A_END)
+    return got
+
+
+def t_possess():
+    """R: Attack Pro.: an enemy in the Range Area and Line of Sight; 4+: it comes under this
+    Player's control this Turn (R137): it is an ally now (the observation shows it as this
+    Player's, a unit of its own army is an enemy it may Attack: no Combat Lock with it, R138,
+    and the kill counts for this Player, R139), this Player Engages it by its space (A_CELL + c)
+    once, and after the Turn it is its owner's again (A_UNIT + slot). 3 or less: nothing."""
+    from envs.tactics_david.units import side_of
+
+    tb = record()
+    seen = set()
+    for seed in SEEDS[:24]:
+        S = position(tb, seed=seed)
+        u = holder(S, tb, 0, "Possess", 5, 0, E)
+        t = unit(S, tb, 1, NEUTRAL, 5, 3, E)
+        o = unit(S, tb, 1, NEUTRAL, 5, 4, W)  # t's own army, face to face with it
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        w = unit(S, tb, 0, NEUTRAL, 0, 0, S_)  # not Engaged: the Turn does not end by itself
+        c = cell(tb, 5, 3)
+        assert A_ABILITY in _combat(S, tb, u)
+        act(S, tb, A_ABILITY)
+        r = peek(S, 6)[0]
+        act(S, tb, A_CELL + c)
+        got = _to_engage(S, tb)
+        assert violations(S, tb, 0) == []
+        seen.add(r >= 4)
+        if r < 4:
+            assert S["unit_ctrl"][0, t] == -1 and side_of(S, B0, I(t)) == 1
+            assert A_CELL + c not in got and _mine_on(S, tb, 0, c) == (False, False)
+            continue
+        assert S["unit_ctrl"][0, t] == 0 and side_of(S, B0, I(t)) == 0
+        assert _mine_on(S, tb, 0, c) == (True, True) and _mine_on(S, tb, 1, c) == (False, True)
+        assert got == [A_UNIT + w % MAX_UNITS, A_CELL + c, A_END]  # t by its space
+        act(S, tb, A_CELL + c)  # this Player Engages it
+        assert S["engaged"][0] == t and S["current"][0] == 0
+        got = act(S, tb, A_END)  # no Movement Procedure
+        assert S["stage"][0] == STAGE_COMBAT and A_STRIKE in got  # its own army's unit
+        act(S, tb, A_STRIKE)
+        dead = has(S, o, "Dead")
+        assert S["kills_turn"][0, 0] == (1 if dead else 0) and S["kills_turn"][0, 1] == 0
+        assert S["unit_lock"][0, t] == -1 and S["unit_lock"][0, o] == -1  # no lock (R138)
+        got = _to_engage(S, tb)
+        assert got == [A_UNIT + w % MAX_UNITS, A_END]  # t once per Turn
+        assert violations(S, tb, 0) == []
+        while S["current"][0] == 0:  # the Turn ends: Item Acquisition may ask first
+            got = act(S, tb, A_END)
+        assert S["unit_ctrl"][0, t] == -1 and side_of(S, B0, I(t)) == 1
+        assert S["stage"][0] == STAGE_ENGAGE and A_UNIT + t % MAX_UNITS in got
+        assert _mine_on(S, tb, 1, c) == (True, False) and _mine_on(S, tb, 0, c) == (False, False)
+        assert violations(S, tb, 0) == []
+    assert True in seen and False in seen
+
+
+ABILITY_TESTS["Possess"] = t_possess
+
+
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 
 

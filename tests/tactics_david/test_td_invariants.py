@@ -83,6 +83,17 @@ def _locked_with_an_ally(S, tb):
     S["unit_lock"][0, v] = u
 
 
+def _possessed_past_its_turn(S, tb):
+    """tdabI: a unit still under the other seat's control when its owner's Turn has come."""
+    u = _field_unit(S)
+    first = int(S["first_player"][0])
+    owner_turn = first if int(S["turn"][0]) % 2 == 1 else 1 - first
+    p = u // st.MAX_UNITS
+    if owner_turn != p:  # make it its owner's Turn
+        S["turn"][0] += 1
+    S["unit_ctrl"][0, u] = 1 - p
+
+
 CORRUPTIONS = {
     "turn": lambda S, tb: S["current"].__setitem__(0, 5),
     "result": lambda S, tb: S["score"].__setitem__((0, 1), 7),
@@ -96,6 +107,7 @@ CORRUPTIONS = {
     "lock": _locked_with_an_ally,
     "army": lambda S, tb: S["army_cost"].__setitem__((0, 1), S["army_cost"][0, 1] + 1),
     "deck": lambda S, tb: S["deck"].__setitem__((0, 0), S["deck"][0, 1]),
+    "control": _possessed_past_its_turn,
 }
 
 

@@ -101,6 +101,8 @@ def split_compile(run: Callable[[], Any]) -> dict[str, Any]:
     optimised and emitted again, once per level above it."""
     from numba.core import codegen, inline_closurecall
 
+    import envs.core.jit  # noqa: F401 - its own patch of _optimize_final_module goes under ours
+
     modules: list[tuple[float, str, int]] = []
     inlines: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     stack: list[float] = []

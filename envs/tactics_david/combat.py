@@ -496,7 +496,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     return att, dfn, cannot_die or immune
 
 
-@njit_inline  # one caller
+@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
 def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at: int,
                 act: int) -> bool:  # fmt: skip
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence

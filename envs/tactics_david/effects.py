@@ -664,7 +664,7 @@ def _until(tb, row: int) -> int:
     return UNTIL_DISENGAGED
 
 
-@njit_inline  # one caller
+@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
 def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Ability row `row` of unit src acts on unit v (one switch over the effect kinds; a kind
     or mode not interpreted yet does nothing); returns the unit on v's space afterwards (v,

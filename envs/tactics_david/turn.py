@@ -339,7 +339,7 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
     return 2
 
 
-@njit_inline  # one caller
+@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
 def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
@@ -527,7 +527,7 @@ def legal_actions(S, tb, b: int, out) -> int:
     return 0
 
 
-@njit_inline
+@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
 def step(S, tb, b: int, a: int, out) -> int:
     """Apply legal action a (the caller checked), then apply forced A_END decisions until a
     real one is asked or the game is over; returns that decision's legal actions in out[:n]

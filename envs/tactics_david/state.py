@@ -320,6 +320,12 @@ STATE_FIELDS = [
     # int8 Steal: the D6 result its Loot Procedure in progress needs (R122), 0 none (then the
     # Loot is Item Phase 2's, with tb.loot_roll)
     ("aa_steal", np.int8, ()),
+    # --- branch tdabH: Floodplains (floodplains.py, R124, R136) ---
+    # uint8[308] 1: the space is Water now, flooded by a Floodplains unit on actual Water
+    # (TD-22.2.131); the battlefield's own terrain is tb.bf_terrain. Read through
+    # grid.terrain; written by floodplains.refresh_flood only. Public (the observation).
+    ("flood", np.uint8, (MAX_CELLS,)),
+    ("flood_on", np.uint8, ()),  # uint8 1: some space of `flood` is set (a cheap refresh)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

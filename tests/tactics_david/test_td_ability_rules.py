@@ -73,7 +73,7 @@ from envs.tactics_david.effects import (
     M_STR,
 )
 from envs.tactics_david.floodplains import refresh_flood
-from envs.tactics_david.grid import area_cells
+from envs.tactics_david.grid import area_cells, line_of_sight
 from envs.tactics_david.invariants import violations
 from envs.tactics_david.items import may_equip, unit_area
 from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
@@ -5040,6 +5040,19 @@ def t_floodplains():
         line = np.zeros(64, dtype=np.int64)
         k = int(charge_line(S4, tb2, B0, I(u), line))
         assert (k > 2) == passes and k >= 1, (name, k)  # through (5, 7) onto (5, 8), or stop
+    # a flooded Forest is Water: it no longer blocks Line of Sight (TD-2.4, TD-15.7)
+    tb3 = record()
+    paint(tb3, 5, 5, terrain="Forest")
+    paint(tb3, 6, 5, terrain="Water")
+    for flood in (False, True):
+        S5 = position(tb3)
+        if flood:
+            holder(S5, tb3, 1, "Floodplains", 6, 5, W)
+        _refresh(S5, tb3)
+        seen_los = line_of_sight(
+            tb3, I(0), S5["flood"][0], I(cell(tb3, 5, 2)), I(E), I(cell(tb3, 5, 8))
+        )
+        assert bool(seen_los) == flood
     # the observation and the text show the flooded space as Water
     from envs.tactics_david.observe import CELL_SIZE, GLOBAL_SIZE, observation_size, observe
     from envs.tactics_david.view import render_text

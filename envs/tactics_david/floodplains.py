@@ -41,32 +41,20 @@ def unit_terrain(S, tb, b: int, u: int) -> int:
 
 
 @njit
-def refresh_flood(S, tb, b: int) -> None:
-    """Recompute game b's flood mask S["flood"][b] from where the active Floodplains units
-    stand (module docstring, R124). Cheap when nothing floods: one pass over the units, whose
-    has_permission is read only for those standing on actual Water."""
+def flood_into(S, tb, b: int, out) -> bool:
+    """The flood mask game b's units make now (module docstring, R124) into out[:MAX_CELLS]
+    (1: the space is flooded); whether any space floods. refresh_flood writes it into the
+    state; invariants.check_codes compares the state's with it."""
     bf = np.int64(S["battlefield"][b])
     water = np.int64(tb.water_terrain)
-    n_src = 0
-    for u in range(N_UNIT_IDS):
-        if S["unit_place"][b, u] != PLACE_FIELD:
-            continue
-        c = np.int64(S["unit_cell"][b, u])
-        if c >= 0 and tb.bf_terrain[bf, c] == water and has_permission(S, tb, b, u, PERM_FLOOD):
-            n_src += 1
-    if n_src == 0 and S["flood_on"][b] == 0:
-        return
     rows = np.int64(tb.bf_rows[bf])
     cols = np.int64(tb.bf_cols[bf])
     for c in range(MAX_CELLS):
-        S["flood"][b, c] = 0
-    S["flood_on"][b] = 0
-    if n_src == 0:
-        return
+        out[c] = 0
     seen = np.zeros(MAX_CELLS, dtype=np.uint8)
     todo = np.empty(MAX_CELLS, dtype=np.int64)
     top = 0
-    for u in range(N_UNIT_IDS):
+    for u in range(N_UNIT_IDS):  # the sources: active Floodplains units on actual Water
         if S["unit_place"][b, u] != PLACE_FIELD:
             continue
         c = np.int64(S["unit_cell"][b, u])
@@ -76,6 +64,7 @@ def refresh_flood(S, tb, b: int) -> None:
             seen[c] = 1
             todo[top] = c
             top += 1
+    wet = False
     while top > 0:  # the Water body: actual Water joined through Direct contact
         top -= 1
         c = todo[top]
@@ -89,9 +78,31 @@ def refresh_flood(S, tb, b: int) -> None:
                     continue
                 n = r * cols + k
                 if tb.bf_terrain[bf, n] != water:
-                    S["flood"][b, n] = 1  # Direct or Diagonal contact: it becomes Water
-                    S["flood_on"][b] = 1
+                    out[n] = 1  # Direct or Diagonal contact: it becomes Water
+                    wet = True
                 elif (dr == 0 or dc == 0) and not seen[n]:
                     seen[n] = 1
                     todo[top] = n
                     top += 1
+    return wet
+
+
+@njit
+def refresh_flood(S, tb, b: int) -> None:
+    """Recompute game b's flood mask S["flood"][b] from where the active Floodplains units
+    stand (flood_into). Cheap when nothing floods or did: one pass over the units, whose
+    has_permission is read only for those standing on actual Water."""
+    if S["flood_on"][b] == 0:
+        bf = np.int64(S["battlefield"][b])
+        water = np.int64(tb.water_terrain)
+        source = False
+        for u in range(N_UNIT_IDS):
+            if S["unit_place"][b, u] != PLACE_FIELD:
+                continue
+            c = np.int64(S["unit_cell"][b, u])
+            if c >= 0 and tb.bf_terrain[bf, c] == water and has_permission(S, tb, b, u, PERM_FLOOD):
+                source = True
+                break
+        if not source:
+            return
+    S["flood_on"][b] = 1 if flood_into(S, tb, b, S["flood"][b]) else 0

@@ -6,7 +6,8 @@ holds: units stand on the battlefield's spaces and the spaces name them back, on
 space (two only as a Unit Team), strengths in range, Dead units out of every Combat Lock, locks
 in pairs and face to face, army costs within the purchase limit, every item card in exactly
 one place and in its type's slot of a unit whose class may use it, Statuses only on Unit Types
-they afflict and none beside Dead on a Dead unit. :func:`check_codes` checks the same in numba
+they afflict and none beside Dead on a Dead unit, the flooded spaces those the Floodplains
+units make (tdabH, R124). :func:`check_codes` checks the same in numba
 and answers with a code (CODE_NAMES), so the fuzzer can check every decision of 100,000 games;
 the sentences of :func:`violations` then say what exactly broke in the first bad state.
 """
@@ -19,6 +20,7 @@ from envs.core.jit import njit
 from envs.core.threads import over_games
 from envs.tactics_david import state as st
 from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
+from envs.tactics_david.floodplains import flood_into
 from envs.tactics_david.record import SCORE_KILLS
 from envs.tactics_david.units import unit_class
 
@@ -128,6 +130,12 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
     held += [int(i) for i in g["unit_item"].reshape(-1) if i >= 0]
     if sorted(held) != list(range(int(tb.n_items))):
         out.append(f"items: deck + slots hold {sorted(held)}, not one card of each item")
+    # tdabH: the flooded spaces are those the Floodplains units make now (R124)
+    want = np.zeros(st.MAX_CELLS, dtype=np.uint8)
+    wet = bool(flood_into(S, tb, np.int64(b), want))
+    if not np.array_equal(want, g["flood"]) or wet != bool(g["flood_on"]):
+        got = [int(c) for c in np.flatnonzero(g["flood"])]
+        out.append(f"flood: spaces {got} flooded, but the units flood {np.flatnonzero(want)}")
     return out
 
 
@@ -204,6 +212,7 @@ BAD_SPACE = 7  # a space names a unit that is not there, or units share a space 
 BAD_LOCK = 8  # a Combat Lock not in pairs, with an ally, not face to face, or of a Dead unit
 BAD_ARMY = 9  # an army's cost is not its units' or is over the purchase limit
 BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactly once
+BAD_FLOOD = 11  # tdabH: the flooded spaces are not those the Floodplains units make (R124)
 CODE_NAMES = (
     "ok",
     "turn",
@@ -216,6 +225,7 @@ CODE_NAMES = (
     "lock",
     "army",
     "deck",
+    "flood",
 )
 
 
@@ -402,6 +412,12 @@ def check_codes(S, tb, b):
     for it in range(tb.n_items):
         if seen[it] != 1:
             return BAD_DECK
+    want = np.zeros(st.MAX_CELLS, dtype=np.uint8)  # tdabH (R124)
+    if flood_into(S, tb, b, want) != (S["flood_on"][b] != 0):
+        return BAD_FLOOD
+    for c in range(st.MAX_CELLS):
+        if want[c] != S["flood"][b, c]:
+            return BAD_FLOOD
     return OK
 
 

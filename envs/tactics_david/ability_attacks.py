@@ -60,13 +60,14 @@ from envs.tactics_david.effects import (
 from envs.tactics_david.grid import MAX_AREA_OUT, on_forest_edge
 from envs.tactics_david.items import _loot, enemy_roll_modifier, refresh_attack_type
 from envs.tactics_david.pause import PZ_NONE
-from envs.tactics_david.record import H_COMBAT, MODE_RANGED
-from envs.tactics_david.state import N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
+from envs.tactics_david.record import H_COMBAT, MODE_RANGED, PERM_FLOOD
+from envs.tactics_david.state import MAX_UNITS, N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
 from envs.tactics_david.teams import clear_picks
 from envs.tactics_david.units import (
     deck_to_bottom,
     discard_status,
     has_flag,
+    has_permission,
     in_play,
     named_by_space,
     side_of,
@@ -238,7 +239,9 @@ def _autofire_facing(S, tb, b: int, f: int, m: int) -> int:
         S, b, f, tb.st_no_own_attack
     ):
         return -1
-    if not on_forest_edge(tb, np.int64(S["battlefield"][b]), np.int64(S["unit_cell"][b, f])):
+    if not on_forest_edge(
+        tb, np.int64(S["battlefield"][b]), S["flood"][b], np.int64(S["unit_cell"][b, f])
+    ) and not has_permission(S, tb, b, f, PERM_FLOOD):  # Floodplains: it stands in Water (R136)
         return -1
     c = np.int64(S["unit_cell"][b, m])
     own = np.int64(S["unit_facing"][b, f])

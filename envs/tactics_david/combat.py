@@ -84,6 +84,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
+from envs.tactics_david.floodplains import unit_terrain
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
     REL_TO_SIDE,
@@ -131,6 +132,7 @@ from envs.tactics_david.record import (
     MATCH_REPLACE_D3,
     MODE_RANGED,
     PERM_ATTACK_AFTER_MOVE,
+    PERM_FLOOD,
     TEAM_CIRCUMVENT,
     TRIG_ENEMY_KILLED,
     TYPES_ASSASSINATE,
@@ -247,7 +249,6 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
     attack of the same Strength Rating on the same side of its own, strength + 1 D6 against
     its strength + defending dice (terrain, Magical against its Unit Type); no Duel, no lock
     (R34). Killed: the reflecting unit's side counts the kill."""
-    bf = np.int64(S["battlefield"][b])
     for k in range(S["refl_count"][b]):
         if not in_play(S, tb, b, a):
             break
@@ -258,7 +259,7 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
             tb,
             np.int64(tb.type_magical),
             np.int64(S["unit_type"][b, a]),
-            np.int64(tb.bf_terrain[bf, S["unit_cell"][b, a]]),
+            unit_terrain(S, tb, b, a),  # tdabH: Floodplains (R124, R136)
         )
         side = np.int64(S["refl_side"][b, k])
         dfn = strength(S, tb, b, a, side, PROC_DEFEND) + roll_d(S["rng"], b, base)
@@ -435,7 +436,6 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     dice and automatic wins apply (TD-3.14: the defender's automatic win beats the
     attacker's, R38).
     Returns (attack result, defence result, the defender cannot die from it)."""
-    bf = np.int64(S["battlefield"][b])
     a_side = SIDE_FRONT
     if tb.type_attack_side[S["unit_attack_type"][b, a]] != ATTACK_SIDE_FRONT:
         a_side = side
@@ -445,9 +445,8 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     immune = not escape and dead_immune(S, tb, b, d, a)
     a_str, d_str = sides_and_strengths(S, tb, b, a, d, side, ranged_melee)
     atype, dtype = matchup_types(S, tb, b, a, d, escape)
-    base, extra, more, cannot_die = defence_dice(
-        tb, atype, dtype, np.int64(tb.bf_terrain[bf, S["unit_cell"][b, d]])
-    )
+    # the terrain it occupies (tdabH: flooded, or Water for Floodplains itself; R124, R136)
+    base, extra, more, cannot_die = defence_dice(tb, atype, dtype, unit_terrain(S, tb, b, d))
     n_att = np.int64(tb.attack_dice)
     n_def = np.int64(tb.defend_dice) - 1  # D6s beyond the base die
     # Necklace of Negativity nearby: each rolled result of that unit changes (TD-25.6)
@@ -675,7 +674,14 @@ def strike_area(S, tb, b: int, u: int, cells) -> int:
     top = S["unit_member"][b, u, 0]
     area = np.int64(tb.area_ma) if tb.u_mode[top] == MODE_RANGED else unit_area(S, tb, b, u)
     return area_cells(
-        tb, bf, area, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]), False, cells
+        tb,
+        bf,
+        S["flood"][b],
+        area,
+        np.int64(S["unit_cell"][b, u]),
+        np.int64(S["unit_facing"][b, u]),
+        False,
+        cells,
     )
 
 
@@ -732,7 +738,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     rating = np.int64(127) if alerted(S, tb, b, u, v) else range_rating(S, tb, b, u)
     if range_distance(tb, bf, a, facing, c, rating) < 0:
         return False
-    return line_of_sight(tb, bf, a, facing, c)
+    return line_of_sight(tb, bf, S["flood"][b], a, facing, c)
 
 
 @njit_inline  # one caller
@@ -782,7 +788,10 @@ def legal_combat(S, tb, b: int, out) -> int:
         tb.u_mode[top] == MODE_RANGED
         and (not S["unit_moved"][b, u] or has_permission(S, tb, b, u, PERM_ATTACK_AFTER_MOVE))
         and S["unit_lock"][b, u] < 0
-        and on_forest_edge(tb, bf, np.int64(S["unit_cell"][b, u]))
+        and (
+            on_forest_edge(tb, bf, S["flood"][b], np.int64(S["unit_cell"][b, u]))
+            or has_permission(S, tb, b, u, PERM_FLOOD)  # Floodplains: it stands in Water (R136)
+        )
     ):
         for c in range(np.int64(tb.bf_rows[bf]) * tb.bf_cols[bf]):
             if ranged_target_ok(S, tb, b, u, c):
@@ -890,7 +899,7 @@ def _fire(S, tb, b: int, u: int, target: int, side: int, at: int, act: int) -> b
         S["fx_res"][b] = 0
         return False  # missed: the Combat Phase ends
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
-    n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+    n = area_cells(tb, bf, S["flood"][b], unit_area(S, tb, b, u), target, facing, True, cells)
     # a Ranged Attack (the abilities' attacked_by_ranged); a Ranged breath's kept (R88)
     S["fx_res"][b] = RES_RANGED | (S["fx_res"][b] & (RES_SPECIAL | RES_AUTOFIRE))
     S["pz_target"][b] = target
@@ -1053,7 +1062,7 @@ def resume_procedure(S, tb, b: int, act: int) -> int:
     else:
         bf = np.int64(S["battlefield"][b])
         facing = np.int64(S["unit_facing"][b, u])
-        n = area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+        n = area_cells(tb, bf, S["flood"][b], unit_area(S, tb, b, u), target, facing, True, cells)
     rm = S["pz_rm"][b] != 0
     if _attack_area(S, tb, b, u, cells, n, side, rm, np.int64(S["pz_i"][b]), at, act):
         return GO_NONE
@@ -1079,7 +1088,7 @@ def _team_area(S, tb, b: int, u: int, cells) -> int:
     bf = np.int64(S["battlefield"][b])
     facing = np.int64(S["unit_facing"][b, u])
     target = np.int64(S["pending_target"][b])
-    return area_cells(tb, bf, unit_area(S, tb, b, u), target, facing, True, cells)
+    return area_cells(tb, bf, S["flood"][b], unit_area(S, tb, b, u), target, facing, True, cells)
 
 
 @njit

@@ -212,7 +212,9 @@ def summon_cells(S, tb, b: int, u: int, v: int, rr: int, out) -> int:
     for c in range(rows * cols):
         if S["cell_unit"][b, c, 0] >= 0 or not may_stop(tb, bf, mtype, c):
             continue
-        if range_distance(tb, bf, a, facing, c, rr) < 0 or not line_of_sight(tb, bf, a, facing, c):
+        if range_distance(tb, bf, a, facing, c, rr) < 0 or not line_of_sight(
+            tb, bf, S["flood"][b], a, facing, c
+        ):
             continue
         near = False
         r0 = c // cols

@@ -35,6 +35,7 @@ from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
 from envs.tactics_david.control import stack_under, summon_cells
+from envs.tactics_david.floodplains import unit_terrain
 from envs.tactics_david.grid import (
     MAX_AREA_OUT,
     REL_TO_SIDE,
@@ -376,7 +377,7 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
         elif c == C_OPPONENTS_TURN:
             ok = S["current"][b] != side_of(S, b, src)
         elif c == C_ON_TERRAIN or c == C_NOT_ON_TERRAIN:
-            tt = np.int64(tb.bf_terrain[S["battlefield"][b], S["unit_cell"][b, src]])
+            tt = unit_terrain(S, tb, b, src)  # tdabH: Floodplains (R124, R136)
             ok = _in_set(tb, row, k, tt) == (c == C_ON_TERRAIN)
         elif c == C_HAS_STATUS or c == C_NOT_STATUS:
             has = False
@@ -536,7 +537,7 @@ def _enemies_in_area(S, tb, b: int, u: int) -> int:
     cells = np.empty(16, dtype=np.int64)
     bf = np.int64(S["battlefield"][b])
     n = area_cells(
-        tb, bf, unit_area(S, tb, b, u), np.int64(S["unit_cell"][b, u]),
+        tb, bf, S["flood"][b], unit_area(S, tb, b, u), np.int64(S["unit_cell"][b, u]),
         np.int64(S["unit_facing"][b, u]), False, cells,
     )  # fmt: skip
     count = 0
@@ -647,8 +648,7 @@ def range_rating(S, tb, b: int, u: int) -> int:
     """Range Rating of unit u: its top member's, with its Items (Binoculars +1, TD-25.6), its
     abilities' lasting changes (Holy Guidance) and its space's terrain modifier (Water -1,
     R14); never below 0."""
-    bf = np.int64(S["battlefield"][b])
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    tt = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
     r = np.int64(tb.u_range[S["unit_member"][b, u, 0]]) + item_sum(S, b, u, tb.it_range)
     r += active_sum(S, tb, b, u, K_RANGE, RANGE_RATING)
     return max(r + tb.t_range_mod[tt], 0)
@@ -920,7 +920,7 @@ def in_range_area(S, tb, b: int, u: int, v: int, los: bool) -> bool:
     c = np.int64(S["unit_cell"][b, v])
     if range_distance(tb, bf, a, facing, c, range_rating(S, tb, b, u)) < 0:
         return False
-    return not los or line_of_sight(tb, bf, a, facing, c)
+    return not los or line_of_sight(tb, bf, S["flood"][b], a, facing, c)
 
 
 @njit
@@ -936,8 +936,8 @@ def in_attack_area(S, tb, b: int, u: int, row: int, v: int) -> bool:
             return False
     cells = np.empty(MAX_AREA_OUT, dtype=np.int64)
     n = area_cells(
-        tb, np.int64(S["battlefield"][b]), area, origin, np.int64(S["unit_facing"][b, u]),
-        tb.area_ranged[area] != 0, cells,
+        tb, np.int64(S["battlefield"][b]), S["flood"][b], area, origin,
+        np.int64(S["unit_facing"][b, u]), tb.area_ranged[area] != 0, cells,
     )  # fmt: skip
     for i in range(n):
         if cells[i] == S["unit_cell"][b, v]:
@@ -962,12 +962,13 @@ def target_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     if tb.r_kind[row] == K_DISABLE:  # Ghoul Blight: from any side (RA16)
         for f in range(4):
             if line_of_sight(
-                tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(f), np.int64(S["unit_cell"][b, v])
-            ):
+                tb, bf, S["flood"][b], np.int64(S["unit_cell"][b, u]), np.int64(f),
+                np.int64(S["unit_cell"][b, v]),
+            ):  # fmt: skip
                 return True
         return False
     return line_of_sight(
-        tb, bf, np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]),
+        tb, bf, S["flood"][b], np.int64(S["unit_cell"][b, u]), np.int64(S["unit_facing"][b, u]),
         np.int64(S["unit_cell"][b, v]),
     )  # fmt: skip
 

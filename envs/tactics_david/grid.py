@@ -77,17 +77,31 @@ def range_distance(tb, bf: int, a: int, facing: int, t: int, rating: int) -> int
 
 
 @njit
-def blocks_los(tb, bf: int, cell: int) -> bool:
-    """A space that blocks Line of Sight: a Terrain Piece of height >= 2 or Forest (TD-15.7)."""
-    return tb.bf_height[bf, cell] >= tb.los_block_height or tb.t_blocks_los[tb.bf_terrain[bf, cell]]
+def terrain(tb, bf: int, fl, cell: int) -> int:
+    """The Terrain Type of space `cell` now (TD-2.5): Water where the game's flood mask `fl`
+    (S["flood"][b]) marks it (Floodplains, TD-22.2.131, R124), else the battlefield's. Every
+    reader of a space's Terrain Type goes through this (or floodplains.unit_terrain)."""
+    if fl[cell] != 0:
+        return np.int64(tb.water_terrain)
+    return np.int64(tb.bf_terrain[bf, cell])
+
+
+@njit
+def blocks_los(tb, bf: int, fl, cell: int) -> bool:
+    """A space that blocks Line of Sight: a Terrain Piece of height >= 2 or Forest (TD-15.7);
+    `fl` is the game's flood mask (terrain)."""
+    return (
+        tb.bf_height[bf, cell] >= tb.los_block_height or tb.t_blocks_los[terrain(tb, bf, fl, cell)]
+    )
 
 
 @njit_inline  # one caller
-def line_of_sight(tb, bf: int, a: int, facing: int, t: int) -> bool:
+def line_of_sight(tb, bf: int, fl, a: int, facing: int, t: int) -> bool:
     """Line of Sight from a unit on a (facing `facing`) to space t ahead of it (TD-15.7): the
     line from the middle of its front edge to the middle of t's nearest parallel edge passes no
     space that blocks (the two end spaces excluded, so a target in Forest can be seen: TD-2.12).
-    The line is sampled LOS_SAMPLES_PER_SPACE times per space of length."""
+    The line is sampled LOS_SAMPLES_PER_SPACE times per space of length. `fl`: the game's flood
+    mask (S["flood"][b]: a flooded Forest space is Water and blocks nothing, R124)."""
     cols = np.int64(tb.bf_cols[bf])
     x0 = a % cols + 0.5 + 0.5 * DCOL[facing]
     y0 = a // cols + 0.5 + 0.5 * DROW[facing]
@@ -101,34 +115,36 @@ def line_of_sight(tb, bf: int, a: int, facing: int, t: int) -> bool:
         if r < 0 or c < 0 or r >= tb.bf_rows[bf] or c >= cols:
             continue
         cell = r * cols + c
-        if cell != a and cell != t and blocks_los(tb, bf, cell):
+        if cell != a and cell != t and blocks_los(tb, bf, fl, cell):
             return False
     return True
 
 
 @njit
-def on_forest_edge(tb, bf: int, cell: int) -> bool:
+def on_forest_edge(tb, bf: int, fl, cell: int) -> bool:
     """A space from which a Ranged Attack may be made when its terrain allows attacks only from
-    its edge (Forest): one of its orthogonal neighbours has another terrain (R15)."""
-    tt = tb.bf_terrain[bf, cell]
+    its edge (Forest): one of its orthogonal neighbours has another terrain (R15). `fl`: the
+    game's flood mask (terrain)."""
+    tt = terrain(tb, bf, fl, cell)
     if not tb.t_edge_only[tt]:
         return True
     for d in range(4):
         n = offset_cell(tb, bf, cell, d, 1, 0)
-        if n >= 0 and tb.bf_terrain[bf, n] != tt:
+        if n >= 0 and terrain(tb, bf, fl, n) != tt:
             return True
     return False
 
 
 @njit
-def area_cells(tb, bf: int, area: int, origin: int, facing: int, ranged: bool, out) -> int:
+def area_cells(tb, bf: int, fl, area: int, origin: int, facing: int, ranged: bool, out) -> int:
     """The spaces of Attack Area `area` into out[:n]; n.
 
     Melee use (ranged False, TD-15.3): offsets from the attacker's space `origin`. Ranged use
     (TD-15.4): offsets from the target space `origin`; a melee code used at range (R13) also
     holds the target space itself. Forward is `facing` either way. A `continues` area goes on
     from its last cell to the battlefield edge, stopping after the first space that blocks Line
-    of Sight (I9). Spaces off the battlefield are left out."""
+    of Sight (I9; `fl`: the game's flood mask, terrain). Spaces off the battlefield are left
+    out."""
     n = 0
     last = origin
     if ranged and not tb.area_ranged[area]:
@@ -151,7 +167,7 @@ def area_cells(tb, bf: int, area: int, origin: int, facing: int, ranged: bool, o
     if fwd != 0 or right != 0:
         c = last
         while n < MAX_AREA_OUT:
-            if c != origin and blocks_los(tb, bf, c):
+            if c != origin and blocks_los(tb, bf, fl, c):
                 break
             c = offset_cell(tb, bf, c, facing, fwd, right)
             if c < 0:

@@ -6,7 +6,8 @@ holds: units stand on the battlefield's spaces and the spaces name them back, on
 space (two only as a Unit Team), strengths in range, Dead units out of every Combat Lock, locks
 in pairs and face to face, army costs within the purchase limit, every item card in exactly
 one place and in its type's slot of a unit whose class may use it, Statuses only on Unit Types
-they afflict and none beside Dead on a Dead unit. :func:`check_codes` checks the same in numba
+they afflict and none beside Dead on a Dead unit, the flooded spaces those the Floodplains
+units make (tdabH, R124). :func:`check_codes` checks the same in numba
 and answers with a code (CODE_NAMES), so the fuzzer can check every decision of 100,000 games;
 the sentences of :func:`violations` then say what exactly broke in the first bad state.
 """
@@ -19,6 +20,7 @@ from envs.core.jit import njit
 from envs.core.threads import over_games
 from envs.tactics_david import state as st
 from envs.tactics_david.actions import STAGE_GAME_OVER, STAGE_NONE
+from envs.tactics_david.floodplains import flood_into
 from envs.tactics_david.record import SCORE_KILLS
 from envs.tactics_david.units import unit_class
 
@@ -138,6 +140,12 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
     held += [int(i) for i in g["unit_item"].reshape(-1) if i >= 0]
     if sorted(held) != list(range(int(tb.n_items))):
         out.append(f"items: deck + slots hold {sorted(held)}, not one card of each item")
+    # tdabH: the flooded spaces are those the Floodplains units make now (R124)
+    want = np.zeros(st.MAX_CELLS, dtype=np.uint8)
+    wet = bool(flood_into(S, tb, np.int64(b), want))
+    if not np.array_equal(want, g["flood"]) or wet != bool(g["flood_on"]):
+        got = [int(c) for c in np.flatnonzero(g["flood"])]
+        out.append(f"flood: spaces {got} flooded, but the units flood {np.flatnonzero(want)}")
     return out
 
 
@@ -219,6 +227,7 @@ BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactl
 BAD_CONTROL = 11
 # what fuzz() reports for a game whose legal-action list is empty before it ends (no check_codes
 # code: the mask says it, so the checker need not compile the legal-action list)
+BAD_FLOOD = 12  # tdabH: the flooded spaces are not those the Floodplains units make (R124)
 NO_LEGAL_ACTION = "no legal action"
 CODE_NAMES = (
     "ok",
@@ -233,6 +242,7 @@ CODE_NAMES = (
     "army",
     "deck",
     "control",
+    "flood",
 )
 
 
@@ -427,6 +437,12 @@ def check_codes(S, tb, b):
     for it in range(tb.n_items):
         if seen[it] != 1:
             return BAD_DECK
+    want = np.zeros(st.MAX_CELLS, dtype=np.uint8)  # tdabH (R124)
+    if flood_into(S, tb, b, want) != (S["flood_on"][b] != 0):
+        return BAD_FLOOD
+    for c in range(st.MAX_CELLS):
+        if want[c] != S["flood"][b, c]:
+            return BAD_FLOOD
     return OK
 
 

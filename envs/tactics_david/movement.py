@@ -49,7 +49,8 @@ from envs.tactics_david.actions import (
 )
 from envs.tactics_david.combat import begin_procedure, contest
 from envs.tactics_david.effects import K_MOVE, ability_on, active_sum, expire, run_hook
-from envs.tactics_david.grid import may_step, may_stop, offset_cell
+from envs.tactics_david.floodplains import unit_terrain
+from envs.tactics_david.grid import may_step, may_stop, offset_cell, terrain
 from envs.tactics_david.items import item_sum
 from envs.tactics_david.possess import ask_shed
 from envs.tactics_david.record import (
@@ -59,6 +60,7 @@ from envs.tactics_david.record import (
     PERM_CHARGE,
     PERM_CHARGE_ANY_PATH,
     PERM_CHARGE_WATER,
+    PERM_FLOOD,
     PERM_IGNORE_FOREST,
     PERM_THROUGH_PIECES,
     SP_HULKING,
@@ -116,10 +118,9 @@ def movement_rating(S, tb, b: int, u: int) -> int:
     lasting movement changes (effects.active_sum), halved by Frozen (TD-20.7, R19, additions first: R32),
     then the terrain modifier of its space (Road +1, Forest -1; R14), -1 for an Aqua unit off
     Water (TD-3.8); never below 0."""
-    bf = np.int64(S["battlefield"][b])
     top = S["unit_member"][b, u, 0]
     mtype = np.int64(tb.u_mtype[top])
-    tt = np.int64(tb.bf_terrain[bf, S["unit_cell"][b, u]])
+    tt = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
     base = np.int64(tb.u_move[top]) + S["unit_move_bonus"][b, u] + item_sum(S, b, u, tb.it_move)
     base += active_sum(S, tb, b, u, K_MOVE, -1)  # abilities' lasting changes (TD-22.2)
     if has_flag(S, b, u, tb.st_move_halve):
@@ -176,7 +177,10 @@ def reach(S, tb, b: int, u: int, dest) -> None:
     forest = np.int64(-1)  # Forager: Forest is no Slow terrain for it (R115)
     if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
         forest = np.int64(tb.forest_terrain)
-    if tb.t_slow[tb.bf_terrain[bf, start], mtype] and tb.bf_terrain[bf, start] != forest:
+    fl = S["flood"][b]  # tdabH: the flooded spaces are Water (R124)
+    wet = has_permission(S, tb, b, u, PERM_FLOOD)  # Floodplains: every space it is on (R136)
+    t0 = unit_terrain(S, tb, b, u)
+    if tb.t_slow[t0, mtype] and t0 != forest:
         best[1, start] = m // 2
     else:
         best[0, start] = m
@@ -197,7 +201,7 @@ def reach(S, tb, b: int, u: int, dest) -> None:
                         continue
                     left = level - 1
                     h2 = h
-                    tn = tb.bf_terrain[bf, nb]
+                    tn = np.int64(tb.water_terrain) if wet else terrain(tb, bf, fl, nb)
                     if h == 0 and tb.t_slow[tn, mtype] and tn != forest:
                         left = left // 2
                         h2 = 1
@@ -224,7 +228,8 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
     mtype = team_mtype(S, tb, b, u)  # a Unit Team's (TD-18.4)
     facing = np.int64(S["unit_facing"][b, u])
     c = np.int64(S["unit_cell"][b, u])
-    t0 = np.int64(tb.bf_terrain[bf, c])
+    t0 = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
+    wet = has_permission(S, tb, b, u, PERM_FLOOD)  # its every space counts as Water (R136)
     through = has_permission(S, tb, b, u, PERM_THROUGH_PIECES)  # Transpose
     water = has_permission(S, tb, b, u, PERM_CHARGE_WATER)  # Slither
     forest = has_permission(S, tb, b, u, PERM_IGNORE_FOREST)  # Forager (R115)
@@ -235,7 +240,7 @@ def charge_line(S, tb, b: int, u: int, out) -> int:
             break
         if not through and not may_step(tb, bf, mtype, c, nb, facing):
             break
-        tt = np.int64(tb.bf_terrain[bf, nb])
+        tt = np.int64(tb.water_terrain) if wet else terrain(tb, bf, S["flood"][b], nb)
         if tb.t_charge[tt] == CHARGE_NEVER and not (forest and tt == tb.forest_terrain):
             break
         if (
@@ -258,8 +263,7 @@ def may_charge(S, tb, b: int, u: int) -> bool:
     the unit does not stand on terrain that forbids charging (Forest, TD-2.13), and no Status
     forbids it (Frozen, TD-20.7). A Unit Team charges with its Movement Type and only when
     both members face the same direction (TD-18.4)."""
-    bf = np.int64(S["battlefield"][b])
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    tt = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
     if moves_as_team(S, tb, b, u):
         if S["unit_facing"][b, S["unit_team"][b, u]] != S["unit_facing"][b, u]:
             return False
@@ -364,6 +368,7 @@ def _charge_any_path(S, tb, b: int, u: int, out) -> int:
     start = np.int64(S["unit_cell"][b, u])
     left = np.full(MAX_CELLS, -1, dtype=np.int64)
     left[start] = np.int64(S["charge_max"][b])
+    wet = has_permission(S, tb, b, u, PERM_FLOOD)  # tdabH: Floodplains (R136)
     forest = np.int64(-1)  # Forager (R115)
     if has_permission(S, tb, b, u, PERM_IGNORE_FOREST):
         forest = np.int64(tb.forest_terrain)
@@ -379,7 +384,7 @@ def _charge_any_path(S, tb, b: int, u: int, out) -> int:
                     continue
                 if not may_step(tb, bf, mtype, c, nb, d):
                     continue
-                tn = tb.bf_terrain[bf, nb]
+                tn = np.int64(tb.water_terrain) if wet else terrain(tb, bf, S["flood"][b], nb)
                 if tb.t_charge[tn] == CHARGE_NEVER and tn != forest:
                     continue
                 left[nb] = level - 1
@@ -525,8 +530,7 @@ def end_movement(S, tb, b: int) -> int:
     (TD-2.9); the unit goes on to its Combat Phase, or to Item Phase 2 (GO_ITEM_PHASE_2) if it
     may not."""
     u = np.int64(S["engaged"][b])
-    bf = np.int64(S["battlefield"][b])
-    tt = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+    tt = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
     if S["unit_moved"][b, u] and tb.t_soar_dead[tt] != 0:
         if tb.u_mtype[S["unit_member"][b, u, 0]] == 2:  # Soar (tables.MOVEMENT_TYPES)
             r = roll_d(S["rng"], b, 6)
@@ -620,8 +624,7 @@ def apply_move(S, tb, b: int, a: int) -> int:
         for _ in range(tb.charge_test_dice):
             test += roll_d(S["rng"], b, 6)
         m = move_rating(S, tb, b, u)  # a Unit Team's (TD-18.4)
-        bf = np.int64(S["battlefield"][b])
-        t0 = tb.bf_terrain[bf, S["unit_cell"][b, u]]
+        t0 = unit_terrain(S, tb, b, u)  # tdabH: Floodplains (R124, R136)
         if tb.t_slow[t0, team_mtype(S, tb, b, u)] and not (
             t0 == tb.forest_terrain and has_permission(S, tb, b, u, PERM_IGNORE_FOREST)
         ):

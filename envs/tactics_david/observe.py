@@ -12,7 +12,7 @@ state.py; counts and ratings are scaled to about 0..1):
 | part              | size          | content |
 |-------------------|---------------|---------|
 | global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order); the top and second Item Deck cards as I know them by Study (2 x MAX_ITEMS, mine only, R116) |
-| per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target; a trail marker of my unit / opp's (trails.py, public) |
+| per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS; as it is now: a space Floodplains floods is Water, R124); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target; a trail marker of my unit / opp's (trails.py, public) |
 | per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); the unit whose ability it acquired by Learn, its units.yaml row / 256 (0 none; tdabF, R134); the space of the Shed Marker it is Locked with, (space + 1) / C (0 none; tdabF, R135); Possessed: under the other seat's control this Turn (tdabI, R137; the per-space "unit of mine / opp" follows control); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
 | the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
 """
@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.tactics_david.grid import terrain
 from envs.tactics_david.record import (
     MAX_AREAS,
     MAX_BATTLEFIELDS,
@@ -267,7 +268,8 @@ def observe(S, tb, b, me, out):
     for c in range(MAX_CELLS):
         if c < cells:
             out[i] = 1.0
-            _one_hot(out, i + 1, np.int64(tb.bf_terrain[bf, c]), MAX_TERRAINS)
+            # its Terrain Type now: Water where a Floodplains unit floods it (tdabH, R124)
+            _one_hot(out, i + 1, terrain(tb, bf, S["flood"][b], c), MAX_TERRAINS)
             k = i + 1 + MAX_TERRAINS
             _one_hot(out, k, np.int64(tb.bf_height[bf, c]) + 1, 5)
             out[k + 5] = tb.bf_bridge[bf, c]

@@ -293,6 +293,8 @@ IMPLEMENTED_ABILITIES = (
     "Steal",  # a Loot Procedure on a unit in contact, 2+ (RESUME_STEAL, R122)
     # tdabI: control of an enemy unit for a Turn (unit_ctrl, units.side_of; possess.py)
     "Possess",  # this Player's until its Turn ends, Engaged by its space (R137-R139)
+    # tdabH: terrain that changes (floodplains.py)
+    "Floodplains",  # counts as on Water; floods around its actual Water (R124, R136)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -337,6 +339,7 @@ PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
 PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
 PERM_CHARGE_ANY_PATH = 32  # tdabB: Manuever: its charge need not be a straight line (R114)
 PERM_IGNORE_FOREST = 64  # tdabB: Forager: Forest does not change its movement (R115)
+PERM_FLOOD = 128  # tdabH: Floodplains: counts as on Water, floods around it (floodplains.py)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
@@ -999,6 +1002,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "status_immunity" and "Acquiring Fearful Status" in has:
                 r["ab_fear_row"][a] = e  # tdabD: Unwavering's allies (guard.ask_question, R104)
+                continue
+            if kind == "custom" and trig == "always" and not has:
+                r["ab_perm"][a] |= PERM_FLOOD  # tdabH: Floodplains (floodplains.py, R124)
                 continue
             if kind == "custom" and "Acquiring Dead Status" in has and trig == "before":
                 r["ab_guard_row"][a] = e  # tdabD: Guard (guard.guard_offer, R105)

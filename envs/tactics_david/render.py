@@ -107,15 +107,18 @@ def battlefield_png(tables: Tables, name: str, path: Path) -> Path:
     return path
 
 
-def draw_battlefield(ax, tables: Tables, name: str) -> None:
+def draw_battlefield(ax, tables: Tables, name: str, flood=None) -> None:
     """The battlefield `name` on a matplotlib axis: terrain, Terrain Pieces with their height,
     Deployment areas, legend and axes (cell (row, col) is the unit square at x=col, y=row,
-    north up). battlefield_png and the game picture (render_image) draw it."""
+    north up). battlefield_png and the game picture (render_image) draw it. `flood`: a game's
+    flood mask (S["flood"][b]; tdabH, R124): its spaces are drawn as the Water they are now."""
     bf = tables.battlefields[tables.battlefield_index[name]]
     rows, cols = bf.terrain.shape
     for r in range(rows):
         for c in range(cols):
             terrain = tables.terrain_names[int(bf.terrain[r, c])]
+            if flood is not None and flood[r * cols + c]:
+                terrain = "Water"  # flooded by a Floodplains unit (TD-22.2.131)
             ax.add_patch(
                 Rectangle((c, r), 1, 1, facecolor=TERRAIN_COLOURS[terrain], edgecolor="#888888")
             )
@@ -246,7 +249,7 @@ def render_image(tables: Tables, S, me: int, b: int = 0, path: str | Path | None
     name = tables.battlefield_names[int(g["battlefield"])]
     rows, cols = tables.battlefields[int(g["battlefield"])].terrain.shape
     fig, ax = plt.subplots(figsize=(cols * 0.6 + 1.5, rows * 0.6 + 1.4))
-    draw_battlefield(ax, tables, name)
+    draw_battlefield(ax, tables, name, g["flood"])
     dead = int(tables.status_index["Dead"])
     arrow = {0: (0, -0.3), 1: (0.3, 0), 2: (0, 0.3), 3: (-0.3, 0)}  # y grows southward
     for u in range(2 * MAX_UNITS):

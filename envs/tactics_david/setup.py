@@ -363,6 +363,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
         S["cell_unit"][b, c, 0] = -1
         S["cell_unit"][b, c, 1] = -1
         S["trail_unit"][b, c] = -1  # tdabB: no trail marker (trails.py)
+        S["flood"][b, c] = 0  # tdabH: no space flooded (floodplains.py)
+    S["flood_on"][b] = 0
     for p in range(N_PLAYERS):  # tdabB: no Item card seen by Study (R116)
         S["deck_seen"][b, p, 0] = -1
         S["deck_seen"][b, p, 1] = -1

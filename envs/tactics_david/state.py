@@ -334,6 +334,12 @@ STATE_FIELDS = [
     # read through units.side_of by every allied/enemy check and every "whose decision"
     # (SIDE); army membership, slots, scoring and purchase stay the owner's (R137)
     ("unit_ctrl", np.int8, (N_UNIT_IDS,)),
+    # --- branch tdabH: Floodplains (floodplains.py, R124, R136) ---
+    # uint8[308] 1: the space is Water now, flooded by a Floodplains unit on actual Water
+    # (TD-22.2.131); the battlefield's own terrain is tb.bf_terrain. Read through
+    # grid.terrain; written by floodplains.refresh_flood only. Public (the observation).
+    ("flood", np.uint8, (MAX_CELLS,)),
+    ("flood_on", np.uint8, ()),  # uint8 1: some space of `flood` is set (a cheap refresh)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

@@ -93,6 +93,7 @@ from envs.tactics_david.effects import (
     run_hook,
     status_choice,
 )
+from envs.tactics_david.floodplains import refresh_flood
 from envs.tactics_david.guard import answer_question, ask_question, dying, legal_question
 from envs.tactics_david.pause import answer_bread, ask_bread, legal_pause
 from envs.tactics_david.possess import (
@@ -571,6 +572,7 @@ def step(S, tb, b: int, a: int, out) -> int:
         # of calling it, so every step is one level below this loop (one call site each).
         # Before each, a Status a Giant's Bread holder acquired is offered to it (R74)
         while True:
+            refresh_flood(S, tb, b)  # tdabH: the terrain as the units stand now (R124)
             if ask_question(S, tb, b, go):  # tdabD: Unwavering before Fearful acts (R104), the
                 # Items Incineration discards (R108)
                 go = GO_NONE  # kept in gd_go

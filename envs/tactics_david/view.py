@@ -7,7 +7,8 @@ reserve are a count, the Item Deck is its size.
        0  1  2  3 ...         (columns; rows north first)
      0 .  .  0^ h2 ~  ...     a unit: its seat and facing (^ > v <), x when Dead;
                               else a Terrain Piece, h and its height, else the terrain
-                              symbol (terrain_types.yaml: . Field, ~ Water, = Road, F Forest)
+                              symbol (terrain_types.yaml: . Field, ~ Water, = Road, F Forest;
+                              ~ too where a Floodplains unit floods the space, R124)
 """
 
 from __future__ import annotations
@@ -85,14 +86,12 @@ def render_text(S: np.ndarray, tables: Tables, me: int, b: int = 0) -> str:
     if g["engaged"] >= 0:
         lines.append(f"engaged: unit {int(g['engaged'])}")
     grid = [["" for _ in range(cols)] for _ in range(rows)]
+    water = int(tables.terrain_index["Water"])
     for r in range(rows):
         for c in range(cols):
             p = int(bf.piece[r, c])
-            grid[r][c] = (
-                f"h{int(tables.piece_height[p])}"
-                if p >= 0
-                else tables.terrain_symbol[int(bf.terrain[r, c])]
-            )
+            t = water if g["flood"][r * cols + c] else int(bf.terrain[r, c])  # tdabH (R124)
+            grid[r][c] = f"h{int(tables.piece_height[p])}" if p >= 0 else tables.terrain_symbol[t]
     dead = int(tables.status_index["Dead"])
     for u in range(N_PLAYERS * MAX_UNITS):
         if g["unit_place"][u] == PLACE_FIELD:

@@ -72,7 +72,8 @@ from envs.tactics_david.effects import (
     M_HALVE,
     M_STR,
 )
-from envs.tactics_david.grid import area_cells
+from envs.tactics_david.floodplains import refresh_flood
+from envs.tactics_david.grid import area_cells, line_of_sight
 from envs.tactics_david.invariants import violations
 from envs.tactics_david.items import may_equip, unit_area
 from envs.tactics_david.movement import charge_line, may_charge, movement_rating, reach
@@ -309,7 +310,9 @@ def t_unholy_strength():
     S = position(tb)
     a = holder(S, tb, 0, "Unholy Strength", 5, 5, E)
     cells = np.empty(16, dtype=np.int64)
-    n = area_cells(tb, I(0), unit_area(S, tb, B0, I(a)), I(cell(tb, 5, 5)), I(E), False, cells)
+    n = area_cells(
+        tb, I(0), S["flood"][0], unit_area(S, tb, B0, I(a)), I(cell(tb, 5, 5)), I(E), False, cells
+    )
     assert n >= 2
     d = -1
     for c in cells[:2]:
@@ -1378,7 +1381,7 @@ def t_lightning_cry():
         S = position(tb, seed=seed)
         u = holder(S, tb, 0, "Lightning Cry", 5, 5, E)
         cells = np.empty(16, dtype=np.int64)
-        n = area_cells(tb, I(0), I(mf), I(cell(tb, 5, 5)), I(E), False, cells)
+        n = area_cells(tb, I(0), S["flood"][0], I(mf), I(cell(tb, 5, 5)), I(E), False, cells)
         inside = [unit(S, tb, 1, NEUTRAL, int(c) // 14, int(c) % 14, W) for c in cells[:2]]
         outside = unit(S, tb, 1, NEUTRAL, 5, 3, W)
         assert n >= 2
@@ -1738,7 +1741,9 @@ def _breath(ability: str, amount: int, statuses: tuple[str, ...], k: int):
         S = position(tb, seed=seed)
         u = holder(S, tb, 0, ability, 5, 5, E)
         cells = np.empty(16, dtype=np.int64)
-        n = area_cells(tb, I(0), area(S, tb, B0, I(u)), I(cell(tb, 5, 5)), I(E), False, cells)
+        n = area_cells(
+            tb, I(0), S["flood"][0], area(S, tb, B0, I(u)), I(cell(tb, 5, 5)), I(E), False, cells
+        )
         assert n >= 2
         inside = [unit(S, tb, 1, "Titanium Golem", int(c) // 14, int(c) % 14, W) for c in cells[:2]]
         outside = unit(S, tb, 1, NEUTRAL, 5, 3, W)
@@ -5031,6 +5036,140 @@ def t_possess():
 
 
 ABILITY_TESTS["Possess"] = t_possess
+
+
+# --- tdabH: Floodplains (floodplains.py, R124, R136) ---------------------------------------
+
+
+def _flood_board():
+    """Battlefield 0 blank but for a Water body (5..7, 8) and one Water space (8, 9) touching
+    it only diagonally (not connected, R124)."""
+    tb = record()
+    for r, c in ((5, 8), (6, 8), (7, 8), (8, 9)):
+        paint(tb, r, c, terrain="Water")
+    return tb
+
+
+def _flooded(S, tb) -> set[tuple[int, int]]:
+    cols = int(tb.bf_cols[0])
+    return {(int(c) // cols, int(c) % cols) for c in np.nonzero(S["flood"][0])[0]}
+
+
+def _refresh(S, tb) -> None:
+    refresh_flood(S, tb, B0)
+
+
+# every space in Direct or Diagonal contact with the body (5..7, 8), less actual Water
+_BODY_RING = {(r, c) for r in range(4, 9) for c in range(7, 10)} - {(5, 8), (6, 8), (7, 8), (8, 9)}
+
+
+def t_floodplains():
+    """TD-22.2.131: the Water body the Floodplains unit stands in floods the spaces around it
+    (R124); the unit itself counts as occupying Water (R136); the flood follows the unit."""
+    tb = _flood_board()
+    water, field = TABLES.terrain_index["Water"], TABLES.terrain_index["Field"]
+    # the flood: the body joined through Direct contact, not (8, 9) nor past flooded spaces
+    S = position(tb)
+    holder(S, tb, 1, "Floodplains", 5, 8, W)
+    _refresh(S, tb)
+    assert _flooded(S, tb) == _BODY_RING
+    assert (8, 10) not in _flooded(S, tb) and (9, 10) not in _flooded(S, tb)
+    # no flood without the ability (an Aqua unit with another), or off actual Water
+    for name, at in (("Merman", (5, 8)), (HOLDER["Floodplains"], (5, 6))):
+        S2 = position(tb)
+        unit(S2, tb, 1, name, *at, W)
+        _refresh(S2, tb)
+        assert _flooded(S2, tb) == set(), name
+    # a unit moving toward the flood: (4, 7) is Slow Water now (the rest halved, TD-2.14), so
+    # (4, 9), 4 steps east over Field without the flood, is out of its reach
+    mover = unit(S, tb, 0, NEUTRAL, 4, 5, E)  # Land, Movement Rating 4
+    S2 = position(tb)
+    dry = unit(S2, tb, 0, NEUTRAL, 4, 5, E)
+    assert (4, 9) in _reach(S2, tb, dry)
+    assert (4, 9) not in _reach(S, tb, mover) and (4, 8) in _reach(S, tb, mover)
+    # the occupant of a flooded space defends with the extra D3 (TD-2.7); same dice otherwise
+    seen = set()
+    for seed in SEEDS[:15]:
+        got = []
+        for flood in (True, False):
+            S3 = position(tb, seed=seed)
+            if flood:
+                holder(S3, tb, 1, "Floodplains", 7, 8, W)
+            a = unit(S3, tb, 0, "Knight", 5, 6, E)
+            d = unit(S3, tb, 1, NEUTRAL, 5, 7, W)
+            _refresh(S3, tb)
+            _, _, d3 = peek(S3, 6, 6, 3)
+            begin_procedure(S3, tb, B0, I(a), I(d), I(PROC_ATTACK))
+            att, dfn, _ = contest(S3, tb, B0, I(a), I(d), I(0), False, False)
+            got.append((int(dfn), int(S3["fx_res"][0]) & RES_DUEL, d3))
+        (f_dfn, f_duel, d3), (n_dfn, n_duel, _) = got
+        if not f_duel and not n_duel:
+            assert f_dfn - n_dfn == d3, (seed, got)
+            seen.add(d3)
+    assert seen
+    # the Floodplains unit counts as occupying Water on Field: no Aqua -1 off Water (TD-3.8),
+    # and it charges onto other terrain as it stays "in Water" (a Merman may not: TD-2.8)
+    tb2 = record()
+    paint(tb2, 5, 7, terrain="Water")
+    for name, rating, passes in ((HOLDER["Floodplains"], 4, True), ("Merman", 3, False)):
+        S4 = position(tb2)
+        u = unit(S4, tb2, 0, name, 5, 5, E)
+        assert movement_rating(S4, tb2, B0, I(u)) == rating, name
+        line = np.zeros(64, dtype=np.int64)
+        k = int(charge_line(S4, tb2, B0, I(u), line))
+        assert (k > 2) == passes and k >= 1, (name, k)  # through (5, 7) onto (5, 8), or stop
+    # a flooded Forest is Water: it no longer blocks Line of Sight (TD-2.4, TD-15.7)
+    tb3 = record()
+    paint(tb3, 5, 5, terrain="Forest")
+    paint(tb3, 6, 5, terrain="Water")
+    for flood in (False, True):
+        S5 = position(tb3)
+        if flood:
+            holder(S5, tb3, 1, "Floodplains", 6, 5, W)
+        _refresh(S5, tb3)
+        seen_los = line_of_sight(
+            tb3, I(0), S5["flood"][0], I(cell(tb3, 5, 2)), I(E), I(cell(tb3, 5, 8))
+        )
+        assert bool(seen_los) == flood
+    # the observation and the text show the flooded space as Water
+    from envs.tactics_david.observe import CELL_SIZE, GLOBAL_SIZE, observation_size, observe
+    from envs.tactics_david.view import render_text
+
+    out = np.zeros(observation_size(), dtype=np.float32)
+    observe(S, tb, B0, I(0), out)
+    i = GLOBAL_SIZE + cell(tb, 4, 7) * CELL_SIZE
+    assert out[i + 1 + water] == 1.0 and out[i + 1 + field] == 0.0
+    row = next(x for x in render_text(S, TABLES, 0).splitlines() if x.startswith("  4 "))
+    assert row.split()[1 + 7] == "~"  # row 4, column 7
+
+
+def t_floodplains_moves_and_dies():
+    """The flood is recomputed when the Floodplains unit moves off or onto actual Water (its
+    Movement Procedure, a decision) and when it acquires the Dead Status (R124)."""
+    tb = _flood_board()
+    S = position(tb, current=1)
+    lev = holder(S, tb, 1, "Floodplains", 5, 8, W)
+    _refresh(S, tb)
+    assert _flooded(S, tb) == _BODY_RING
+    engage(S, tb, lev)
+    act(S, tb, A_CELL + cell(tb, 5, 5))  # off the Water
+    assert _flooded(S, tb) == set()
+    S = position(tb, current=1)
+    lev = holder(S, tb, 1, "Floodplains", 5, 5, W)
+    _refresh(S, tb)
+    assert _flooded(S, tb) == set()
+    engage(S, tb, lev)
+    act(S, tb, A_CELL + cell(tb, 6, 8))  # into the body
+    assert _flooded(S, tb) == _BODY_RING
+    # Dead: "(Not with Dead Status)": the next decision sees the terrain dry again
+    foe = unit(S, tb, 0, NEUTRAL, 1, 1, E)
+    kill(S, tb, B0, I(lev), I(0))
+    act(S, tb, A_END)
+    assert S["unit_status"][0, lev, ST["Dead"]] != 0 and _flooded(S, tb) == set()
+    assert foe >= 0
+
+
+ABILITY_TESTS.update({"Floodplains": lambda: (t_floodplains(), t_floodplains_moves_and_dies())})
 
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")

@@ -44,6 +44,7 @@ from tests.tactics_david.td_board import (
 
 DEAD = int(TABLES.status_index["Dead"])
 PHYS, MAG, ETH = (UNIT_TYPES.index(t) for t in ("Physical", "Magical", "Ethereal"))
+NO_FLOOD = np.zeros(st.MAX_CELLS, dtype=np.uint8)  # a game's flood mask with no space flooded
 
 
 def _dead(S, u) -> bool:
@@ -72,7 +73,9 @@ def test_line_of_sight_blockers():
     target standing in Forest is seen."""
 
     def los(tb):
-        return bool(grid.line_of_sight(tb, I(0), I(cell(tb, 5, 2)), I(E), I(cell(tb, 5, 8))))
+        return bool(
+            grid.line_of_sight(tb, I(0), NO_FLOOD, I(cell(tb, 5, 2)), I(E), I(cell(tb, 5, 8)))
+        )
 
     tb = record()
     assert los(tb)
@@ -98,7 +101,9 @@ def test_attack_area_cells_follow_the_facing():
     area = TABLES.area_index
 
     def cells(name, r, c, facing, ranged):
-        n = grid.area_cells(tb, I(0), I(area[name]), I(cell(tb, r, c)), I(facing), ranged, out)
+        n = grid.area_cells(
+            tb, I(0), NO_FLOOD, I(area[name]), I(cell(tb, r, c)), I(facing), ranged, out
+        )
         return sorted(divmod(int(x), 14) for x in out[:n])
 
     assert cells("MC", 5, 5, N, False) == [(4, 4), (4, 5), (4, 6)]

@@ -108,6 +108,8 @@ CORRUPTIONS = {
     "army": lambda S, tb: S["army_cost"].__setitem__((0, 1), S["army_cost"][0, 1] + 1),
     "deck": lambda S, tb: S["deck"].__setitem__((0, 0), S["deck"][0, 1]),
     "control": _possessed_past_its_turn,
+    # tdabH: a space flooded with no Floodplains unit in Water to flood it (R124)
+    "flood": lambda S, tb: S["flood"].__setitem__((0, 0), 1 - S["flood"][0, 0]),
 }
 
 

@@ -34,3 +34,29 @@ def test_doc_pictures_written(tables: Tables, tmp_path: Path) -> None:
     for p in paths:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (render.DOC_PICTURES / p.name).exists()  # the doc links the committed copy
+
+
+def test_the_picture_draws_flooded_spaces_as_water(tables: Tables) -> None:
+    """tdabH (R124): a game's flood mask turns a Field space's square Water blue."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import to_hex
+
+    name = "Bramble Creek Crossing"
+    bf = tables.battlefields[tables.battlefield_index[name]]
+    rows, cols = bf.terrain.shape
+    r, c = 2, 2
+    assert tables.terrain_names[int(bf.terrain[r, c])] == "Field"
+    colours = []
+    for flooded in (False, True):
+        flood = np.zeros(rows * cols, dtype=np.uint8)
+        flood[r * cols + c] = flooded
+        fig, ax = plt.subplots()
+        render.draw_battlefield(ax, tables, name, flood)
+        square = [p for p in ax.patches if tuple(p.get_xy()) == (c, r) and p.get_width() == 1]
+        colours.append(to_hex(square[0].get_facecolor()))
+        plt.close(fig)
+    assert colours == [render.TERRAIN_COLOURS["Field"], render.TERRAIN_COLOURS["Water"]]

@@ -61,7 +61,7 @@ from envs.tactics_david.grid import MAX_AREA_OUT, on_forest_edge
 from envs.tactics_david.items import _loot, enemy_roll_modifier, refresh_attack_type
 from envs.tactics_david.pause import PZ_NONE
 from envs.tactics_david.record import H_COMBAT, MODE_RANGED, PERM_FLOOD
-from envs.tactics_david.state import MAX_UNITS, N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
+from envs.tactics_david.state import N_STATUSES, N_UNIT_IDS, RES_AUTOFIRE, RES_FRONT
 from envs.tactics_david.teams import clear_picks
 from envs.tactics_david.units import (
     deck_to_bottom,

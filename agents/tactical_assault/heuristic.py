@@ -679,6 +679,7 @@ SHARED_W = 100  # ... that p shares with an enemy (Close Combat)
 EXIT_W = 300  # a unit that left the map across the exit edge
 DIST_W = 10  # per zone of movement a unit of p stands from the nearest zone p lacks
 POINT_W = 20  # per unit point eliminated (the enemy's, less p's own)
+HELD_SEED = 3  # a zone p holds already counts this far off for its other units
 STATUS_W = 10  # per Shaken or Out Of Action unit (the enemy's, less p's own)
 
 
@@ -717,6 +718,7 @@ def evaluate(S, tb, b, p, field):
                         enemy = True
             if mine:
                 v += SHARED_W if enemy else HOLD_W
+                field[z] = HELD_SEED  # the others draw near it too, to fill in
             else:
                 field[z] = 0
     _relax(tb, field)

@@ -764,6 +764,8 @@ def _looks(S, tb, b, p, stage):
         return False
     if stage == STAGE_MAIN:
         return S["depth"][b] == 0
+    if stage == STAGE_MOVE:
+        return S["fr_player"][b, np.int64(S["depth"][b]) - 1] == p
     return stage == STAGE_PLAY_UNIT
 
 

@@ -677,6 +677,7 @@ WIN_W = 100_000  # the copy's game ended: won or lost outright
 HOLD_W = 300  # a zone to hold that p alone stands in
 SHARED_W = 100  # ... that p shares with an enemy (Close Combat)
 EXIT_W = 300  # a unit that left the map across the exit edge
+DIST_CAP = 30  # zones of movement counted at most (no way at all counts as this far)
 DIST_W = 10  # per zone of movement a unit of p stands from the nearest zone p lacks
 POINT_W = 20  # per unit point eliminated (the enemy's, less p's own)
 HELD_SEED = 3  # a zone p holds already counts this far off for its other units
@@ -721,15 +722,38 @@ def evaluate(S, tb, b, p, field):
                 field[z] = HELD_SEED  # the others draw near it too, to fill in
             else:
                 field[z] = 0
-    _relax(tb, field)
+    # the way around the enemy's Obstacles (a unit cannot pass an enemy unit): one that
+    # closes the only way leaves the units behind it at the farthest
+    blocked = np.zeros(MAX_POS, dtype=np.uint8)
+    for u in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, u] == 1 - p
+            and S["unit_where"][b, u] == WHERE_ON
+            and S["unit_type"][b, u] == tb.type_obstacle
+        ):
+            blocked[S["unit_pos"][b, u]] = 1
+    changed = True
+    while changed:
+        changed = False
+        for x in range(n):
+            if blocked[x]:
+                continue
+            for k in range(tb.g_n_dirs):
+                y = tb.g_neighbour[x, k]
+                c = np.int64(tb.g_entry_cost[x, k])
+                if y >= 0 and c >= 0 and field[y] < FAR and not blocked[y]:
+                    d = field[y] + max(c, 1)
+                    if d < field[x]:
+                        field[x] = d
+                        changed = True
     for u in range(MAX_UNITS):
         if S["unit_side"][b, u] != p or S["unit_where"][b, u] != WHERE_ON:
             continue
         z = np.int64(S["unit_pos"][b, u])
         if tb.vc_hold[z] and tb.vc_exit_side != p:
             continue  # it holds its zone
-        if field[z] < FAR:
-            v -= DIST_W * min(np.int64(field[z]), 30)
+        if S["unit_type"][b, u] != tb.type_obstacle:
+            v -= DIST_W * min(np.int64(field[z]), DIST_CAP)
     return v
 
 

@@ -631,6 +631,21 @@ def _score(S, tb, b, p, stage, a, field, use_field):
 
 
 @njit
+def _decision_field(S, tb, b, p, stage, buf, field):
+    """A decision that places one unit (a path's next position, a deployment) measures the
+    way to the objective once, for that unit, into field (clearer_field); True if so."""
+    u = -1
+    if stage == STAGE_MOVE:
+        u = np.int64(S["fr_unit"][b, np.int64(S["depth"][b]) - 1])
+    elif A_POS <= buf[0] < A_FACING:
+        u = np.int64(S["sel_unit"][b])
+    if u < 0:
+        return False
+    clearer_field(S, tb, b, p, u, field)
+    return True
+
+
+@njit
 def base_from_legal(S, tb, b, buf, n):
     """The rules of thumb alone (module docstring): best-scored action among buf[:n] (the
     legal list), ties uniform from the agent RNG. A decision that places one unit (a path's next position, a deployment) measures the way
@@ -638,15 +653,7 @@ def base_from_legal(S, tb, b, buf, n):
     p = np.int64(S["current"][b])
     stage = np.int64(S["stage"][b])
     field = np.empty(MAX_POS, dtype=np.int64)
-    use_field = False
-    u = -1
-    if stage == STAGE_MOVE:
-        u = np.int64(S["fr_unit"][b, np.int64(S["depth"][b]) - 1])
-    elif A_POS <= buf[0] < A_FACING:
-        u = np.int64(S["sel_unit"][b])
-    if u >= 0:
-        clearer_field(S, tb, b, p, u, field)
-        use_field = True
+    use_field = _decision_field(S, tb, b, p, stage, buf, field)
     best = -(10**12)
     ties = 0
     choice = np.int64(buf[0])
@@ -804,6 +811,8 @@ def look_from_legal(S, tb, b, buf, n):
     T = np.empty(1, dtype=STATE_DTYPE)
     sub = np.empty(buf.shape[0], dtype=np.int64)
     field = np.empty(MAX_POS, dtype=np.int64)
+    base_field = np.empty(MAX_POS, dtype=np.int64)
+    use_field = _decision_field(S, tb, b, p, stage, buf, base_field)
     w0 = S["agent_rng"][b, 0] ^ np.uint64(0x9E3779B97F4A7C15)
     w1 = S["agent_rng"][b, 1] | np.uint64(1)
     randint(S["agent_rng"], b, 2)  # the next decision draws other dice
@@ -819,7 +828,7 @@ def look_from_legal(S, tb, b, buf, n):
         apply_action(T, tb, 0, a)
         _finish_part(T, tb, p, sub)
         v = evaluate(T, tb, np.int64(0), p, field)
-        s = _score(S, tb, b, p, stage, a, field, False)
+        s = _score(S, tb, b, p, stage, a, base_field, use_field)
         if v > best_v or (v == best_v and s > best_s):
             best_v = v
             best_s = s

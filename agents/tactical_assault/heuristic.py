@@ -27,8 +27,18 @@ Rules of thumb, by decision (stages of envs/tactical_assault/actions.py):
   most valuable, least protected target; face the side that sees the most enemy units;
 - discard every card left at the end of the turn (fresh cards), but one that removes an
   Obstacle while the way is staked; join every "all available" attack.
+The lookahead (issue 7; look_from_legal): the side that wins by being somewhere picks the card
+part to play, the unit to play it on and each next position of its move paths by playing
+each legal choice out on a copy of the game's record (the rules of thumb make the copy's
+further decisions of that card part, the opponent passes every window) and valuing the result
+from the scenario's end conditions (evaluate: zones held, the way of each unit to the zones it
+lacks around the enemy's Obstacles, points eliminated, Shaken units); ties go to the rules of
+thumb's score. Other sides (Fantasy Cards' Standard Game, a side that wins by fighting) play
+by the rules of thumb alone.
 It reads no hidden field: only the legal list, its own hand (through the legal list), the
-public units and the tables record.
+public units and the tables record; the lookahead's copy draws its dice from the agent's own
+RNG stream (never the game's), lists no Situations of the opponent's hand and stops before
+the end of the turn draws from a deck.
 """
 
 from __future__ import annotations

@@ -27,8 +27,18 @@ Rules of thumb, by decision (stages of envs/tactical_assault/actions.py):
   most valuable, least protected target; face the side that sees the most enemy units;
 - discard every card left at the end of the turn (fresh cards), but one that removes an
   Obstacle while the way is staked; join every "all available" attack.
+The lookahead (issue 7; look_from_legal): the side that wins by being somewhere picks the card
+part to play, the unit to play it on and each next position of its move paths by playing
+each legal choice out on a copy of the game's record (the rules of thumb make the copy's
+further decisions of that card part, the opponent passes every window) and valuing the result
+from the scenario's end conditions (evaluate: zones held, the way of each unit to the zones it
+lacks around the enemy's Obstacles, points eliminated, Shaken units); ties go to the rules of
+thumb's score. Other sides (Fantasy Cards' Standard Game, a side that wins by fighting) play
+by the rules of thumb alone.
 It reads no hidden field: only the legal list, its own hand (through the legal list), the
-public units and the tables record.
+public units and the tables record; the lookahead's copy draws its dice from the agent's own
+RNG stream (never the game's), lists no Situations of the opponent's hand and stops before
+the end of the turn draws from a deck.
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ from envs.tactical_assault.actions import (
     STAGE_CHOOSE_FORCE,
     STAGE_DISCARD,
     STAGE_FACING,
+    STAGE_GAME_OVER,
     STAGE_MAIN,
     STAGE_MOVE,
     STAGE_PLAY_UNIT,
@@ -56,9 +67,16 @@ from envs.tactical_assault.actions import (
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
-from envs.tactical_assault.plays import fits, fp_zone
-from envs.tactical_assault.state import MAX_POS, MAX_UNITS, STATUS_SHAKEN, WHERE_ON
+from envs.tactical_assault.plays import covers, fits, fp_zone
+from envs.tactical_assault.state import (
+    MAX_POS,
+    MAX_UNITS,
+    STATE_DTYPE,
+    STATUS_SHAKEN,
+    WHERE_ON,
+)
 from envs.tactical_assault.tables import MAX_STEPS
+from envs.tactical_assault.turn import apply_action, legal_actions
 
 # value of a card by the kinds of its effect steps (fantasy_cards.tables.EFFECT_KINDS order:
 # move, melee, ranged, target point, aerial, recover, back in action, infiltrate, pass along,
@@ -623,22 +641,29 @@ def _score(S, tb, b, p, stage, a, field, use_field):
 
 
 @njit
-def heuristic_from_legal(S, tb, b, buf, n):
-    """Best-scored action among buf[:n] (the legal list), ties uniform from the agent RNG.
-    A decision that places one unit (a path's next position, a deployment) measures the way
-    to the objective once, for that unit (objective_field)."""
-    p = np.int64(S["current"][b])
-    stage = np.int64(S["stage"][b])
-    field = np.empty(MAX_POS, dtype=np.int64)
-    use_field = False
+def _decision_field(S, tb, b, p, stage, buf, field):
+    """A decision that places one unit (a path's next position, a deployment) measures the
+    way to the objective once, for that unit, into field (clearer_field); True if so."""
     u = -1
     if stage == STAGE_MOVE:
         u = np.int64(S["fr_unit"][b, np.int64(S["depth"][b]) - 1])
     elif A_POS <= buf[0] < A_FACING:
         u = np.int64(S["sel_unit"][b])
-    if u >= 0:
-        clearer_field(S, tb, b, p, u, field)
-        use_field = True
+    if u < 0:
+        return False
+    clearer_field(S, tb, b, p, u, field)
+    return True
+
+
+@njit
+def base_from_legal(S, tb, b, buf, n):
+    """The rules of thumb alone (module docstring): best-scored action among buf[:n] (the
+    legal list), ties uniform from the agent RNG. A decision that places one unit (a path's next position, a deployment) measures the way
+    to the objective once, for that unit (objective_field)."""
+    p = np.int64(S["current"][b])
+    stage = np.int64(S["stage"][b])
+    field = np.empty(MAX_POS, dtype=np.int64)
+    use_field = _decision_field(S, tb, b, p, stage, buf, field)
     best = -(10**12)
     ties = 0
     choice = np.int64(buf[0])
@@ -654,3 +679,192 @@ def heuristic_from_legal(S, tb, b, buf, n):
             if randint(S["agent_rng"], b, ties) == 0:  # reservoir: uniform among the ties
                 choice = a
     return choice
+
+
+# --- the lookahead (issue 7) ------------------------------------------------------------------
+# The side that wins by being somewhere (zones to hold, an exit edge) scores each card it may
+# play and each unit it may play a card on by playing it out on a copy of the game's record
+# (the rules of thumb above make the copy's own decisions, the opponent passes every window)
+# and valuing the result from the scenario's end conditions (evaluate). The copy's rules RNG is
+# drawn from the agent's own stream, never the game's; nothing in the opponent's hand or either
+# deck's order is read: windows are passed without listing the opponent's Situations, and the
+# copy stops before the end of the turn draws cards.
+# Measured (2,000 games of seat 1 against random, Crossroads of Hallin / Siege of the Ridge
+# Fort; rules of thumb alone 39.5 / 37.0 %): the card part and its unit 57.5 / 39.2 %; zones
+# held draw the other units too (HELD_SEED) 58.0 / 41.7 %; move paths too 63.1 / 43.9 %; the
+# way around the enemy's Obstacles 63.1 / 44.7 %; ties by the rules of thumb's field 64.2 /
+# 43.1 %. Tried and dropped: a card valued on its best unit (55.6 / 37.9 %), three dice
+# streams per action (58.1 / 41.7 %), a penalty per enemy within 2 zones of a held zone
+# (57.3 / 28.7 %), the attack's target by lookahead (62.7 / 45.4 %), a bonus for holding
+# every zone (no change), DIST_W 30 (60.3 / 6.1 %) and 5 (62.2 / 44.2 %).
+LOOK_DECISIONS = 64  # decisions of one card part played out on the copy (a runaway guard)
+WIN_W = 100_000  # the copy's game ended: won or lost outright
+HOLD_W = 300  # a zone to hold that p alone stands in
+SHARED_W = 100  # ... that p shares with an enemy (Close Combat)
+EXIT_W = 300  # a unit that left the map across the exit edge
+DIST_CAP = 30  # zones of movement counted at most (no way at all counts as this far)
+DIST_W = 10  # per zone of movement a unit of p stands from the nearest zone p lacks
+POINT_W = 20  # per unit point eliminated (the enemy's, less p's own)
+HELD_SEED = 3  # a zone p holds already counts this far off for its other units
+STATUS_W = 10  # per Shaken or Out Of Action unit (the enemy's, less p's own)
+
+
+@njit
+def evaluate(S, tb, b, p, field):
+    """Value of game b for seat p, from public fields only: won or lost outright; zones to
+    hold that p stands in alone (or shares) or units p got off the map; the way (field: the
+    ground's movement costs, _relax) from each unit of p to the nearest zone to hold p lacks
+    or to the exit edge; points eliminated and Shaken / Out Of Action units, both sides."""
+    if S["stage"][b] == STAGE_GAME_OVER:
+        w = np.int64(S["winner"][b])
+        return WIN_W if w == p else (-WIN_W if w == 1 - p else np.int64(0))
+    v = POINT_W * (np.int64(S["points_lost"][b, 1 - p]) - np.int64(S["points_lost"][b, p]))
+    for u in range(MAX_UNITS):
+        if S["unit_where"][b, u] == WHERE_ON and S["unit_status"][b, u] != 0:
+            v += STATUS_W if S["unit_side"][b, u] == 1 - p else -STATUS_W
+    n = np.int64(tb.g_n_pos)
+    for z in range(n):
+        field[z] = FAR
+    if tb.vc_exit_side == p:
+        v += EXIT_W * np.int64(S["units_exited"][b, p])
+        for z in range(n):
+            if tb.vc_exit[z]:
+                field[z] = 0
+    else:
+        for z in range(n):
+            if not tb.vc_hold[z]:
+                continue
+            mine = False
+            enemy = False
+            for u in range(MAX_UNITS):
+                if covers(S, tb, b, u, z) and S["unit_type"][b, u] != tb.type_obstacle:
+                    if S["unit_side"][b, u] == p:
+                        mine = True
+                    else:
+                        enemy = True
+            if mine:
+                v += SHARED_W if enemy else HOLD_W
+                field[z] = HELD_SEED  # the others draw near it too, to fill in
+            else:
+                field[z] = 0
+    # the way around the enemy's Obstacles (a unit cannot pass an enemy unit): one that
+    # closes the only way leaves the units behind it at the farthest
+    blocked = np.zeros(MAX_POS, dtype=np.uint8)
+    for u in range(MAX_UNITS):
+        if (
+            S["unit_side"][b, u] == 1 - p
+            and S["unit_where"][b, u] == WHERE_ON
+            and S["unit_type"][b, u] == tb.type_obstacle
+        ):
+            blocked[S["unit_pos"][b, u]] = 1
+    changed = True
+    while changed:
+        changed = False
+        for x in range(n):
+            if blocked[x]:
+                continue
+            for k in range(tb.g_n_dirs):
+                y = tb.g_neighbour[x, k]
+                c = np.int64(tb.g_entry_cost[x, k])
+                if y >= 0 and c >= 0 and field[y] < FAR and not blocked[y]:
+                    d = field[y] + max(c, 1)
+                    if d < field[x]:
+                        field[x] = d
+                        changed = True
+    for u in range(MAX_UNITS):
+        if S["unit_side"][b, u] != p or S["unit_where"][b, u] != WHERE_ON:
+            continue
+        z = np.int64(S["unit_pos"][b, u])
+        if tb.vc_hold[z] and tb.vc_exit_side != p:
+            continue  # it holds its zone
+        if S["unit_type"][b, u] != tb.type_obstacle:
+            v -= DIST_W * min(np.int64(field[z]), DIST_CAP)
+    return v
+
+
+@njit
+def _finish_part(T, tb, p, buf):
+    """Play the copy T (a batch of one) on until the card part just chosen has resolved: p's
+    main decision again, the end of its turn or of the game. p's decisions by the rules of
+    thumb; every window passed (the opponent's hand is not listed); the opponent's other
+    decisions (public: a Fall Back's zone, the unit that stays) by the rules of thumb too."""
+    for _ in range(LOOK_DECISIONS):
+        st = T["stage"][0]
+        if st == STAGE_GAME_OVER or T["active"][0] != p:
+            return
+        if T["depth"][0] == 0 and (st == STAGE_MAIN or st == STAGE_DISCARD):
+            return
+        if st == STAGE_WINDOW:
+            apply_action(T, tb, 0, A_PASS)
+            continue
+        n = legal_actions(T, tb, 0, buf)
+        if n == 0:
+            return
+        apply_action(T, tb, 0, base_from_legal(T, tb, np.int64(0), buf, n))
+
+
+@njit
+def _looks(S, tb, b, p, stage):
+    """The decision is one the lookahead makes: p wins by being somewhere, it is p's turn, and
+    p picks the card part to play (its main decision) or the unit to play it on."""
+    if tb.vc_hold_side != p and tb.vc_exit_side != p:
+        return False
+    if S["active"][b] != p:
+        return False
+    if stage == STAGE_MAIN:
+        return S["depth"][b] == 0
+    if stage == STAGE_MOVE:
+        return S["fr_player"][b, np.int64(S["depth"][b]) - 1] == p
+    return stage == STAGE_PLAY_UNIT
+
+
+@njit
+def look_from_legal(S, tb, b, buf, n):
+    """The lookahead's choice among buf[:n] (module section above): the best value of the
+    copy after each action (evaluate), ties by the rules of thumb's score (_score), then
+    uniform from the agent RNG. Every action is played out on the same rules RNG stream, drawn
+    from the agent's (common random numbers: the actions are compared on the same dice)."""
+    p = np.int64(S["current"][b])
+    stage = np.int64(S["stage"][b])
+    T = np.empty(1, dtype=STATE_DTYPE)
+    sub = np.empty(buf.shape[0], dtype=np.int64)
+    field = np.empty(MAX_POS, dtype=np.int64)
+    base_field = np.empty(MAX_POS, dtype=np.int64)
+    use_field = _decision_field(S, tb, b, p, stage, buf, base_field)
+    w0 = S["agent_rng"][b, 0] ^ np.uint64(0x9E3779B97F4A7C15)
+    w1 = S["agent_rng"][b, 1] | np.uint64(1)
+    randint(S["agent_rng"], b, 2)  # the next decision draws other dice
+    best_v = -(10**12)
+    best_s = -(10**12)
+    ties = 0
+    choice = np.int64(buf[0])
+    for i in range(n):
+        a = np.int64(buf[i])
+        T[0] = S[b]
+        T["rng"][0, 0] = w0
+        T["rng"][0, 1] = w1
+        apply_action(T, tb, 0, a)
+        _finish_part(T, tb, p, sub)
+        v = evaluate(T, tb, np.int64(0), p, field)
+        s = _score(S, tb, b, p, stage, a, base_field, use_field)
+        if v > best_v or (v == best_v and s > best_s):
+            best_v = v
+            best_s = s
+            ties = 1
+            choice = a
+        elif v == best_v and s == best_s:
+            ties += 1
+            if randint(S["agent_rng"], b, ties) == 0:
+                choice = a
+    return choice
+
+
+@njit
+def heuristic_from_legal(S, tb, b, buf, n):
+    """The heuristic agent's action among buf[:n] (the legal list): the lookahead where it
+    decides (_looks), else the rules of thumb (base_from_legal)."""
+    p = np.int64(S["current"][b])
+    stage = np.int64(S["stage"][b])
+    if n > 1 and _looks(S, tb, b, p, stage):
+        return look_from_legal(S, tb, b, buf, n)
+    return base_from_legal(S, tb, b, buf, n)

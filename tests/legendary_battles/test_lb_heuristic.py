@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.tactical_assault.heuristic import heuristic_from_legal
+from agents.tactical_assault.heuristic import base_from_legal, heuristic_from_legal
 from envs import get_ruleset
 from envs.tactical_assault.actions import (
     A_ACTION,
@@ -218,3 +218,104 @@ def test_a_shaken_sapper_is_recovered_first_while_the_stair_is_staked(siege):
     S["stage"][0] = STAGE_PLAY_UNIT
     _play_unit(S, recover)
     assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+
+
+def _lookahead_position(rs) -> np.ndarray:
+    """Crossroads of Hallin, the Raiders' turn: they hold (4, 4), (5, 4) and (4, 5); (5, 5) is
+    free. A Skirmish at (5, 6) is one zone from it, a Skirmish at (8, 9) far off; two Watch
+    Militia stand at the far corners. The Raiders hold a Cautious Advance (2 zones) and a
+    Fire; both hands and decks are laid out whole (the copy plays the card out)."""
+    S = _position(
+        rs,
+        10,
+        [
+            (0, "MILITIA", 0, 0),
+            (0, "MILITIA", 9, 0),
+            (1, "INFANTRY", 4, 4),
+            (1, "INFANTRY", 5, 4),
+            (1, "INFANTRY", 4, 5),
+            (1, "SKIRMISH", 5, 6),
+            (1, "SKIRMISH", 8, 9),
+        ],
+        STAGE_PLAY_UNIT,
+    )
+    S["points_total"][0] = (20, 20)  # half of it lost ends the game (not here)
+    S["turn"][0] = 4
+    advance, fire = _card(rs, "Cautious Advance"), _card(rs, "Fire")
+    n = int(rs.tables_batch[0]["n_cards"])
+    for p, hand in (
+        (0, [k for k in range(n) if k not in (advance, fire)][:6]),
+        (1, [advance, fire]),
+    ):
+        deck = [k for k in range(n) if k not in hand]
+        S["card_place"][0, p, :n] = 0  # PLACE_DECK
+        S["card_place"][0, p, hand] = PLACE_HAND
+        S["deck"][0, p, :] = -1
+        S["deck"][0, p, : len(deck)] = deck
+        S["deck_count"][0, p] = len(deck)
+    _play_unit(S, advance)
+    return S
+
+
+def test_the_lookahead_plays_the_move_that_completes_the_hold(crossroads):
+    """The Cautious Advance goes on the Skirmish at (5, 6), which completes the hold of the
+    four zones, not on the one at (8, 9) that it brings two zones nearer (the rules of thumb
+    alone, base_from_legal: move_gain 2 against 1); and at the main decision the card played
+    is the move (the played-out copy holds all four zones), not the Fire."""
+    S = _lookahead_position(crossroads)
+    legal = [A_UNIT + 5, A_UNIT + 6]
+    assert _choices(crossroads, S, legal) == {A_UNIT + 5}
+    buf = np.zeros(N_ACTIONS, dtype=np.int64)
+    buf[:2] = legal
+    tb = crossroads.tables_batch[0]
+    assert int(base_from_legal(S, tb, np.int64(0), buf, np.int64(2))) == A_UNIT + 6
+    S["stage"][0] = STAGE_MAIN
+    S["sel_card"][0] = -1
+    advance, fire = _card(crossroads, "Cautious Advance"), _card(crossroads, "Fire")
+    assert _choices(crossroads, S, [A_ACTION + fire, A_ACTION + advance, A_PASS]) == {
+        A_ACTION + advance
+    }
+
+
+def test_the_lookahead_reads_no_hidden_information(crossroads):
+    """Two states that differ only in what the Raiders may not know (the Watch's hand, both
+    decks' order, the rules RNG) give the same choices, and the game's own rules RNG is not
+    drawn from (the copy's dice come from the agent's stream)."""
+    S = _lookahead_position(crossroads)
+    T = S.copy()
+    n = int(crossroads.tables_batch[0]["n_cards"])
+    hand0 = np.flatnonzero(S["card_place"][0, 0, :n] == PLACE_HAND)
+    other = [k for k in range(n) if S["card_place"][0, 0, k] != PLACE_HAND][-6:]
+    T["card_place"][0, 0, hand0] = 0
+    T["card_place"][0, 0, other] = PLACE_HAND  # another hand for the Watch
+    deck0 = [k for k in range(n) if T["card_place"][0, 0, k] == 0][::-1]
+    T["deck"][0, 0, : len(deck0)] = deck0
+    T["deck"][0, 1, : int(S["deck_count"][0, 1])] = S["deck"][0, 1, : int(S["deck_count"][0, 1])][
+        ::-1
+    ]
+    T["rng"][0] = (np.uint64(12345), np.uint64(678911))
+    advance, fire = _card(crossroads, "Cautious Advance"), _card(crossroads, "Fire")
+    for stage, legal in (
+        (STAGE_PLAY_UNIT, [A_UNIT + 5, A_UNIT + 6]),
+        (STAGE_MAIN, [A_ACTION + fire, A_ACTION + advance, A_PASS]),
+    ):
+        for X in (S, T):
+            X["stage"][0] = stage
+            if stage == STAGE_MAIN:
+                X["sel_card"][0] = -1
+        rng_s, rng_t = S["rng"].copy(), T["rng"].copy()
+        for seed in SEEDS:
+            buf = np.zeros(N_ACTIONS, dtype=np.int64)
+            buf[: len(legal)] = legal
+            picks = []
+            for X in (S, T):
+                X["agent_rng"][0] = (np.uint64(seed * 7919), np.uint64(seed * 104729 + 1))
+                picks.append(
+                    int(
+                        heuristic_from_legal(
+                            X, crossroads.tables_batch[0], np.int64(0), buf, np.int64(len(legal))
+                        )
+                    )
+                )
+            assert picks[0] == picks[1]
+        assert (S["rng"] == rng_s).all() and (T["rng"] == rng_t).all()

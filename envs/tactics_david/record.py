@@ -291,6 +291,7 @@ IMPLEMENTED_ABILITIES = (
     "Autofire",  # in the mover's Turn, at the end of its Movement Phase (R120)
     "Lob",  # its target, then the Item it sends to the deck (RESUME_LOB, R121)
     "Steal",  # a Loot Procedure on a unit in contact, 2+ (RESUME_STEAL, R122)
+    "Work Belt",  # tdabG: a second Item slot per Type (PERM_ITEM_BELT, work_belt.py, R109)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -335,6 +336,7 @@ PERM_CHARGE_WATER = 8  # Slither: charges through Water onto other terrain
 PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Status (R91)
 PERM_CHARGE_ANY_PATH = 32  # tdabB: Manuever: its charge need not be a straight line (R114)
 PERM_IGNORE_FOREST = 64  # tdabB: Forager: Forest does not change its movement (R115)
+PERM_ITEM_BELT = 128  # tdabG: Work Belt: holds up to 2 Items of each Type (work_belt.py, R109)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
@@ -991,6 +993,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "item" and mode_name == "acquisition_as_three_kills":
                 r["ab_acq_kills"][a] = INVENTION_KILLS  # Inventory Invention (items.py, R113)
+                continue
+            if kind == "item" and mode_name == "capacity_two":
+                r["ab_perm"][a] |= PERM_ITEM_BELT  # tdabG: Work Belt (work_belt.py, R109)
                 continue
             if kind == "item" and mode_name == "look_top_two":
                 r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)

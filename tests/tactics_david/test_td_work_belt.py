@@ -146,6 +146,16 @@ def test_trade_into_and_out_of_the_second_slots():
     assert violations(S, tb) == []
 
 
+def _to_item_phase_2(S, tb, u: int) -> None:
+    """Engage u and end its Item Phase and Movement Phase (no enemy near): Item Phase 2."""
+    engage(S, tb, u)
+    for _ in range(3):
+        if S["stage"][0] == STAGE_ITEM and S["eng_item_phase"][0] == 2:
+            return
+        act(S, tb, A_END)
+    assert S["stage"][0] == STAGE_ITEM and S["eng_item_phase"][0] == 2
+
+
 def test_loot_into_a_free_second_slot_or_swap_either():
     """TD-11.2 with Work Belt: a looted Weapon goes into the free second slot (no question);
     with both slots full the player swaps it with either (A_TRADE + t, A_BELT + t) or sends
@@ -155,9 +165,7 @@ def test_loot_into_a_free_second_slot_or_swap_either():
     _take(S, tb, dead, "Axe")
     _take(S, tb, w, "Sword")
     units.kill(S, tb, B0, I(dead), I(1))
-    engage(S, tb, w)
-    act(S, tb, A_END)  # no enemy near: Item Phase 2
-    assert S["stage"][0] == STAGE_ITEM and S["eng_item_phase"][0] == 2
+    _to_item_phase_2(S, tb, w)
     act(S, tb, A_CELL + cell(tb, 4, 5))  # an allied Dead unit: no roll
     assert S["stage"][0] == STAGE_ITEM
     assert list(S["unit_item"][0, w, [WEAPON, WEAPON + T]]) == [IT["Sword"], IT["Axe"]]
@@ -168,8 +176,7 @@ def test_loot_into_a_free_second_slot_or_swap_either():
     _take(S, tb, w, "Sword")
     _take(S, tb, w, "Axe")
     units.kill(S, tb, B0, I(dead), I(1))
-    engage(S, tb, w)
-    act(S, tb, A_END)
+    _to_item_phase_2(S, tb, w)
     acts = act(S, tb, A_CELL + cell(tb, 4, 5))
     assert S["stage"][0] == STAGE_LOOT and acts == [A_TRADE + WEAPON, A_BELT + WEAPON, A_END]
     act(S, tb, A_BELT + WEAPON)  # the Axe stays with the Dead Soldier
@@ -218,14 +225,9 @@ def test_one_revival_stone_of_two():
     """A Dead holder of two Revival Stones discards Dead with one; the other stays."""
     S, tb, w, _ = _board()
     _take(S, tb, w, "Revival Stone")
-    _take(S, tb, w, "Giant's Bread")
-    S["unit_item"][0, w, EXPENDABLE + T] = -1  # (the deck card goes back below)
-    S["deck"][0, S["deck_count"][0]] = IT["Giant's Bread"]
-    S["deck_count"][0] += 1
     units.kill(S, tb, B0, I(w), I(1))
-    S["unit_item"][0, w, EXPENDABLE + T] = IT["Revival Stone"]  # a second Stone (test only)
-    S["unit_item"][0, w, EXPENDABLE] = IT["Revival Stone"]
-    units.begin_turn(S, tb, B0)
+    S["unit_item"][0, w, EXPENDABLE + T] = IT["Revival Stone"]  # a second one (one card: test)
+    units.begin_turn(S, tb, B0, I(0))
     assert S["unit_status"][0, w, ST["Dead"]] == 0
     assert (S["unit_item"][0, w] == IT["Revival Stone"]).sum() == 1
 

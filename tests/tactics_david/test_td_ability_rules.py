@@ -3619,9 +3619,9 @@ def t_hired_hit():
         m1 = holder(S, tb, 1, "Hired Hit", 5, 5, W)
         m2 = holder(S, tb, 1, "Hired Hit", 0, 13, S_)
         p = unit(S, tb, 0, HOLDER["Holy Might"], 5, 4, E)
-        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        unit(S, tb, 0, "Tinkerer", 0, 0, S_)  # another Root (its Work Belt: no Items here)
         root = int(tb.u_family[pal])
-        other = int(tb.u_family[UNIT_IX[NEUTRAL]])
+        other = int(tb.u_family[UNIT_IX["Tinkerer"]])
         assert root != other
         moves = act(S, tb, A_END)  # seat 0's Turn ends: seat 1's first Turn begins
         assert S["stage"][0] == STAGE_DECLARE and S["current"][0] == 1
@@ -3716,8 +3716,9 @@ def t_false_guide():
         nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
         if r >= 3:
             assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
-            assert A_END in nxt and A_CELL + cell(tb, 5, 7) in nxt  # its rating, 4
-            assert A_CELL + cell(tb, 5, 8) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
+            m = int(tb.u_move[UNIT_IX[NEUTRAL]])  # its own rating
+            assert A_END in nxt and A_CELL + cell(tb, 5, 3 + m) in nxt
+            assert A_CELL + cell(tb, 5, 4 + m) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
             go = seed % 2 == 0
             assert act(S, tb, A_CELL + cell(tb, 5, 7) if go else A_END) == [
                 A_FACE + d for d in range(4)
@@ -4254,14 +4255,15 @@ def t_manuever():
 def t_forager():
     """Forest does not change its movement (R115): on Forest its Movement Rating keeps the -1
     off and gains +1 (Engaged there), Forest is no Slow terrain for it and it may charge from
-    it; a unit without the ability on the same Forest has 4 - 1 = 3, halved by Slow, and may
-    not charge. On Field the Boar has its plain 3."""
+    it; a unit without the ability on the same Forest has its rating - 1, halved by Slow, and
+    may not charge. On Field the Boar has its plain 3."""
     tb = record()
     for c in range(int(tb.bf_cols[0])):
         paint(tb, 5, c, "Forest")
+    m = int(tb.u_move[UNIT_IX[NEUTRAL]]) - 1
     for name, rating, far, charge in (
         (HOLDER["Forager"], 4, (5, 6), True),
-        (NEUTRAL, 3, (5, 3), False),
+        (NEUTRAL, m, (5, 2 + m // 2), False),
     ):
         S = position(tb, seed=1)
         u = unit(S, tb, 0, name, 5, 2, E)
@@ -4564,10 +4566,11 @@ def t_soothe():
         act(S, tb, A_END)
         assert S["stage"][0] == STAGE_COMBAT and S["current"][0] == 0
         assert has(S, t, "Frozen") and has(S, t, "Pumped")  # held, Frozen's effect ignored
-        assert movement_rating(S, tb, B0, I(t)) == 4 and may_charge(S, tb, B0, I(t))
+        m = int(tb.u_move[UNIT_IX[NEUTRAL]])  # its own rating
+        assert movement_rating(S, tb, B0, I(t)) == m and may_charge(S, tb, B0, I(t))
         assert int(combat_strength(S, tb, B0, I(t), I(0), I(PROC_ATTACK))) == plain + 1
         begin_turn(S, tb, B0, I(1))
-        assert movement_rating(S, tb, B0, I(t)) == 2
+        assert movement_rating(S, tb, B0, I(t)) == m // 2
     both_ways(seen)
 
 

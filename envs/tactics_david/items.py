@@ -443,7 +443,8 @@ def apply_item(S, tb, b: int, a: int) -> int:
     """Apply an action of the Item stages (module docstring); returns the next step (GO_*)."""
     stage = S["stage"][b]
     if stage == STAGE_ACQUIRE:
-        _apply_acquire(S, tb, b, a)
+        if _apply_acquire(S, tb, b, a):
+            return GO_NONE  # tdabG: which full slot it replaces is asked (Work Belt)
         return GO_END_TURN
     u = np.int64(S["engaged"][b])
     if stage == STAGE_ITEM:
@@ -570,6 +571,10 @@ def begin_acquisition(S, tb, b: int) -> int:
 def _legal_acquire(S, tb, b: int, out) -> int:
     p = np.int64(S["current"][b])
     i = np.int64(S["deck"][b, S["deck_count"][b] - 1])
+    if S["wb_acq"][b] >= 0:  # tdabG: the Item replaces its first or second full slot (R109)
+        out[0] = A_TRADE + tb.it_type[i]
+        out[1] = A_BELT + tb.it_type[i]
+        return 2
     n = 0
     for k in range(S["army_size"][b, p]):
         if _eligible(S, tb, b, p * MAX_UNITS + k, i):
@@ -580,16 +585,30 @@ def _legal_acquire(S, tb, b: int, out) -> int:
 
 
 @njit_inline  # one caller
-def _apply_acquire(S, tb, b: int, a: int) -> None:
+def _apply_acquire(S, tb, b: int, a: int) -> bool:
     """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
-    or decline; then the Turn ends (apply_item returns GO_END_TURN)."""
+    or decline; then the Turn ends (apply_item returns GO_END_TURN). tdabG: a unit with Work
+    Belt and both slots of the Type full: its player is asked which of them the Item replaces
+    (`wb_acq`, A_TRADE + t the first, A_BELT + t the second; returns True while asking)."""
     if a != A_END:
-        u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
         n = np.int64(S["deck_count"][b]) - 1
         i = np.int64(S["deck"][b, n])
+        u = np.int64(S["wb_acq"][b])
+        if u >= 0:
+            slot = action_slot(a, A_TRADE)
+            S["wb_acq"][b] = -1
+        else:
+            u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
+            slot = free_slot(S, tb, b, u, np.int64(tb.it_type[i]))
+            if slot < 0 and capacity(S, tb, b, u) == 2:
+                S["wb_acq"][b] = u
+                return True
+            if slot < 0:
+                slot = np.int64(tb.it_type[i])
         S["deck"][b, n] = -1
         S["deck_count"][b] = n
-        equip(S, tb, b, u, i)
+        put_item(S, tb, b, u, i, slot)
+    return False
 
 
 # --- tdabB: Items taken from the Item Deck by an ability (Chemistry, Alchemy; R117) ----------

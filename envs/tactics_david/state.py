@@ -325,6 +325,7 @@ STATE_FIELDS = [
     ("aa_steal", np.int8, ()),
     # --- tdabG: Work Belt (work_belt.py, R109) ---
     ("wb_use", np.int8, ()),  # int8 the slot of the Item in a Use Item Procedure, -1 none
+    ("wb_acq", np.int8, ()),  # int8 the unit whose full slot an acquired Item replaces, -1
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -491,6 +492,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "aa_fire",
     "aa_sent",
     "wb_use",
+    "wb_acq",
 )
 
 

@@ -16,7 +16,9 @@ from envs.tactics_david.actions import (
     A_END,
     A_SIDE,
     A_TRADE,
+    A_UNIT,
     A_USE_ITEM,
+    STAGE_ACQUIRE,
     STAGE_ITEM,
     STAGE_ITEM_TARGET,
     STAGE_LOOT,
@@ -259,3 +261,33 @@ def test_the_second_slots_are_public_checked_and_shown():
 
 def _code(S, tb) -> int:
     return int(check_codes(S, tb, B0))
+
+
+def test_acquisition_into_two_full_slots_asks_which():
+    """TD-12.2 with Work Belt: the acquired Item meets both Weapon slots full: its player picks
+    the slot it replaces (A_TRADE + 0 the first, A_BELT + 0 the second; the unit is flagged
+    in the observation), that Item goes to the Item Deck's bottom, then the Turn ends."""
+    for second in (False, True):
+        S, tb, w, _ = _board()
+        _take(S, tb, w, "Sword")
+        _take(S, tb, w, "Axe")
+        n = int(S["deck_count"][0])
+        k = [int(x) for x in S["deck"][0, :n]].index(IT["Spear"])
+        S["deck"][0, k], S["deck"][0, n - 1] = S["deck"][0, n - 1], S["deck"][0, k]
+        S["kills_turn"][0, 0] = 5
+        act(S, tb, A_END)
+        acts = act(S, tb, A_UNIT + w % st.MAX_UNITS)
+        assert S["stage"][0] == STAGE_ACQUIRE and acts == [A_TRADE + WEAPON, A_BELT + WEAPON]
+        a = np.zeros(observation_size(), dtype=np.float32)
+        R = S.copy()
+        R["wb_acq"][0] = -1
+        c = np.zeros(observation_size(), dtype=np.float32)
+        observe(S, tb, B0, I(0), a)
+        observe(R, tb, B0, I(0), c)
+        assert not np.array_equal(a, c)
+        act(S, tb, A_BELT + WEAPON if second else A_TRADE + WEAPON)
+        kept = [IT["Spear"], IT["Axe"]] if not second else [IT["Sword"], IT["Spear"]]
+        assert list(S["unit_item"][0, w, [WEAPON, WEAPON + T]]) == kept
+        assert S["deck"][0, 0] == (IT["Axe"] if second else IT["Sword"])
+        assert S["current"][0] == 1 and S["wb_acq"][0] == -1
+        assert violations(S, tb) == []

@@ -72,6 +72,7 @@ from envs.tactics_david.units import (
     named_by_space,
     side_of,
 )
+from envs.tactics_david.work_belt import held_slot
 
 
 @njit_inline  # one caller (turn.apply_effect_choice)
@@ -272,7 +273,7 @@ def legal_lob(S, tb, b: int, out) -> int:
         return n
     for t in range(S["unit_item"].shape[2]):
         i = S["unit_item"][b, u, t]
-        if i >= 0:
+        if i >= 0 and held_slot(S, b, u, np.int64(i)) == t:  # tdabG: two alike, one action
             out[n] = A_PIECE + i
             n += 1
     return n
@@ -291,7 +292,7 @@ def answer_lob(S, tb, b: int, a: int) -> bool:
         S["aa_n"][b] = 1
         return True
     i = np.int64(a - A_PIECE)
-    S["unit_item"][b, u, tb.it_type[i]] = -1
+    S["unit_item"][b, u, held_slot(S, b, u, i)] = -1  # tdabG: whichever slot (Work Belt)
     deck_to_bottom(S, b, i)
     refresh_attack_type(S, tb, b, u)
     S["aa_sent"][b] = i

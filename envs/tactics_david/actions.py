@@ -43,6 +43,12 @@ Every decision is one step of one player; what an action means depends on the st
                            (STAGE_BUY) or buys the piece as it is (STAGE_BUY_STACK)
     A_UNFORM        1      the Engaged member of a Unit Team leaves it: its next Movement
                            Procedure moves it alone (STAGE_MOVE, TD-18.3)
+    A_BELT + j      9      tdabG, Work Belt (TD-22.2.57, R109; work_belt.py): j = 3 * (k - 1) + t
+                           with k = 1, 2, 3 the Trade of type t between the Engaged unit's
+                           second slot and the partner's first (k = 1), its first and the
+                           partner's second (2), both second slots (3) (STAGE_TRADE); k = 1
+                           also names the second slot of type t where A_TRADE + t / A_SIDE + t
+                           name the first (STAGE_LOOT's swap, Bite's and Incineration's discard)
 
 Unit Teams (teams.py): in STAGE_ORIENT and STAGE_TEAM_PICK, A_FACE + d names side d of the
 Team's space: where the moving member stands (Orientation Procedure, TD-9.7), or the member
@@ -61,7 +67,13 @@ loot, team and army-purchase actions after A_END, so N_ACTIONS grows then.
 
 from __future__ import annotations
 
-from envs.tactics_david.state import MAX_CELLS, MAX_PROFILE_SLOTS, MAX_UNITS, N_STATUSES
+from envs.tactics_david.state import (
+    MAX_CELLS,
+    MAX_PROFILE_SLOTS,
+    MAX_UNITS,
+    N_ITEM_TYPES,
+    N_STATUSES,
+)
 
 A_CELL = 0
 A_UNIT = A_CELL + MAX_CELLS  # 308
@@ -79,7 +91,8 @@ A_TYPE = A_TRADE + 3  # 369
 A_ABILITY = A_TYPE + 3  # 372
 A_PIECE = A_ABILITY + 1  # 373
 A_UNFORM = A_PIECE + MAX_PROFILE_SLOTS  # 629 (branch tdteams)
-N_ACTIONS = A_UNFORM + 1  # 630
+A_BELT = A_UNFORM + 1  # 630 (tdabG): Work Belt's second Item slots (work_belt.py)
+N_ACTIONS = A_BELT + 3 * N_ITEM_TYPES  # 639
 MAX_LEGAL = N_ACTIONS  # an out buffer of this size always holds every legal action
 
 # stages (S["stage"])
@@ -186,6 +199,9 @@ def describe(a: int, cols: int = 14) -> str:
         return f"ranged side {SIDE_NAMES[a - A_SIDE]}"
     if a < A_CHARGE:
         return f"player {a - A_SEAT} goes first"
+    if a >= A_BELT:  # tdabG: Work Belt's second slots
+        k, t = divmod(a - A_BELT, N_ITEM_TYPES)
+        return f"item type {t}: {('second/first', 'first/second', 'second/second')[k]} slot"
     if a == A_UNFORM:
         return "leave the unit team"
     if a >= A_PIECE:

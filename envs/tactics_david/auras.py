@@ -27,6 +27,7 @@ from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
+    A_BELT,
     A_CELL,
     A_END,
     A_SIDE,
@@ -63,6 +64,7 @@ from envs.tactics_david.items import equip
 from envs.tactics_david.record import H_COMBAT, H_ENGAGE_AURA, TEAM_PACK
 from envs.tactics_david.replace import replace_unit
 from envs.tactics_david.state import (
+    N_ITEM_TYPES,
     N_STATUSES,
     N_UNIT_IDS,
     PLACE_FIELD,
@@ -84,6 +86,7 @@ from envs.tactics_david.units import (
     named_by_space,
     side_of,
 )
+from envs.tactics_david.work_belt import action_slot, slot_action
 
 DUR_TURN = ut.DURATIONS.index("turn")
 MAX_GROUP = 4  # rows of one choice group (A_SIDE + k, k < 4)
@@ -270,9 +273,9 @@ def _choices(S, tb, b: int, out) -> int:
             n = 2
         return n
     if tb.r_kind[row] == K_ITEM:
-        for slot in range(2):  # Weapon, Accessory (TD-19.1)
-            if S["unit_item"][b, v, slot] >= 0:
-                out[n] = A_SIDE + slot
+        for slot in range(S["unit_item"].shape[2]):  # Weapon, Accessory (TD-19.1), each slot
+            if slot % N_ITEM_TYPES < 2 and S["unit_item"][b, v, slot] >= 0:  # tdabG: Work Belt
+                out[n] = slot_action(slot, A_SIDE)
                 n += 1
         return n
     t = np.int64(S["unit_type"][b, v])
@@ -350,9 +353,10 @@ def answer_choice(S, tb, b: int, a: int) -> bool:
             equip(S, tb, b, v, item)
         S["au_pend_n"][b] = 0
         return ask_pending(S, tb, b, np.int64(S["eff_unit"][b]))
-    if a >= A_SIDE and a < A_SIDE + 2:
-        item = np.int64(S["unit_item"][b, v, a - A_SIDE])
-        S["unit_item"][b, v, a - A_SIDE] = -1
+    if (a >= A_SIDE and a < A_SIDE + 2) or a >= A_BELT:  # tdabG: or a second slot (Work Belt)
+        slot = action_slot(a, A_SIDE)
+        item = np.int64(S["unit_item"][b, v, slot])
+        S["unit_item"][b, v, slot] = -1
         deck_to_bottom(S, b, item)
     else:
         S["fx_cause"][b] = S["eff_unit"][b]

@@ -64,6 +64,7 @@ from envs.tactics_david.units import (
     may_act,
     side_of,
 )
+from envs.tactics_david.work_belt import action_slot, slot_action
 
 Q_FEAR = 0  # gd_q: Unwavering's roll (R104)
 Q_DISCARD = 1  # gd_q: an Item to discard (Incineration, R108)
@@ -157,7 +158,7 @@ def legal_question(S, tb, b: int, out) -> int:
     n = 0
     for slot in range(N_ITEM_SLOTS):
         if S["unit_item"][b, u, slot] >= 0:
-            out[n] = A_SIDE + slot
+            out[n] = slot_action(slot, A_SIDE)  # tdabG: A_BELT + t, a second slot (Work Belt)
             n += 1
     return n
 
@@ -172,7 +173,7 @@ def answer_question(S, tb, b: int, a: int) -> int:
     u = np.int64(S["gd_unit"][b])
     died = False
     if S["gd_q"][b] == Q_DISCARD:
-        slot = a - A_SIDE
+        slot = action_slot(a, A_SIDE)
         deck_to_bottom(S, b, np.int64(S["unit_item"][b, u, slot]))
         S["unit_item"][b, u, slot] = -1
         S["gd_disc"][b, u] -= 1

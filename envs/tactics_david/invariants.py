@@ -63,7 +63,7 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
             i = int(g["unit_item"][u, slot])
             if i < 0:
                 continue
-            if tb.it_type[i] != slot:
+            if tb.it_type[i] != slot % st.N_ITEM_TYPES:  # tdabG: two slots per Type (R109)
                 out.append(f"unit {u}: Item {i} in slot {slot}, not its type's")
             dead_holder = status[tb.status_dead] != 0  # a looter's swapped Item stays on it
             if top >= 0 and not dead_holder and not tb.it_users[i, _class(g, tb, u)]:
@@ -334,7 +334,7 @@ def unit_code(S, tb, b, u, rows, cols, bf):
         i = S["unit_item"][b, u, slot]
         if i < 0:
             continue
-        if tb.it_type[i] != slot:
+        if tb.it_type[i] != slot % st.N_ITEM_TYPES:  # tdabG: two slots per Type (R109)
             return BAD_ITEM
         if top >= 0 and not is_dead and not tb.it_users[i, unit_class(S, tb, b, u)]:
             return BAD_ITEM  # a looter's swapped Item stays on a Dead holder

@@ -28,6 +28,7 @@ from envs.core.rng import roll_d, shuffle_prefix
 from envs.tactics_david import tables as T
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
+    A_BELT,
     A_CELL,
     A_END,
     A_PIECE,
@@ -58,6 +59,7 @@ from envs.tactics_david.record import (
 from envs.tactics_david.state import (
     MAX_UNITS,
     N_ITEM_SLOTS,
+    N_ITEM_TYPES,
     N_PLAYERS,
     N_STATUSES,
     N_UNIT_IDS,
@@ -74,6 +76,13 @@ from envs.tactics_david.units import (
     side_of,
     unit_class,
 )
+from envs.tactics_david.work_belt import (
+    action_slot,
+    capacity,
+    free_slot,
+    trade_action,
+    trade_slots,
+)
 
 
 @njit
@@ -89,8 +98,8 @@ def item_sum(S, b: int, u: int, col) -> int:
 
 @njit
 def unit_area(S, tb, b: int, u: int) -> int:
-    """Unit u's Attack Area: its Weapon's if the Weapon sets one (TD-19.4), else its top
-    member's."""
+    """Unit u's Attack Area: its Weapon's if the Weapon sets one (TD-19.4; of two, Work Belt,
+    the first slot's, R123), else its top member's."""
     for slot in range(N_ITEM_SLOTS):
         i = S["unit_item"][b, u, slot]
         if i >= 0 and tb.it_area[i] >= 0:
@@ -133,9 +142,9 @@ def may_equip(S, tb, b: int, u: int, i: int) -> bool:
 @njit
 def refresh_attack_type(S, tb, b: int, u: int) -> None:
     """Unit u's Attack Type: the one its Accessory sets (Gauntlets, Talisman, Ring of the Dead;
-    TD-25.7), else its Unit Type's (TD-3.3)."""
+    TD-25.7; of two, Work Belt, the first slot's, R123), else its Unit Type's (TD-3.3)."""
     t = np.int64(S["unit_type"][b, u])
-    for slot in range(N_ITEM_SLOTS):
+    for slot in range(N_ITEM_SLOTS - 1, -1, -1):  # the first slot's last, so it decides
         i = S["unit_item"][b, u, slot]
         if i >= 0 and tb.it_attack_type[i] >= 0:
             t = np.int64(tb.it_attack_type[i])
@@ -144,9 +153,16 @@ def refresh_attack_type(S, tb, b: int, u: int) -> None:
 
 @njit
 def equip(S, tb, b: int, u: int, i: int) -> None:
-    """Unit u equips Item i in its type's slot; an Item already there goes to the bottom of
-    the Item Deck (TD-12.2, TD-19.1: one Item of each type)."""
-    slot = np.int64(tb.it_type[i])
+    """Unit u equips Item i in its Type's free slot (a second one with Work Belt) or, if none,
+    its Type's first slot (TD-12.2, TD-19.1: one Item of each type; R109, R123)."""
+    slot = free_slot(S, tb, b, u, np.int64(tb.it_type[i]))
+    put_item(S, tb, b, u, i, slot if slot >= 0 else np.int64(tb.it_type[i]))
+
+
+@njit
+def put_item(S, tb, b: int, u: int, i: int, slot: int) -> None:
+    """Unit u equips Item i in `slot`; an Item already there goes to the bottom of the Item
+    Deck."""
     old = S["unit_item"][b, u, slot]
     if old >= 0:
         deck_to_bottom(S, b, np.int64(old))
@@ -202,13 +218,13 @@ def _target_ok(S, tb, b: int, u: int, i: int, c: int) -> int:
 
 
 @njit
-def _usable_item(S, tb, b: int, u: int) -> int:
-    """Slot of unit u's Item usable in a Use Item Procedure now, -1 none (not while Locked in
-    Combat, TD-8.3)."""
+def _usable_item(S, tb, b: int, u: int, first: int, last: int) -> int:
+    """Slot first..last-1 of unit u's Item usable in a Use Item Procedure now, -1 none (not
+    while Locked in Combat, TD-8.3)."""
     if S["unit_lock"][b, u] >= 0 or not may_act(S, tb, b, u):
         return -1
     bf = np.int64(S["battlefield"][b])
-    for slot in range(N_ITEM_SLOTS):
+    for slot in range(first, last):
         i = S["unit_item"][b, u, slot]
         if i < 0 or tb.it_use[i] != USE_PROCEDURE or tb.it_remove[i] == 0:
             continue
@@ -231,9 +247,13 @@ def legal_item(S, tb, b: int, out) -> int:
     u = np.int64(S["engaged"][b])
     n = 0
     if stage == STAGE_ITEM:
-        if _usable_item(S, tb, b, u) >= 0:
+        if _usable_item(S, tb, b, u, 0, N_ITEM_TYPES) >= 0:
             out[n] = A_USE_ITEM
             n += 1
+        for s in range(N_ITEM_TYPES, N_ITEM_SLOTS):  # tdabG: one in a second slot (Work Belt)
+            if _usable_item(S, tb, b, u, s, s + 1) >= 0:
+                out[n] = A_BELT + s - N_ITEM_TYPES
+                n += 1
         n = _legal_partners(S, tb, b, u, out, n)
         if item_sum(S, b, u, tb.it_choose_type) > 0:
             for t in range(3):
@@ -244,17 +264,21 @@ def legal_item(S, tb, b: int, out) -> int:
         return n + 1
     if stage == STAGE_TRADE:
         v = np.int64(S["trade_partner"][b])
-        for t in range(N_ITEM_SLOTS):
-            if _exchange_ok(S, tb, b, u, v, t):
-                out[n] = A_TRADE + t
-                n += 1
+        for t in range(N_ITEM_TYPES):
+            for j in range(4):  # tdabG: which of each side's slots of Type t (Work Belt)
+                if _exchange_ok(S, tb, b, u, v, t, j):
+                    out[n] = trade_action(t, j)
+                    n += 1
         out[n] = A_END
         return n + 1
-    if stage == STAGE_LOOT:
-        out[0] = A_TRADE + S["loot_slot"][b]
-        out[1] = A_END
-        return 2
-    slot = _usable_slot(S, tb, b, u)
+    if stage == STAGE_LOOT:  # swap with its first slot of the Type, or its second (Work Belt)
+        t = np.int64(S["loot_slot"][b] % N_ITEM_TYPES)
+        for k in range(capacity(S, tb, b, u)):
+            out[n] = A_TRADE + t if k == 0 else A_BELT + t
+            n += 1
+        out[n] = A_END
+        return n + 1
+    slot = np.int64(S["wb_use"][b])
     i = np.int64(S["unit_item"][b, u, slot])
     if stage == STAGE_ITEM_TARGET:
         bf = np.int64(S["battlefield"][b])
@@ -286,12 +310,24 @@ def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
 
 
 @njit
-def _exchange_ok(S, tb, b: int, u: int, v: int, t: int) -> bool:
-    """Whether u and v may exchange the contents of slot t (give, take or swap): something to
-    move, and each receiver may use what it receives (TD-8.2, TD-19.3)."""
-    x = np.int64(S["unit_item"][b, u, t])
-    y = np.int64(S["unit_item"][b, v, t])
+def _exchange_ok(S, tb, b: int, u: int, v: int, t: int, j: int) -> bool:
+    """Whether u and v may exchange the contents of their slots of Type t named by pair j
+    (work_belt.trade_action; give, take or swap): a second slot only with Work Belt, and an
+    empty one only when the first is full (else the first takes it, R109); something to move,
+    and each receiver may use what it receives (TD-8.2, TD-19.3)."""
+    su = t + (j & 1) * N_ITEM_TYPES
+    sv = t + (j >> 1) * N_ITEM_TYPES
+    x = np.int64(S["unit_item"][b, u, su])
+    y = np.int64(S["unit_item"][b, v, sv])
     if x < 0 and y < 0:
+        return False
+    if su >= N_ITEM_TYPES and (
+        capacity(S, tb, b, u) < 2 or (x < 0 and S["unit_item"][b, u, t] < 0)
+    ):
+        return False
+    if sv >= N_ITEM_TYPES and (
+        capacity(S, tb, b, v) < 2 or (y < 0 and S["unit_item"][b, v, t] < 0)
+    ):
         return False
     if x >= 0 and not may_equip(S, tb, b, v, x):
         return False
@@ -334,11 +370,13 @@ def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
             and d <= tb.trade_max_steps
             and S["unit_lock"][b, v] < 0
         ):
-            for t in range(N_ITEM_SLOTS):
-                if _exchange_ok(S, tb, b, u, v, t):
-                    out[n] = A_CELL + w
-                    n += 1
-                    break
+            ok = False
+            for t in range(N_ITEM_TYPES):
+                for j in range(4):
+                    ok = ok or _exchange_ok(S, tb, b, u, v, t, j)
+            if ok:
+                out[n] = A_CELL + w
+                n += 1
     return n
 
 
@@ -358,12 +396,13 @@ def _loot(S, tb, b: int, u: int, first: int) -> None:
         free = side_of(S, b, v) == side_of(S, b, u) and is_dead(S, tb, b, v)  # an allied Dead unit
         if not free and roll_d(S["rng"], b, 6) < thr:
             continue
+        s = free_slot(S, tb, b, u, t % N_ITEM_TYPES)  # tdabG: a second one with Work Belt
         if not may_equip(S, tb, b, u, i):
             S["unit_item"][b, v, t] = -1
             deck_to_bottom(S, b, i)
-        elif S["unit_item"][b, u, t] < 0:
+        elif s >= 0:
             S["unit_item"][b, v, t] = -1
-            S["unit_item"][b, u, t] = i
+            S["unit_item"][b, u, s] = i
             refresh_attack_type(S, tb, b, u)
         else:
             S["loot_slot"][b] = t
@@ -372,16 +411,6 @@ def _loot(S, tb, b: int, u: int, first: int) -> None:
     S["loot_slot"][b] = -1
     S["stage"][b] = STAGE_COMBAT if steal > 0 else STAGE_ITEM
     S["aa_steal"][b] = 0  # tdabE: Steal's Loot over: its Combat Phase goes on
-
-
-@njit
-def _usable_slot(S, tb, b: int, u: int) -> int:
-    """The slot of the Item being used (the first use_item_procedure Item; one Expendable)."""
-    for slot in range(N_ITEM_SLOTS):
-        i = S["unit_item"][b, u, slot]
-        if i >= 0 and tb.it_use[i] == USE_PROCEDURE and tb.it_remove[i] != 0:
-            return slot
-    return 0
 
 
 @njit
@@ -407,6 +436,7 @@ def _discard_used(S, tb, b: int, u: int, slot: int) -> None:
     i = S["unit_item"][b, u, slot]
     S["unit_item"][b, u, slot] = -1
     deck_to_bottom(S, b, np.int64(i))
+    S["wb_use"][b] = -1
 
 
 @njit
@@ -414,7 +444,8 @@ def apply_item(S, tb, b: int, a: int) -> int:
     """Apply an action of the Item stages (module docstring); returns the next step (GO_*)."""
     stage = S["stage"][b]
     if stage == STAGE_ACQUIRE:
-        _apply_acquire(S, tb, b, a)
+        if _apply_acquire(S, tb, b, a):
+            return GO_NONE  # tdabG: which full slot it replaces is asked (Work Belt)
         return GO_END_TURN
     u = np.int64(S["engaged"][b])
     if stage == STAGE_ITEM:
@@ -423,7 +454,9 @@ def apply_item(S, tb, b: int, a: int) -> int:
                 S["stage"][b] = STAGE_MOVE
                 return GO_NONE
             return GO_DISENGAGE
-        if a == A_USE_ITEM:
+        if a == A_USE_ITEM or a >= A_BELT:  # the Item's slot (tdabG: a second one, A_BELT)
+            first = a - A_BELT + N_ITEM_TYPES if a >= A_BELT else 0
+            S["wb_use"][b] = _usable_item(S, tb, b, u, first, N_ITEM_SLOTS)
             S["stage"][b] = STAGE_ITEM_TARGET
             return GO_NONE
         if a >= A_TYPE:
@@ -442,10 +475,10 @@ def apply_item(S, tb, b: int, a: int) -> int:
             S["stage"][b] = STAGE_ITEM
             return GO_NONE
         v = np.int64(S["trade_partner"][b])
-        t = a - A_TRADE
-        x = S["unit_item"][b, u, t]
-        S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
-        S["unit_item"][b, v, t] = x
+        su, sv = trade_slots(a)  # tdabG: the slots of each side (Work Belt, R109)
+        x = S["unit_item"][b, u, su]
+        S["unit_item"][b, u, su] = S["unit_item"][b, v, sv]
+        S["unit_item"][b, v, sv] = x
         refresh_attack_type(S, tb, b, u)
         refresh_attack_type(S, tb, b, v)
         return GO_NONE
@@ -456,13 +489,14 @@ def apply_item(S, tb, b: int, a: int) -> int:
             deck_to_bottom(S, b, np.int64(S["unit_item"][b, v, t]))
             S["unit_item"][b, v, t] = -1
         else:  # swapped: the looter's Item stays with the Dead unit
-            x = S["unit_item"][b, u, t]
-            S["unit_item"][b, u, t] = S["unit_item"][b, v, t]
+            s = action_slot(a, A_TRADE)  # tdabG: its first or second slot of the Type
+            x = S["unit_item"][b, u, s]
+            S["unit_item"][b, u, s] = S["unit_item"][b, v, t]
             S["unit_item"][b, v, t] = x
             refresh_attack_type(S, tb, b, u)
         _loot(S, tb, b, u, t + 1)
         return GO_NONE
-    slot = _usable_slot(S, tb, b, u)
+    slot = np.int64(S["wb_use"][b])
     i = np.int64(S["unit_item"][b, u, slot])
     if stage == STAGE_ITEM_TARGET:
         v = np.int64(S["cell_unit"][b, a - A_CELL, 0])
@@ -538,6 +572,10 @@ def begin_acquisition(S, tb, b: int) -> int:
 def _legal_acquire(S, tb, b: int, out) -> int:
     p = np.int64(S["current"][b])
     i = np.int64(S["deck"][b, S["deck_count"][b] - 1])
+    if S["wb_acq"][b] >= 0:  # tdabG: the Item replaces its first or second full slot (R109)
+        out[0] = A_TRADE + tb.it_type[i]
+        out[1] = A_BELT + tb.it_type[i]
+        return 2
     n = 0
     for k in range(S["army_size"][b, p]):
         if _eligible(S, tb, b, p * MAX_UNITS + k, i):
@@ -548,16 +586,30 @@ def _legal_acquire(S, tb, b: int, out) -> int:
 
 
 @njit_inline  # one caller
-def _apply_acquire(S, tb, b: int, a: int) -> None:
+def _apply_acquire(S, tb, b: int, a: int) -> bool:
     """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
-    or decline; then the Turn ends (apply_item returns GO_END_TURN)."""
+    or decline; then the Turn ends (apply_item returns GO_END_TURN). tdabG: a unit with Work
+    Belt and both slots of the Type full: its player is asked which of them the Item replaces
+    (`wb_acq`, A_TRADE + t the first, A_BELT + t the second; returns True while asking)."""
     if a != A_END:
-        u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
         n = np.int64(S["deck_count"][b]) - 1
         i = np.int64(S["deck"][b, n])
+        u = np.int64(S["wb_acq"][b])
+        if u >= 0:
+            slot = action_slot(a, A_TRADE)
+            S["wb_acq"][b] = -1
+        else:
+            u = np.int64(S["current"][b]) * MAX_UNITS + (a - A_UNIT)
+            slot = free_slot(S, tb, b, u, np.int64(tb.it_type[i]))
+            if slot < 0 and capacity(S, tb, b, u) == 2:
+                S["wb_acq"][b] = u
+                return True
+            if slot < 0:
+                slot = np.int64(tb.it_type[i])
         S["deck"][b, n] = -1
         S["deck_count"][b] = n
-        equip(S, tb, b, u, i)
+        put_item(S, tb, b, u, i, slot)
+    return False
 
 
 # --- tdabB: Items taken from the Item Deck by an ability (Chemistry, Alchemy; R117) ----------
@@ -577,7 +629,16 @@ def deck_pick_ok(S, tb, b: int, u: int, row: int, i: int) -> bool:
         return False
     if tb.r_mode[row] == ITEM_TAKE_EXPENDABLE:
         return tb.it_type[i] == SLOT_EXPENDABLE
-    return S["unit_item"][b, u, tb.it_type[i]] >= 0
+    return _held_of_type(S, b, u, np.int64(tb.it_type[i])) >= 0
+
+
+@njit
+def _held_of_type(S, b: int, u: int, t: int) -> int:
+    """tdabG: unit u's first slot holding an Item of Type t, -1 (Work Belt: two slots)."""
+    for s in range(t, N_ITEM_SLOTS, N_ITEM_TYPES):
+        if S["unit_item"][b, u, s] >= 0:
+            return np.int64(s)
+    return np.int64(-1)
 
 
 @njit
@@ -596,10 +657,11 @@ def legal_deck_pick(S, tb, b: int, row: int, out) -> int:
 
 
 @njit_inline  # one caller: turn.apply_effect_choice
-def apply_deck_pick(S, tb, b: int, u: int, a: int) -> None:
+def apply_deck_pick(S, tb, b: int, u: int, a: int, row: int) -> None:
     """Unit u takes Item a - A_PIECE out of the Item Deck and equips it (the Item it held of
-    that Type goes into the deck: Alchemy's swap); then the deck is shuffled (TD-22.2.63,
-    064), which ends anything Study showed of its order (R116)."""
+    that Type goes into the deck: Alchemy's swap, of two the first slot's, R123); then the
+    deck is shuffled (TD-22.2.63, 064), which ends anything Study showed of its order
+    (R116)."""
     i = np.int64(a - A_PIECE)
     n = np.int64(S["deck_count"][b])
     k = 0
@@ -609,7 +671,10 @@ def apply_deck_pick(S, tb, b: int, u: int, a: int) -> None:
         S["deck"][b, j] = S["deck"][b, j + 1]
     S["deck"][b, n - 1] = -1
     S["deck_count"][b] = n - 1
-    equip(S, tb, b, u, i)
+    if tb.r_mode[row] == ITEM_SWAP_FROM_DECK:  # tdabG: a swap, never into a free slot
+        put_item(S, tb, b, u, i, _held_of_type(S, b, u, np.int64(tb.it_type[i])))
+    else:
+        equip(S, tb, b, u, i)
     shuffle_prefix(S["rng"], b, S["deck"][b], np.int64(S["deck_count"][b]))
     for p in range(N_PLAYERS):
         S["deck_seen"][b, p, 0] = -1

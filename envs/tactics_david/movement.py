@@ -105,6 +105,7 @@ from envs.tactics_david.units import (
     side_of,
     unlock,
 )
+from envs.tactics_david.work_belt import held_slot
 
 MAX_CHARGE_LINE = 32  # spaces on a charge line (longest battlefield side is 22)
 MOVED_TEAM = 1  # _go: the unit formed a Unit Team (TD-18.2)
@@ -507,8 +508,8 @@ def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
     c = np.int64(S["unit_cell"][b, u])
     for slot in range(N_ITEM_SLOTS):
         i = S["unit_item"][b, u, slot]
-        if i < 0 or tb.it_whip_root[i] < 0:
-            continue
+        if i < 0 or tb.it_whip_root[i] < 0 or held_slot(S, b, u, np.int64(i)) != slot:
+            continue  # tdabG: two alike (Work Belt) offer each ally once
         for k in range(S["army_size"][b, p]):
             v = p * MAX_UNITS + k
             if v == u or not in_play(S, tb, b, v) or S["unit_lock"][b, v] >= 0:

@@ -65,7 +65,7 @@ GLOBAL_SIZE += 1 + MAX_REFLECT * 5 + 1 + MAX_ITEMS
 GLOBAL_SIZE += 2 * MAX_ITEMS  # tdabB: the Item cards I know on top of the deck (Study, R116)
 CELL_SIZE = 1 + MAX_TERRAINS + 5 + 1 + 2 + 2 + 2 + 1
 CELL_SIZE += 2  # tdabB: a trail marker of mine / opp (trails.py)
-UNIT_PUBLIC = 8  # the reference flags at the end of a unit's block
+UNIT_PUBLIC = 9  # the reference flags at the end of a unit's block (tdabG: + wb_acq)
 UNIT_SIZE = N_PLACES + MAX_MEMBERS + 1 + 4 + 2 * N_UNIT_TYPES + N_CLASSES + 2
 UNIT_SIZE += N_MOVEMENT_TYPES + 3 + MAX_AREAS + N_SPECIALS + 1 + 2 + 4 + 2 * N_STATUSES
 UNIT_SIZE += MAX_ITEMS + 3 + 4 + 1 + 1 + 1 + N_USE_COUNTERS + UNIT_PUBLIC
@@ -184,6 +184,7 @@ def _unit(S, tb, b, me, u, cols, out, i):
     for r in range(S["refl_count"][b]):
         if S["refl_from"][b, r] == u:
             out[j + 7] = 1.0
+    out[j + 8] = 1.0 if S["wb_acq"][b] == u else 0.0  # tdabG: whose full slot is asked
 
 
 @njit

@@ -295,6 +295,7 @@ IMPLEMENTED_ABILITIES = (
     "Possess",  # this Player's until its Turn ends, Engaged by its space (R137-R139)
     # tdabH: terrain that changes (floodplains.py)
     "Floodplains",  # counts as on Water; floods around its actual Water (R124, R136)
+    "Work Belt",  # tdabG: a second Item slot per Type (PERM_ITEM_BELT, work_belt.py, R109)
 )
 MAX_AB_ROWS = 288  # abilities.yaml effect rows (270)
 # tb.ab_types bits (tdpause): an ability that changes a type for the Attack/Defend contest
@@ -340,6 +341,7 @@ PERM_ENGAGE_DEAD = 16  # tdrest: Ctrl Alt Del: may be Engaged with the Dead Stat
 PERM_CHARGE_ANY_PATH = 32  # tdabB: Manuever: its charge need not be a straight line (R114)
 PERM_IGNORE_FOREST = 64  # tdabB: Forager: Forest does not change its movement (R115)
 PERM_FLOOD = 128  # tdabH: Floodplains: counts as on Water, floods around it (floodplains.py)
+PERM_ITEM_BELT = 256  # tdabG: Work Belt: holds up to 2 Items of each Type (work_belt.py, R109)
 PERMISSION_BITS = {
     "attack_after_move": PERM_ATTACK_AFTER_MOVE,
     "move_through_terrain_pieces": PERM_THROUGH_PIECES,
@@ -996,6 +998,9 @@ def _ability_rows(t: T.Tables, r) -> None:
                 continue
             if kind == "item" and mode_name == "acquisition_as_three_kills":
                 r["ab_acq_kills"][a] = INVENTION_KILLS  # Inventory Invention (items.py, R113)
+                continue
+            if kind == "item" and mode_name == "capacity_two":
+                r["ab_perm"][a] |= PERM_ITEM_BELT  # tdabG: Work Belt (work_belt.py, R109)
                 continue
             if kind == "item" and mode_name == "look_top_two":
                 r["ab_study_row"][a] = e  # Study (trails.ask_study, R116)

@@ -341,6 +341,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["aa_fired"][b] = 0
     S["aa_sent"][b] = -1
     S["aa_steal"][b] = 0
+    S["wb_use"][b] = -1  # tdabG: no Use Item Procedure in progress
+    S["wb_acq"][b] = -1  # tdabG: no acquired Item waiting for a slot
     for k in range(S["aa_pick"].shape[1]):
         S["aa_pick"][b, k] = -1
         S["aa_st"][b, k] = -1

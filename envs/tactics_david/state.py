@@ -31,8 +31,10 @@ units.yaml: SIDE_FRONT, SIDE_LEFT, SIDE_RIGHT, SIDE_BACK.
 
 Statuses (TD-20): ``unit_status[u, s]`` is the remaining duration of status s (statuses.yaml
 order): 0 = not held, STATUS_PERMANENT (-1) = until discarded, n > 0 = n more Turns. Items
-(TD-19): ``unit_item[u, t]`` is the item (items.yaml index) in slot t (Weapon, Accessory,
-Expendable), -1 empty; the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
+(TD-19): ``unit_item[u, s]`` is the item (items.yaml index) in slot s, -1 empty; slot s holds an
+Item of Type s % N_ITEM_TYPES (Weapon, Accessory, Expendable), and the second slot of each Type
+(s >= N_ITEM_TYPES) is only filled for a unit with Work Belt (TD-22.2.57, R109; work_belt.py);
+the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
 item card is in exactly one place: a unit slot or the deck (or the box, never in play).
 
 Hidden information (R54; observe.py, hidden.py): a unit still in reserve is known to its owner
@@ -53,7 +55,8 @@ MAX_MEMBERS = 3  # members of a Stacked Unit (3 stacking points, TD-17.1)
 MAX_CELLS = 308  # Grid Spaces of the largest battlefield (Death's Highway, 22 x 14)
 TEAM_SLOTS = 2  # units per Grid Space: one, or a two-unit Team (TD-18.1)
 N_STATUSES = 20  # statuses.yaml (R1); record.py checks the count
-N_ITEM_SLOTS = 3  # Weapon, Accessory, Expendable (TD-19.1)
+N_ITEM_TYPES = 3  # Weapon, Accessory, Expendable (TD-19.1)
+N_ITEM_SLOTS = 2 * N_ITEM_TYPES  # tdabG: a second slot per Type for Work Belt (R109)
 MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
@@ -126,7 +129,7 @@ STATE_FIELDS = [
     ),  # int8[40] current Unit Type (Amulet/abilities may change it)
     ("unit_attack_type", np.int8, (N_UNIT_IDS,)),  # int8[40] current Attack Type (TD-3.3)
     ("unit_status", np.int8, (N_UNIT_IDS, N_STATUSES)),  # int8[40, 20] status durations (docstring)
-    ("unit_item", np.int8, (N_UNIT_IDS, N_ITEM_SLOTS)),  # int8[40, 3] item per type slot, -1 empty
+    ("unit_item", np.int8, (N_UNIT_IDS, N_ITEM_SLOTS)),  # int8[40, 6] item per slot, -1 empty
     ("unit_lock", np.int8, (N_UNIT_IDS,)),  # int8[40] unit it is Locked in Combat with, -1 (TD-16)
     ("unit_lock_turn", np.int16, (N_UNIT_IDS,)),  # int16[40] Turn the lock began (Escape, TD-9.8)
     ("unit_team", np.int8, (N_UNIT_IDS,)),  # int8[40] Unit Team partner, -1 none (TD-18)
@@ -340,6 +343,9 @@ STATE_FIELDS = [
     # grid.terrain; written by floodplains.refresh_flood only. Public (the observation).
     ("flood", np.uint8, (MAX_CELLS,)),
     ("flood_on", np.uint8, ()),  # uint8 1: some space of `flood` is set (a cheap refresh)
+    # --- tdabG: Work Belt (work_belt.py, R109) ---
+    ("wb_use", np.int8, ()),  # int8 the slot of the Item in a Use Item Procedure, -1 none
+    ("wb_acq", np.int8, ()),  # int8 the unit whose full slot an acquired Item replaces, -1
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -508,6 +514,8 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "gd_die_by",  # tdabJ
     "gd_die_now",
     "unit_ctrl",
+    "wb_use",
+    "wb_acq",
 )
 
 

@@ -418,7 +418,7 @@ def apply_effect_choice(S, tb, b: int, a: int) -> int:
         return GO_AFTER_ATTACK
     if S["eff_next"][b] == RESUME_DECK:  # Chemistry, Alchemy: the Item taken (R117)
         row = replaced_attack_row(S, tb, b, u)
-        items.apply_deck_pick(S, tb, b, u, a)
+        items.apply_deck_pick(S, tb, b, u, a, row)
         S["eff_unit"][b] = -1
         S["eff_next"][b] = 0
         if is_combat_row(tb, row):  # Chemistry, "D: Combat Pha.": the phase goes on (R55)

@@ -697,6 +697,7 @@ def begin_turn(S, tb, b: int, p: int) -> None:
                 S["unit_status"][b, u, tb.status_dead] = 0
                 S["unit_item"][b, u, slot] = -1
                 deck_to_bottom(S, b, np.int64(i))
+                break  # tdabG: one Stone of two (Work Belt) is enough
     S["stage"][b] = STAGE_ENGAGE
 
 

@@ -136,7 +136,7 @@ from tests.tactics_david.td_board import (
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "tactics_david.md"
 HOLDER = dict(zip(TABLES.units.ability_names, TABLES.units.unit_names, strict=True))
 ST = TABLES.status_index
-NEUTRAL = "Tinkerer"
+NEUTRAL = "Rogue"  # 2/3/3/2, Light, Physical Melee; On The Run acts only in an Escape
 UNIT_IX = TABLES.units.unit_index
 SEEDS = range(1, 41)
 
@@ -1312,7 +1312,7 @@ def t_weird_cloud_bomb():
 
 
 def t_eek():
-    # the Giant Spider's Core Strength is 17: a Tinkerer (10) is lower (3+), a Titanium Golem
+    # the Giant Spider's Core Strength is 17: a Rogue (10) is lower (3+), a Titanium Golem
     # (23) is not (5+)
     for target, k, which in ((NEUTRAL, 3, 0), ("Titanium Golem", 5, 1)):
         seen = _target_ability(  # the second row rolls its own die
@@ -1947,7 +1947,7 @@ def t_rectify():
 
 
 def _shot(tb, seed: int, ability: str, rise: int):
-    """The holder on (5,0) facing east, a Tinkerer `rise` spaces ahead; the copy of the RNG
+    """The holder on (5,0) facing east, a Rogue `rise` spaces ahead; the copy of the RNG
     the check rolls the Ranged Hit's dice from."""
     S = position(tb, seed=seed)
     u = holder(S, tb, 0, ability, 5, 0, E)
@@ -3231,12 +3231,12 @@ def t_bite():
         S = position(tb, seed=seed)
         sp = holder(S, tb, 0, "Bite", 5, 5, E)
         t = unit(S, tb, 1, NEUTRAL, 5, 6, S_)
-        S["unit_item"][0, t] = [weapon, acc, exp]
+        S["unit_item"][0, t, :3] = [weapon, acc, exp]
         (r,) = peek(S, 6)
         got = _to_ability(S, tb, sp, cell(tb, 5, 6))
         seen.add(r >= 3)
         if r < 3:
-            assert S["stage"][0] != STAGE_EFFECT and list(S["unit_item"][0, t]) == [
+            assert S["stage"][0] != STAGE_EFFECT and list(S["unit_item"][0, t, :3]) == [
                 weapon,
                 acc,
                 exp,
@@ -3248,7 +3248,7 @@ def t_bite():
         kept = [weapon, acc, exp]
         assert S["deck"][0, 0] == kept[slot]
         kept[slot] = -1
-        assert list(S["unit_item"][0, t]) == kept and S["stage"][0] != STAGE_EFFECT
+        assert list(S["unit_item"][0, t, :3]) == kept and S["stage"][0] != STAGE_EFFECT
     both_ways(seen)
     for seed in SEEDS[:8]:  # only an Expendable: nothing to choose
         S = position(tb, seed=seed)
@@ -3624,9 +3624,9 @@ def t_hired_hit():
         m1 = holder(S, tb, 1, "Hired Hit", 5, 5, W)
         m2 = holder(S, tb, 1, "Hired Hit", 0, 13, S_)
         p = unit(S, tb, 0, HOLDER["Holy Might"], 5, 4, E)
-        unit(S, tb, 0, NEUTRAL, 0, 0, S_)
+        unit(S, tb, 0, "Tinkerer", 0, 0, S_)  # another Root (its Work Belt: no Items here)
         root = int(tb.u_family[pal])
-        other = int(tb.u_family[UNIT_IX[NEUTRAL]])
+        other = int(tb.u_family[UNIT_IX["Tinkerer"]])
         assert root != other
         moves = act(S, tb, A_END)  # seat 0's Turn ends: seat 1's first Turn begins
         assert S["stage"][0] == STAGE_DECLARE and S["current"][0] == 1
@@ -3721,8 +3721,9 @@ def t_false_guide():
         nxt = act(S, tb, A_CELL + cell(tb, 5, 3))
         if r >= 3:
             assert S["stage"][0] == STAGE_EFFECT and S["current"][0] == 0
-            assert A_END in nxt and A_CELL + cell(tb, 5, 7) in nxt  # its rating, 4
-            assert A_CELL + cell(tb, 5, 8) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
+            m = int(tb.u_move[UNIT_IX[NEUTRAL]])  # its own rating
+            assert A_END in nxt and A_CELL + cell(tb, 5, 3 + m) in nxt
+            assert A_CELL + cell(tb, 5, 4 + m) not in nxt and A_CELL + cell(tb, 5, 2) not in nxt
             go = seed % 2 == 0
             assert act(S, tb, A_CELL + cell(tb, 5, 7) if go else A_END) == [
                 A_FACE + d for d in range(4)
@@ -4259,14 +4260,15 @@ def t_manuever():
 def t_forager():
     """Forest does not change its movement (R115): on Forest its Movement Rating keeps the -1
     off and gains +1 (Engaged there), Forest is no Slow terrain for it and it may charge from
-    it; a unit without the ability on the same Forest has 4 - 1 = 3, halved by Slow, and may
-    not charge. On Field the Boar has its plain 3."""
+    it; a unit without the ability on the same Forest has its rating - 1, halved by Slow, and
+    may not charge. On Field the Boar has its plain 3."""
     tb = record()
     for c in range(int(tb.bf_cols[0])):
         paint(tb, 5, c, "Forest")
+    m = int(tb.u_move[UNIT_IX[NEUTRAL]]) - 1
     for name, rating, far, charge in (
         (HOLDER["Forager"], 4, (5, 6), True),
-        (NEUTRAL, 3, (5, 3), False),
+        (NEUTRAL, m, (5, 2 + m // 2), False),
     ):
         S = position(tb, seed=1)
         u = unit(S, tb, 0, name, 5, 2, E)
@@ -4487,7 +4489,7 @@ def t_unwavering():
 
 
 def _guarded(tb, seed: int, g_at=(5, 8), g_has=()):
-    """Seat 0's strong attacker on (5,5) strikes seat 1's Tinkerer on (5,6) (it surely loses);
+    """Seat 0's strong attacker on (5,5) strikes seat 1's Rogue on (5,6) (it surely loses);
     seat 1's Guard unit stands on g_at holding the Statuses g_has. The legal actions after."""
     S = position(tb, seed=seed)
     a = unit(S, tb, 0, NEUTRAL, 5, 5, E)
@@ -4569,10 +4571,11 @@ def t_soothe():
         act(S, tb, A_END)
         assert S["stage"][0] == STAGE_COMBAT and S["current"][0] == 0
         assert has(S, t, "Frozen") and has(S, t, "Pumped")  # held, Frozen's effect ignored
-        assert movement_rating(S, tb, B0, I(t)) == 4 and may_charge(S, tb, B0, I(t))
+        m = int(tb.u_move[UNIT_IX[NEUTRAL]])  # its own rating
+        assert movement_rating(S, tb, B0, I(t)) == m and may_charge(S, tb, B0, I(t))
         assert int(combat_strength(S, tb, B0, I(t), I(0), I(PROC_ATTACK))) == plain + 1
         begin_turn(S, tb, B0, I(1))
-        assert movement_rating(S, tb, B0, I(t)) == 2
+        assert movement_rating(S, tb, B0, I(t)) == m // 2
     both_ways(seen)
 
 
@@ -4615,7 +4618,7 @@ def t_incineration():
         S = position(tb, seed=seed)
         f = holder(S, tb, 0, "Incineration", 5, 5, E)
         t = unit(S, tb, 1, NEUTRAL, 5, 6, W)
-        S["unit_item"][0, t] = items
+        S["unit_item"][0, t, :3] = items
         set_procedure(S, f, t)
         (r,) = peek(S, 6)
         hook(S, tb, H_AFTER_ATTACK, f, t)
@@ -4642,7 +4645,7 @@ def t_incineration():
         t = unit(S, tb, 1, NEUTRAL, 5, 6, W)
         S["unit_strength"][0, t] = 60  # it survives the Attack
         unit(S, tb, 1, NEUTRAL, 0, 13, S_)
-        S["unit_item"][0, t] = items
+        S["unit_item"][0, t, :3] = items
         engage(S, tb, f)
         act(S, tb, A_END)
         act(S, tb, A_STRIKE)
@@ -4658,7 +4661,7 @@ def t_incineration():
 def t_voodoo_doll():
     """Voodoo Doll (R119): the Priest picks a unit in its Range Area; on a 5+ that unit
     defends against an Attack whose Base Strength is its own Front Strength Rating, with its
-    Front (a Tinkerer with its back turned: still its Front 2 against 2, never the Priest's
+    Front (a Rogue with its back turned: still its Front 2 against 2, never the Priest's
     3): the contest is combat.contest's, Duels included (the same dice on a copy give the same
     outcome); on 1-4 nothing happens. The Combat Phase goes on, the ability used."""
     tb = record()
@@ -4763,7 +4766,7 @@ def t_autofire():
     """Autofire (R120): an enemy ending its Movement Phase in the Sentry's Range Area (here
     only when the Sentry faces west, its back-left facing north) is attacked at once in the
     mover's Turn: the Sentry turns to that facing and makes a Ranged Attack (Ranged Hit 2 D6
-    + 1 against Rise + Run 3, then front 3 + D6 against the Tinkerer's front 2 + D6). It may
+    + 1 against Rise + Run 3, then front 3 + D6 against the Rogue's front 2 + D6). It may
     not start a Duel: an attack die of 6 is out of the defence's reach, and it kills without a
     Duel. An ally ending there, or an enemy ending out of range, is not attacked."""
     tb = record()
@@ -5171,6 +5174,46 @@ def t_floodplains_moves_and_dies():
 
 ABILITY_TESTS.update({"Floodplains": lambda: (t_floodplains(), t_floodplains_moves_and_dies())})
 
+
+# --- branch tdabG: Work Belt (work_belt.py) -------------------------------------------------
+
+
+def t_work_belt():
+    """Work Belt (R109, R123): a second Item of each Type. The Tinkerer and the Rogue (the same
+    2/3/3/2 Light Physical Melee unit, no Work Belt) each hold a Sword; the player acquires
+    an Axe (5 kills: no roll) for one of them. The Tinkerer holds both: +2 to its Attack
+    strengths (each Weapon's +1), the Sword (first slot) keeps the Attack Area MA and the deck
+    loses only the Axe; the Rogue's Sword goes to the bottom of the deck (+1, Area MD)."""
+    tb = record()
+    sword, axe = TABLES.item_index["Sword"], TABLES.item_index["Axe"]
+    for name, belt in (("Tinkerer", True), (NEUTRAL, False)):
+        S = position(tb, seed=4)
+        u = holder(S, tb, 0, "Work Belt", 5, 5, E) if belt else unit(S, tb, 0, name, 5, 5, E)
+        unit(S, tb, 1, NEUTRAL, 0, 13, S_)
+        base = int(combat_strength(S, tb, B0, I(u), I(0), I(PROC_ATTACK)))
+        _take_from_deck(S, sword)
+        S["unit_item"][0, u, 0] = sword
+        _take_from_deck(S, axe)
+        n = int(S["deck_count"][0])
+        S["deck"][0, n] = axe  # the Axe on top of the Item Deck
+        S["deck_count"][0] = n + 1
+        S["kills_turn"][0, 0] = 5
+        act(S, tb, A_END)  # end the Turn: Item Acquisition
+        assert S["stage"][0] == STAGE_ACQUIRE
+        act(S, tb, A_UNIT + u % MAX_UNITS)
+        held = sorted(int(i) for i in S["unit_item"][0, u] if i >= 0)
+        bonus = int(combat_strength(S, tb, B0, I(u), I(0), I(PROC_ATTACK))) - base
+        area = int(unit_area(S, tb, B0, I(u)))
+        if belt:
+            assert held == sorted([sword, axe]) and bonus == 2 and area == tb.it_area[sword]
+            assert int(S["deck_count"][0]) == n
+        else:
+            assert held == [axe] and bonus == 1 and area == tb.it_area[axe]
+            assert int(S["deck_count"][0]) == n + 1 and int(S["deck"][0, 0]) == sword
+        assert violations(S, tb) == []
+
+
+ABILITY_TESTS.update({"Work Belt": t_work_belt})
 
 _ROW = re.compile(r"^\| TD-22\.2\.(\d+) \| [^|]+\| ([^|:]+?): [^|]*\| ([a-z ]+?)(?: \([^)]*\))? \|")
 

@@ -109,7 +109,7 @@ def test_phases_come_in_order_and_combat_hands_over_to_item_phase_two():
     S = position(tb)
     k = unit(S, tb, 0, "Knight", 5, 5, E)
     ally = unit(S, tb, 0, "Soldier", 4, 5, E)  # a Trade partner: the Item Phases have choices
-    unit(S, tb, 1, "Tinkerer", 5, 6, W)  # in contact (no "may" of its own to ask)
+    unit(S, tb, 1, "Rogue", 5, 6, W)  # in contact (no "may" of its own to ask)
     unit(S, tb, 1, "Slime", 9, 12, W)  # the game goes on whatever the attack does
     items.equip(S, tb, B0, I(k), I(TABLES.item_index["Boots"]))
     engage(S, tb, k)

@@ -65,10 +65,11 @@ def test_record_refuses_bad_options(kw, word):
 def test_action_layout_is_contiguous_and_described():
     starts = [A.A_CELL, A.A_UNIT, A.A_FACE, A.A_STRIKE, A.A_SIDE, A.A_SEAT, A.A_CHARGE]
     assert starts == sorted(starts) and A.A_PIECE + A.MAX_PROFILE_SLOTS == A.A_UNFORM
-    assert A.A_UNFORM + 1 == A.N_ACTIONS  # the actions appended after the pieces (tdteams)
+    assert A.A_UNFORM + 1 == A.A_BELT  # the actions appended after the pieces (tdteams)
+    assert A.A_BELT + 3 * st.N_ITEM_TYPES == A.N_ACTIONS  # tdabG: Work Belt's second slots
     names = {A.describe(a) for a in range(A.N_ACTIONS)}
     assert len(names) == A.N_ACTIONS  # every action has its own name
-    with pytest.raises(ValueError, match="629"):
+    with pytest.raises(ValueError, match=str(A.N_ACTIONS - 1)):
         A.describe(A.N_ACTIONS)
 
 

@@ -281,6 +281,32 @@ def guard_can(S, tb, b: int, g: int, s: int) -> bool:
 
 
 @njit
+def reaching_ally(S, tb, b: int, u: int, rows, first: int):
+    """The first unit v >= first (id order) allied to u this Turn (side_of: Possess, R137), in
+    play, its abilities acting, with a member whose row rows[profile] (an ability's row table:
+    tb.ab_guard_row, tb.ab_fear_row) reaches u (the row's radius, orthogonal steps): (v, that
+    row), or (-1, -1). Guard (R105) and Unwavering (R104) ask it."""
+    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
+    cu = np.int64(S["unit_cell"][b, u])
+    p = side_of(S, b, u)
+    for v in range(first, N_UNIT_IDS):
+        if v == u or side_of(S, b, v) != p or not in_play(S, tb, b, v):
+            continue
+        if S["unit_ab_off"][b, v] != 0:
+            continue
+        cv = np.int64(S["unit_cell"][b, v])
+        dist = abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
+        for m in range(S["unit_n_members"][b, v]):
+            prof = np.int64(S["unit_member"][b, v, m])
+            if prof < 0 or not tb.ab_active[prof]:
+                continue
+            row = np.int64(rows[prof])
+            if row >= 0 and dist <= tb.r_radius[row]:
+                return v, row
+    return -1, -1
+
+
+@njit
 def guard_unit(S, tb, b: int, d: int) -> int:
     """Unit d in play would acquire the Dead Status: the first allied unit (id order) whose
     acting Guard reaches it (the row's radius, orthogonal steps) and that can acquire
@@ -288,27 +314,13 @@ def guard_unit(S, tb, b: int, d: int) -> int:
     acquire the Dead Status: none."""
     if not in_play(S, tb, b, d) or swarm_stack(S, tb, b, d):
         return -1
-    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
-    cd = np.int64(S["unit_cell"][b, d])
-    p = side_of(S, b, d)
     par = np.int64(tb.status_paralyzed)
     fro = np.int64(tb.status_frozen)
-    for g in range(N_UNIT_IDS):  # its allies this Turn (tdabI, R137)
-        if g == d or side_of(S, b, g) != p:
-            continue
-        if not in_play(S, tb, b, g) or S["unit_ab_off"][b, g] != 0:
-            continue
-        if not guard_can(S, tb, b, g, par) and not guard_can(S, tb, b, g, fro):
-            continue
-        cg = np.int64(S["unit_cell"][b, g])
-        dist = abs(cd // cols - cg // cols) + abs(cd % cols - cg % cols)
-        for m in range(S["unit_n_members"][b, g]):
-            prof = np.int64(S["unit_member"][b, g, m])
-            if prof < 0 or not tb.ab_active[prof]:
-                continue
-            row = np.int64(tb.ab_guard_row[prof])
-            if row >= 0 and dist <= tb.r_radius[row]:
-                return g
+    g, _row = reaching_ally(S, tb, b, d, tb.ab_guard_row, 0)
+    while g >= 0:
+        if guard_can(S, tb, b, g, par) or guard_can(S, tb, b, g, fro):
+            return g
+        g, _row = reaching_ally(S, tb, b, d, tb.ab_guard_row, g + 1)
     return -1
 
 
@@ -478,28 +490,14 @@ def fear_deferred(S, tb, b: int, u: int, turns: int) -> bool:
         return False
     if S["unit_status"][b, u, tb.status_fearful] != 0:
         return False  # already Fearful: nothing is acquired that a roll could keep away
-    cols = np.int64(tb.bf_cols[S["battlefield"][b]])
-    cu = np.int64(S["unit_cell"][b, u])
-    p = side_of(S, b, u)
-    for v in range(N_UNIT_IDS):  # its allies this Turn (tdabI: Possess, R137)
-        if v == u or side_of(S, b, v) != p or not in_play(S, tb, b, v):
-            continue
-        if S["unit_ab_off"][b, v] != 0:
-            continue
-        cv = np.int64(S["unit_cell"][b, v])
-        dist = abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
-        for m in range(S["unit_n_members"][b, v]):
-            prof = np.int64(S["unit_member"][b, v, m])
-            if prof < 0 or not tb.ab_active[prof]:
-                continue
-            row = np.int64(tb.ab_fear_row[prof])
-            if row >= 0 and dist <= tb.r_radius[row]:
-                old = np.int64(S["gd_fear"][b, u])  # the longer of two waiting ones
-                if old != STATUS_PERMANENT:
-                    S["gd_fear"][b, u] = turns if turns == STATUS_PERMANENT else max(old, turns)
-                S["gd_row"][b] = row
-                return True
-    return False
+    v, row = reaching_ally(S, tb, b, u, tb.ab_fear_row, 0)
+    if v < 0:
+        return False
+    old = np.int64(S["gd_fear"][b, u])  # the longer of two waiting ones
+    if old != STATUS_PERMANENT:
+        S["gd_fear"][b, u] = turns if turns == STATUS_PERMANENT else max(old, turns)
+    S["gd_row"][b] = row
+    return True
 
 
 @njit

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.tactics_david.heuristic import heuristic_from_legal
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.core.threads import over_games
 from envs.tactics_david import kernels
@@ -29,7 +29,7 @@ def choose_from_legal(S, tb, b, agent, buf, n):
     return np.int64(buf[randint(S["agent_rng"], b, n)])
 
 
-@njit_inline  # a thin wrapper: no module of its own that links the legal-action tree again
+@njit
 def choose_action(S, tb, b, agent, buf):
     """Action of agent id `agent` for game b's current decision; -1 when the game is over."""
     n = kernels.legal(S, tb, b, buf)

@@ -49,9 +49,7 @@ def play_games(
     tb = tba[0]
     n_agents = agent_ids.shape[0]
     for i in range(first, game_indices.shape[0], step):
-        # game g in slot i to the end (kernels.start and apply are typed here, not inlined
-        # through a helper of their own: every inlining level copies the rules' IR again);
-        # ok is False if it was stopped as a runaway
+        # game g in slot i to the end; ok is False if it was stopped as a runaway
         g = game_indices[i]
         for s in range(N_PLAYERS):
             seat_agent[i, s] = (s + g) % n_agents

@@ -171,15 +171,125 @@ def _optimize_kernels_only(self):
     with them), or when Python calls that function directly (tests: correct, less fast), so
     only a library compiled for a call from Python gets the module passes; a callee keeps
     numba's per-function passes (add_llvm_module). TACSIM_OPTIMIZE_CALLEES=1: numba's way."""
-    if _nested_depth() == 0 or os.environ.get("TACSIM_OPTIMIZE_CALLEES") == "1":
+    if _nested_depth() == 0 or _numba_way():
         _numba_optimize_final_module(self)
+
+
+def _numba_way() -> bool:
+    return os.environ.get("TACSIM_OPTIMIZE_CALLEES") == "1"
+
+
+def _finalize_linking_once(self):
+    """numba finalises a library by linking its callees' final modules into its own (each
+    holding its own callees', and so on), optimising the lot and making machine code of all of
+    it, at every level of the call tree: Tactics David's 250 functions were linked, checked and
+    emitted 3,869 times. Here a callee's library (compiled at depth > 0) links nothing and makes
+    machine code of its own functions only, whose calls resolve to its callees' machine code,
+    already in the JIT engine; a kernel compiled for a call from Python links its whole call
+    tree, each library once, and is optimised and emitted whole, as numba would. A callee's
+    library is not written to the disk cache (its machine code needs its callees'): see
+    _save_from_python_calls_only."""
+    if _numba_way():
+        return _numba_finalize(self)
+    if _nested_depth() == 0:
+        self._linking_libraries = _call_tree(self._linking_libraries)
+        return _numba_finalize(self)
+    self._raise_if_finalized()
+    self._tacsim_callee = True
+    for library in self._linking_libraries:
+        self._reload_init.update(library._reload_init)
+    self._final_module.verify()
+    # numba's _finalize_final_module, less its check that every numba symbol is defined in the
+    # module (the callees' are declarations here) and the object-cache hook
+    self._finalize_dynamic_globals()
+    self._codegen._add_module(self._final_module)
+    self._finalize_specific()
+    self._finalized = True
+
+
+def _call_tree(libraries):
+    """The libraries a kernel links: its callees', and a callee library's callees' in turn
+    (one that linked nothing itself, _finalize_linking_once), each once."""
+    seen: set[int] = set()
+    tree = []
+    todo = list(reversed(libraries))
+    while todo:
+        library = todo.pop()
+        if id(library) in seen:
+            continue
+        seen.add(id(library))
+        tree.append(library)
+        if getattr(library, "_tacsim_callee", False):
+            todo.extend(reversed(library._linking_libraries))
+    return tree
+
+
+def _serialize_whole_only(self):
+    if getattr(self, "_tacsim_callee", False):
+        raise RuntimeError(f"{self.name}: a callee's library holds only its own machine code")
+    return _numba_serialize(self)
+
+
+def _record_repr_once(self):
+    """numba formats every compile pass's argument types (an event's details), and a state
+    array's Record type prints all its fields: Tactics David's ~190-field state was printed
+    tens of thousands of times per cold compile (about 5 % of it). A Record's fields never
+    change after it is made, so its text is made once."""
+    text = self.__dict__.get("_tacsim_repr")
+    if text is None:
+        text = self.__dict__["_tacsim_repr"] = _numba_record_repr(self)
+    return text
+
+
+def _config_eq(self, other):
+    """numba's TargetConfig.__eq__ (equal values() of every option), answered from the stored
+    values when they are the same dict. numba keys its cache of @overload implementations by
+    the compile's Flags, whose hash covers only the option names, so every look-up compares
+    two Flags (Tactics David: ~300,000 comparisons, each building two dicts of 22 options
+    through property calls, ~5 s of a cold compile)."""
+    if isinstance(other, _targetconfig.TargetConfig) and self._values == other._values:
+        return True
+    return _numba_config_eq(self, other)
+
+
+def _config_hash(self):
+    # numba's own value: the hash of the sorted option names (values() iterated as a dict)
+    return hash(tuple(sorted(self.options)))
 
 
 if not _numba_config.DISABLE_JIT:
     from numba.core import codegen as _codegen
+    from numba.core import targetconfig as _targetconfig
+
+    _numba_config_eq = _targetconfig.TargetConfig.__eq__
+    _targetconfig.TargetConfig.__eq__ = _config_eq
+    _targetconfig.TargetConfig.__hash__ = _config_hash
+
+    _numba_record_repr = types.Record.__repr__
+    types.Record.__repr__ = _record_repr_once
 
     _numba_optimize_final_module = _codegen.CPUCodeLibrary._optimize_final_module
     _codegen.CPUCodeLibrary._optimize_final_module = _optimize_kernels_only
+    _numba_finalize = _codegen.CPUCodeLibrary.finalize
+    _codegen.CPUCodeLibrary.finalize = _finalize_linking_once
+    _numba_serialize = _codegen.CPUCodeLibrary.serialize_using_object_code
+    _codegen.CPUCodeLibrary.serialize_using_object_code = _serialize_whole_only
+
+
+def _save_from_python_calls_only(kernel):
+    """A kernel compiled for a call from another kernel holds only its own machine code
+    (_finalize_linking_once), so only a compile for a call from Python is cached: a warm
+    start loads the kernels Python calls, each whole, and never types their callees."""
+    cache = getattr(kernel, "_cache", None)
+    if cache is None or _numba_way():
+        return
+    save = cache.save_overload
+
+    def save_overload(sig, data):
+        if _nested_depth() == 0:
+            save(sig, data)
+
+    cache.save_overload = save_overload
 
 
 def _decorator(**flags):
@@ -191,6 +301,7 @@ def _decorator(**flags):
             # no_cfunc_wrapper: the C-callable wrapper serves only first-class function values,
             # which tacsim never passes; skipping it saves ~15 ms of compile per kernel
             kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, **flags)(fn)
+            _save_from_python_calls_only(kernel)
             return _one_signature(kernel)
         finally:
             _numba_config.CACHE_DIR = saved

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
@@ -75,7 +75,7 @@ from envs.tactics_david.units import (
 from envs.tactics_david.work_belt import held_slot
 
 
-@njit_inline  # one caller (turn.apply_effect_choice)
+@njit
 def ability_attack(S, tb, b: int, u: int) -> int:
     """Unit u's ability makes its Attack on the unit noted in S["aa_unit"] (Voodoo Doll:
     that unit's Front Strength Rating against its own Front, Duels as usual; R119), then the
@@ -101,7 +101,7 @@ def ability_attack(S, tb, b: int, u: int) -> int:
     return GO_NONE
 
 
-@njit_inline  # one caller (turn.legal_effect_choice)
+@njit
 def legal_chant(S, tb, b: int, out) -> int:
     """STAGE_EFFECT, RESUME_CHANT: after an ally is picked, the Statuses it holds (A_STATUS +
     s: the one it may discard); otherwise the allies the row may pick (within its radius, this
@@ -133,7 +133,7 @@ def legal_chant(S, tb, b: int, out) -> int:
     return n + 1
 
 
-@njit_inline  # one caller (legal_chant)
+@njit
 def _chant_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     """Unit v may be picked by unit u's Chant row: in play, of the row's team, within its
     radius, holding a Status it may discard."""
@@ -149,7 +149,7 @@ def _chant_ok(S, tb, b: int, u: int, row: int, v: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (turn.apply_effect_choice)
+@njit
 def answer_chant(S, tb, b: int, a: int) -> bool:
     """Apply a RESUME_CHANT choice; True while more is asked. Once the player stops (A_END)
     or has picked the most, a Ranged Hit Procedure is made on each picked ally with the row's
@@ -187,7 +187,7 @@ def answer_chant(S, tb, b: int, a: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (turn.step)
+@njit
 def autofire(S, tb, b: int) -> bool:
     """The Engaged unit m ends its Movement Phase: each enemy unit (in id order) whose
     Autofire is active and that may make a Ranged Attack on m regardless of its Facing
@@ -219,7 +219,7 @@ def autofire(S, tb, b: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (autofire)
+@njit
 def _autofire_facing(S, tb, b: int, f: int, m: int) -> int:
     """The facing from which unit f's Autofire attacks unit m (its own first, then N, E, S,
     W), -1 none: f has an active Autofire, is a Ranged unit alive and not Locked in Combat, on
@@ -256,7 +256,7 @@ def _autofire_facing(S, tb, b: int, f: int, m: int) -> int:
     return -1
 
 
-@njit_inline  # one caller (turn.legal_effect_choice)
+@njit
 def legal_lob(S, tb, b: int, out) -> int:
     """STAGE_EFFECT, RESUME_LOB: first the units the ability's target row may pick (in its
     Range Area and Line of Sight: effects.target_ok of the row after its `item` row; A_CELL +
@@ -279,7 +279,7 @@ def legal_lob(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller (turn.apply_effect_choice)
+@njit
 def answer_lob(S, tb, b: int, a: int) -> bool:
     """Apply a RESUME_LOB choice; True while the Item is still to pick. The Item goes to the
     bottom of the Item Deck (its unit's Attack Type follows its Items, TD-25.7), then the
@@ -309,7 +309,7 @@ def answer_lob(S, tb, b: int, a: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (turn.legal_effect_choice)
+@njit
 def legal_steal(S, tb, b: int, out) -> int:
     """STAGE_EFFECT, RESUME_STEAL: the space of each unit the Engaged unit's Steal may loot
     (effects.steal_ok; A_ABILITY was offered only with one)."""
@@ -322,7 +322,7 @@ def legal_steal(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller (turn.apply_effect_choice)
+@njit
 def answer_steal(S, tb, b: int, a: int) -> None:
     """The unit on space a - A_CELL is looted by the Engaged unit: the Loot Procedure
     (items._loot) succeeding on the row's threshold (2+) for each of its Items (R122); its

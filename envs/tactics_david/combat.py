@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_ABILITY,
@@ -274,7 +274,7 @@ def resolve_reflections(S, tb, b: int, a: int) -> None:
     S["refl_count"][b] = 0
 
 
-@njit_inline  # one caller
+@njit
 def duel_condition(att: int, dfn: int, att_str: int, att_max: int, def_str: int, def_max: int):
     """The Duel condition (TD-10.6, R10): one result is out of the other side's reach even with
     its highest roll: the attack beats the defender's best, or the defence holds against the
@@ -356,7 +356,7 @@ def _roll_dice(S, tb, b: int, n_own: int, own_sides: int, mods, role: int, ph: i
     return total, top
 
 
-@njit_inline  # one caller
+@njit
 def _rated(tb, base: int, mods, role: int, ph: int, side: int) -> int:
     """A Strength Rating with the abilities' additions, then their halving (R19)."""
     s = base + mods[role, ph, M_STR + side]
@@ -376,7 +376,7 @@ def begin_procedure(S, tb, b: int, a: int, d: int, side: int) -> None:
     S["fx_res"][b] = (S["fx_res"][b] & keep) | back
 
 
-@njit_inline  # one caller
+@njit
 def before_rows(S, tb, b: int, a: int, d: int, side: int) -> bool:
     """The `before` rows of a's Attack and d's Defend (effects.run_hook), then the "may" row
     the defender's player chose on the pause before them (pause.use_chosen; a new facing
@@ -409,7 +409,7 @@ def type_bits(S, tb, b: int, u: int) -> int:
     return bits
 
 
-@njit_inline  # one caller (contest)
+@njit
 def matchup_types(S, tb, b: int, a: int, d: int, escape: bool):
     """(Attack Type, defender's Unit Type) of a's Attack on d for TD-13.4's matchup: an
     Assassinate attacker's Attack Type cycles by the defender's Unit Type (Physical ->
@@ -495,7 +495,7 @@ def contest(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, escape
     return att, dfn, cannot_die or immune
 
 
-@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
+@njit
 def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at: int,
                 act: int) -> bool:  # fmt: skip
     """One defender's Attack and Defend Procedures: the attack kills when it beats the defence
@@ -589,7 +589,7 @@ def attack_unit(S, tb, b: int, a: int, d: int, side: int, ranged_melee: bool, at
     return False
 
 
-@njit_inline  # one caller
+@njit
 def _maybe_lock(S, tb, b: int, a: int, d: int) -> None:
     """A surviving defender face to face with the attacker in direct contact is Locked in
     Combat with it (TD-16.1, R29)."""
@@ -741,7 +741,7 @@ def ranged_target_ok(S, tb, b: int, u: int, c: int) -> bool:
     return line_of_sight(tb, bf, S["flood"][b], a, facing, c)
 
 
-@njit_inline  # one caller
+@njit
 def legal_combat(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_COMBAT and STAGE_RANGED_SIDE (module docstring)."""
     u = np.int64(S["engaged"][b])
@@ -838,7 +838,7 @@ def _enemy_in_contact(S, tb, b: int, u: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (_fire)
+@njit
 def _hit_roll(S, tb, b: int, u: int):
     """The Ranged Hit Procedure's roll of unit u (TD-10.4, R6): (result, its dice unmodified)."""
     top = S["unit_member"][b, u, 0]
@@ -1030,7 +1030,7 @@ def _attack_done(S, b: int, u: int, counted: bool) -> int:
     return GO_AFTER_ATTACK
 
 
-@njit_inline  # one caller (turn.step)
+@njit
 def resume_procedure(S, tb, b: int, act: int) -> int:
     """The answer `act` to a pause inside a procedure (STAGE_PAUSE, pause.py, R72): the one
     resume switch. The seat asked before the pause comes back; then the paused Ranged Attack
@@ -1100,7 +1100,7 @@ def _team_pick_cell(S, tb, b: int, u: int, cells) -> int:
     return pick_cell(S, tb, b, u, cells, n, not (a >= A_STRIKE and a < A_STRIKE + 4))
 
 
-@njit_inline  # one caller
+@njit
 def _ask_team_pick(S, tb, b: int, u: int, a: int, cells, n: int, ranged: bool) -> bool:
     """Before attack a of unit u on cells[:n]: if an enemy Unit Team there needs its attacked
     member chosen (TD-18.6), ask it (STAGE_TEAM_PICK) of the attacking player (melee) or of

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_END, A_PIECE, A_UNIT, STAGE_ENGAGE
 from envs.tactics_david.grid import line_of_sight, may_stop, range_distance
@@ -67,7 +67,7 @@ K_REPLACE = ut.EFFECT_KINDS.index("replace_unit")
 REPLACE_TEMPORARY = ut.EFFECT_MODES["replace_unit"].index("temporary")
 
 
-@njit_inline  # one caller: effects._apply_effect
+@njit
 def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Unit src stacks under unit v (module docstring); returns the id of the stack now on
     v's space (v, or its new id under src's Player's control)."""
@@ -174,7 +174,7 @@ def declaring(S, tb, b: int) -> int:
     return -1
 
 
-@njit_inline  # one caller: turn.legal_actions
+@njit
 def legal_declare(S, tb, b: int, out) -> int:
     """STAGE_DECLARE: every Root family (A_UNIT + r, r a family with a Root Unit)."""
     n = 0
@@ -185,7 +185,7 @@ def legal_declare(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller: turn.step
+@njit
 def apply_declare(S, tb, b: int, a: int) -> None:
     """The declared Root is the unit's for the rest of the game (RA5); the next Hired Hit
     unit is asked, else the Turn goes on (STAGE_ENGAGE)."""
@@ -253,7 +253,7 @@ def shape_member(S, tb, b: int, u: int) -> int:
     return -1
 
 
-@njit_inline  # one caller: turn.legal_effect_choice
+@njit
 def legal_shape(S, tb, b: int, out) -> int:
     """RESUME_SHAPE: each unit its rows name (A_PIECE + i), or A_END (it stays itself)."""
     u = np.int64(S["eff_unit"][b])

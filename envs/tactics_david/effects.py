@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_CELL, A_END, A_STATUS
@@ -304,7 +304,7 @@ def distance(S, tb, b: int, u: int, v: int) -> int:
     return abs(cu // cols - cv // cols) + abs(cu % cols - cv % cols)
 
 
-@njit  # called ~15 times by conditions_hold: one body, not 15 inlined copies
+@njit
 def _in_set(tb, row: int, k: int, idx: int) -> bool:
     return (np.int64(tb.r_cond_bits[row, k, idx // 64]) >> np.int64(idx % 64)) & 1 != 0
 
@@ -446,7 +446,7 @@ def conditions_hold(S, tb, b: int, row: int, src: int, tgt: int, opp: int, my_si
     return True
 
 
-@njit_inline  # one caller
+@njit
 def _backed(S, tb, b: int, u: int, side: int) -> bool:
     """A unit stands in direct contact with unit u on the edge opposite its `side` (F/L/R/B)."""
     rel = 0
@@ -654,7 +654,7 @@ def range_rating(S, tb, b: int, u: int) -> int:
     return max(r + tb.t_range_mod[tt], 0)
 
 
-@njit_inline  # one caller
+@njit
 def _until(tb, row: int) -> int:
     d = np.int64(tb.r_duration[row])
     if d == DUR_PROCEDURE or d == DUR_PROC_DUEL:
@@ -664,7 +664,7 @@ def _until(tb, row: int) -> int:
     return UNTIL_DISENGAGED
 
 
-@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
+@njit
 def _apply_effect(S, tb, b: int, row: int, src: int, v: int) -> int:
     """Ability row `row` of unit src acts on unit v (one switch over the effect kinds; a kind
     or mode not interpreted yet does nothing); returns the unit on v's space afterwards (v,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david.record import AXIS_EAST_WEST
 
 # row and column step of each facing (N, E, S, W)
@@ -55,7 +55,7 @@ def may_stop(tb, bf: int, mtype: int, cell: int) -> bool:
     return tb.bf_height[bf, cell] <= tb.m_occupy[mtype]
 
 
-@njit_inline  # one caller
+@njit
 def rise_run(tb, bf: int, a: int, facing: int, t: int):
     """(Rise, Run) of space t from a unit on space a facing `facing` (TD-15.1)."""
     cols = np.int64(tb.bf_cols[bf])
@@ -95,7 +95,7 @@ def blocks_los(tb, bf: int, fl, cell: int) -> bool:
     )
 
 
-@njit_inline  # one caller
+@njit
 def line_of_sight(tb, bf: int, fl, a: int, facing: int, t: int) -> bool:
     """Line of Sight from a unit on a (facing `facing`) to space t ahead of it (TD-15.7): the
     line from the middle of its front edge to the middle of t's nearest parallel edge passes no

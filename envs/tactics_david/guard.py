@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david.actions import (
     A_ABILITY,
     A_END,
@@ -71,7 +71,7 @@ Q_DISCARD = 1  # gd_q: an Item to discard (Incineration, R108)
 Q_GUARD = 2  # gd_q: tdabJ: a death an allied Guard unit may take on (R140)
 
 
-@njit_inline  # one caller (turn.step)
+@njit
 def ask_question(S, tb, b: int, go: int) -> bool:
     """At a hand-off of turn.step: tdabJ: first the first unit (id order) whose Dead Status
     waits for Guard (gd_die; of its player: A_STATUS + s, the Guard unit takes s, or A_END,
@@ -163,7 +163,7 @@ def legal_question(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller (turn.step)
+@njit
 def answer_question(S, tb, b: int, a: int) -> int:
     """Unwavering: roll its die (A_ABILITY) or not (A_END); unless the roll met the row (1 D6
     of 3 or more) the unit acquires Fearful now, with every consequence of it
@@ -225,7 +225,7 @@ def answer_question(S, tb, b: int, a: int) -> int:
 # --- Guard (TD-22.2.103, R105): an ally's death taken as Paralyzed or Frozen ------------------
 
 
-@njit_inline  # one caller (combat.attack_unit)
+@njit
 def guard_offer(S, tb, b: int, d: int) -> bool:
     """Defender d has lost and would acquire the Dead Status: the Guard unit that may take it
     on (units.guard_unit) is noted in pz_src; returns whether there is one (R105)."""
@@ -250,7 +250,7 @@ def legal_guard(S, tb, b: int, g: int, out) -> int:
     return n + 1
 
 
-@njit_inline  # one caller (combat.attack_unit)
+@njit
 def guard_take(S, tb, b: int, d: int, act: int) -> bool:
     """The answer to the Guard question: the Guard unit acquires the chosen Status (until
     discarded) and the defender d does not acquire the Dead Status; A_END: it does (units.kill

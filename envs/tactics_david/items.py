@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d, shuffle_prefix
 from envs.tactics_david import tables as T
 from envs.tactics_david import unit_tables as ut
@@ -238,7 +238,7 @@ def _usable_item(S, tb, b: int, u: int, first: int, last: int) -> int:
     return -1
 
 
-@njit_inline  # one caller
+@njit
 def legal_item(S, tb, b: int, out) -> int:
     """Legal actions of STAGE_ITEM, STAGE_ITEM_TARGET, STAGE_ITEM_STATUS, STAGE_ACQUIRE."""
     stage = S["stage"][b]
@@ -297,7 +297,7 @@ def legal_item(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # small: items.apply_item and effects._apply_effect (Chimaeric Reaction)
+@njit
 def set_unit_type(S, tb, b: int, u: int, t: int) -> None:
     """Amulet of Shifting (TD-25.7): unit u's Unit Type becomes t for the rest of the game; its
     Attack Type follows (TD-3.3) unless an Accessory sets it; Statuses the new type cannot
@@ -539,7 +539,7 @@ def _eligible(S, tb, b: int, u: int, i: int) -> bool:
     return in_play(S, tb, b, u) and S["unit_lock"][b, u] < 0 and may_equip(S, tb, b, u, i)
 
 
-@njit_inline  # one caller
+@njit
 def begin_acquisition(S, tb, b: int) -> int:
     """End of the Attacking Player's Turn (TD-12.1, R9): with kills this Turn, roll 1 D6
     against the threshold of the kill count (5 or more kills: no roll); on a success the top
@@ -585,7 +585,7 @@ def _legal_acquire(S, tb, b: int, out) -> int:
     return n + 1
 
 
-@njit_inline  # one caller
+@njit
 def _apply_acquire(S, tb, b: int, a: int) -> bool:
     """Equip the top card to the chosen unit (its old Item of that type to the deck's bottom),
     or decline; then the Turn ends (apply_item returns GO_END_TURN). tdabG: a unit with Work
@@ -656,7 +656,7 @@ def legal_deck_pick(S, tb, b: int, row: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller: turn.apply_effect_choice
+@njit
 def apply_deck_pick(S, tb, b: int, u: int, a: int, row: int) -> None:
     """Unit u takes Item a - A_PIECE out of the Item Deck and equips it (the Item it held of
     that Type goes into the deck: Alchemy's swap, of two the first slot's, R123); then the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.threads import over_games
 from envs.tactics_david import turn
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_GAME_OVER
@@ -31,7 +31,7 @@ from envs.tactics_david.units import seat_scores
 # --- one game ----------------------------------------------------------------------------------
 
 
-@njit_inline
+@njit
 def count_army(S, b: int) -> None:
     """S["army_bought"][b]: the units each seat bought, by units.yaml row (members of a
     Stacked Unit each count), from the armies the reset bought."""
@@ -45,7 +45,7 @@ def count_army(S, b: int) -> None:
                 S["army_bought"][b, u // MAX_UNITS, prof] += 1
 
 
-@njit_inline
+@njit
 def write_score(S, tb, b: int) -> None:
     """Each seat's final score (state.py "score"): units.seat_scores, the Purchase Cost of its
     units in play or, with turn_score=kills, the enemy units it killed."""
@@ -55,7 +55,7 @@ def write_score(S, tb, b: int) -> None:
         S["score"][b, p] = score[p]
 
 
-@njit_inline  # typed inside run_games / play_games: no module of its own on a start-up path
+@njit
 def start(S, tb, b, seed, game_index, out):
     """A new game in slot b from (seed, game_index) alone; its first decision's legal actions
     in out[:n] and n."""
@@ -73,7 +73,7 @@ def start(S, tb, b, seed, game_index, out):
 legal = turn.legal_actions
 
 
-@njit_inline  # typed inside run_games / play_games (see run_games)
+@njit
 def apply(S, tb, b, a, out):
     """Apply legal action a to game b and advance; the next decision's legal actions in
     out[:n] and n. A game that ends here gets its scores (write_score)."""
@@ -86,7 +86,7 @@ def apply(S, tb, b, a, out):
 # --- masks -------------------------------------------------------------------------------------
 
 
-@njit_inline
+@njit
 def write_mask(mask_row, buf, n):
     """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
     for i in range(mask_row.shape[0]):
@@ -270,7 +270,7 @@ def aec_observe(S, tba, me, out):
 
 
 # --- one game from Python (tests, tools) -------------------------------------------------------
-# start and apply are inlined into run_games and play_games. Called from Python, each would be
+# start and apply are called by run_games and play_games. Called from Python, each would be
 # compiled as a kernel of its own, with the whole rules tree typed, linked and emitted once
 # more (tens of seconds of a cold test run). These two go through run_games instead.
 

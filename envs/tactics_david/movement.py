@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import (
     A_CELL,
@@ -307,7 +307,7 @@ def _charge_toward(S, tb, b: int, u: int, d: int, allies: bool, here: int) -> bo
     return n > 0 and nearest_distance(S, tb, b, u, line[0], allies) < here
 
 
-@njit_inline
+@njit
 def _legal_forced(S, tb, b: int, u: int, out) -> int:
     """Legal actions of a Movement Phase a Status forces (R33), before its Movement or Charge
     Procedure. Fearful (FORCE_FLEE, TD-20.8): a charge toward the nearest ally, turning first
@@ -343,7 +343,7 @@ def _legal_forced(S, tb, b: int, u: int, out) -> int:
     return n
 
 
-@njit_inline
+@njit
 def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
     """The farthest space among the first k of the line where u may stop, -1 none."""
     bf = np.int64(S["battlefield"][b])
@@ -355,7 +355,7 @@ def _stop_along(S, tb, b: int, u: int, line, n: int, k: int) -> int:
     return -1
 
 
-@njit_inline  # one caller
+@njit
 def _charge_any_path(S, tb, b: int, u: int, out) -> int:
     """STAGE_CHARGE_DIST for a Unit Team with Ride the Lightning (TD-22.2.168, R94): the
     passed charge's distance along any orthogonal path, not only the straight line: through
@@ -497,7 +497,7 @@ def legal_move(S, tb, b: int, out) -> int:
     return n + 1
 
 
-@njit_inline
+@njit
 def _whip_allies(S, tb, b: int, u: int, out, n: int) -> int:
     """Append A_UNIT + k for each ally the engaged unit's Whip may give an extra Movement
     Procedure (TD-25.9, R37: an ally in play of the Whip's root, within its radius in steps,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
@@ -229,7 +229,7 @@ def find_defend_may(S, tb, b: int, a: int, d: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (combat.before_rows)
+@njit
 def use_chosen(S, tb, b: int, a: int, d: int) -> None:
     """The "may" row the defender's player chose (pz_use_row) acts on defender d, in its place
     among the `before` Defend rows: its roll first (asked before the roll: the roll tells the
@@ -306,7 +306,7 @@ def ask_bread(S, tb, b: int, go: int) -> bool:
     return False
 
 
-@njit_inline  # one caller (turn.apply_pause)
+@njit
 def answer_bread(S, tb, b: int, a: int) -> int:
     """Discard the chosen Status with the Bread, which goes to the bottom of the Item Deck
     (an Expendable, used up), or keep them all (A_END); then the stage and hand-off the
@@ -324,7 +324,7 @@ def answer_bread(S, tb, b: int, a: int) -> int:
     return np.int64(S["pz_bread_go"][b])
 
 
-@njit_inline  # one caller (turn.legal_actions)
+@njit
 def legal_pause(S, tb, b: int, out) -> int:
     """STAGE_PAUSE's legal actions: the Statuses the Bread may discard, or yes (A_ABILITY) to
     Lucky and Target Practice, or the defender's "may": yes, a new facing, or a space beside
@@ -377,7 +377,7 @@ def end_pause(S, b: int) -> int:
     return at
 
 
-@njit_inline  # one caller (combat.resume_procedure)
+@njit
 def take_may(S, b: int, a: int) -> None:
     """The defender's player answered the "may" (A_END: not used): note the row and the
     answer's argument for use_chosen."""

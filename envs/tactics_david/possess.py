@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import (
     A_ABILITY,
@@ -142,7 +142,7 @@ def grapple_units(S, tb, b: int, u: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller: combat.apply_combat, after the "D: Combat Pha." rows ran
+@njit
 def ask_grapple(S, tb, b: int) -> None:
     """The pull noted by the row (eff_next RESUME_GRAPPLE): asked if a unit is to be pulled,
     else dropped (the Combat Phase goes on)."""
@@ -154,7 +154,7 @@ def ask_grapple(S, tb, b: int) -> None:
         S["eff_next"][b] = 0
 
 
-@njit_inline  # one caller: turn.legal_effect_choice
+@njit
 def legal_grapple(S, tb, b: int, out) -> int:
     """RESUME_GRAPPLE: the units left to pull, by their spaces; RESUME_GRAPPLE_CELL: the
     spaces the picked unit (fx_pick[0]) may go to."""
@@ -171,7 +171,7 @@ def legal_grapple(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller: turn.apply_effect_choice
+@njit
 def answer_grapple(S, tb, b: int, a: int) -> None:
     """The unit picked (then asked where it goes), or the space it goes to: it moves there
     keeping its facing and leaves its Combat Lock; then the next unit, or the Combat Phase
@@ -244,7 +244,7 @@ def ask_learn(S, tb, b: int, u: int) -> bool:
     return True
 
 
-@njit_inline  # one caller: turn.apply_effect_choice
+@njit
 def answer_learn(S, tb, b: int, a: int) -> None:
     """Learn answered: the unit acquires the picked unit's ability (its top member's, R134)
     until the end of this Player's Turn, or none (A_END)."""
@@ -256,7 +256,7 @@ def answer_learn(S, tb, b: int, a: int) -> None:
     S["eff_next"][b] = 0
 
 
-@njit_inline  # one caller: movement.apply_move, once an Escape is won
+@njit
 def ask_shed(S, tb, b: int, u: int, v: int) -> None:
     """Unit u won its Escape from enemy unit v: if one of u's acting abilities has Shed's
     Marker row (`custom`, before the Escape), its player is asked whether to leave a Marker
@@ -277,7 +277,7 @@ def ask_shed(S, tb, b: int, u: int, v: int) -> None:
                 return
 
 
-@njit_inline  # one caller: turn.apply_effect_choice
+@njit
 def answer_shed(S, b: int, a: int) -> None:
     """Shed answered: with A_ABILITY the enemy (fx_pick[0]) is Locked in Combat with a Marker
     on the space the unit escaped from (its space now; the lock keeps its Turn); then the
@@ -293,7 +293,7 @@ def answer_shed(S, b: int, a: int) -> None:
     S["stage"][b] = STAGE_MOVE
 
 
-@njit_inline  # one caller: combat.apply_combat, as a strike's Area of Attack is placed
+@njit
 def strike_markers(S, b: int, cells, n: int) -> None:
     """Shed Markers on the spaces cells[:n] are Attacked: each is removed, and the unit
     Locked with it is no longer Locked in Combat (R135)."""
@@ -306,7 +306,7 @@ def strike_markers(S, b: int, cells, n: int) -> None:
                 break
 
 
-@njit_inline  # one caller: turn.legal_engage
+@njit
 def legal_possessed(S, tb, b: int, p: int, out, n: int) -> int:
     """Append A_CELL + its space for each unit Player p Possessed this Turn that may act and
     was not Engaged yet this Turn (TD-7.2, R137); returns the new count."""

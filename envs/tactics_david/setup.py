@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import randint, roll_d6, seed_stream, shuffle_prefix
 from envs.tactics_david.actions import (
     A_CELL,
@@ -158,7 +158,7 @@ def class_counts(S, tb, b: int, p: int):
     return light, med, heavy
 
 
-@njit_inline
+@njit
 def random_army(S, tb, b: int, p: int) -> None:
     """A random legal army for seat p under the purchase limit and the army type (module
     docstring; TD-6, TD-17, I12, I25)."""
@@ -412,7 +412,7 @@ def roll_off(S, b: int) -> None:
     S["stage"][b] = STAGE_FIRST
 
 
-@njit_inline
+@njit
 def _legal_buy(S, tb, b: int, p: int, out) -> int:
     """STAGE_BUY: the top units of the pieces seat p may still buy (setup._may_buy) and A_END
     once it holds a unit (or can buy none); STAGE_BUY_STACK: the next lower members of the
@@ -458,7 +458,7 @@ def _legal_buy(S, tb, b: int, p: int, out) -> int:
     return n
 
 
-@njit_inline
+@njit
 def _apply_buy(S, tb, b: int, p: int, a: int) -> None:
     """A decision of STAGE_BUY / STAGE_BUY_STACK (_legal_buy): a piece's top unit, its next
     lower member, the piece bought (A_END in STAGE_BUY_STACK, or its third member) or the
@@ -493,7 +493,7 @@ def _apply_buy(S, tb, b: int, p: int, a: int) -> None:
     S["stage"][b] = STAGE_BUY
 
 
-@njit_inline
+@njit
 def _free_deploy_cell(S, tb, b: int, p: int, u: int, out, n: int) -> int:
     """Append to out the spaces of p's Deployment area where unit u may stand (TD-5.1-5.2)."""
     bf = np.int64(S["battlefield"][b])

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david.actions import A_FACE, STAGE_MOVE
 from envs.tactics_david.effects import ability_on
 from envs.tactics_david.record import TEAM_CARRY, TEAM_CIRCUMVENT
@@ -79,7 +79,7 @@ def team_mtype(S, tb, b: int, u: int) -> int:
     return m
 
 
-@njit_inline  # one caller
+@njit
 def may_join(S, tb, b: int, u: int, c: int) -> bool:
     """Whether unit u's Movement Procedure may end on space c by forming a Unit Team with the
     own unit there (TD-18.2): u is the Engaged unit and moves alone; c holds exactly one unit,
@@ -116,7 +116,7 @@ def move_team(S, b: int, u: int, cell: int) -> None:
     S["unit_no_move"][b, v] = 1
 
 
-@njit_inline  # one caller
+@njit
 def partner_left_dead(S, tb, b: int, u: int) -> bool:
     """Unit u, in play, shares its space with a Team partner that is Dead: it must move to
     another space at its first opportunity (TD-18.7)."""
@@ -138,7 +138,7 @@ def attack_edge(tb, bf: int, cell: int, from_cell: int) -> int:
     return 3 if dc < 0 else 1
 
 
-@njit_inline  # one caller
+@njit
 def team_struck(S, tb, b: int, a: int, c: int) -> int:
     """The member of the Team on space c that an attack by unit a strikes, or -1 when c holds
     no Team of two units in play (every unit there is attacked). Only one member is ever
@@ -197,7 +197,7 @@ def clear_picks(S, b: int) -> None:
         S["unit_team_hit"][b, u] = 0
 
 
-@njit_inline  # one caller (turn.legal_actions)
+@njit
 def legal_orient(S, tb, b: int, out) -> int:
     """STAGE_ORIENT (TD-9.7): the side of the space the member that moved in stands on."""
     for d in range(4):
@@ -205,7 +205,7 @@ def legal_orient(S, tb, b: int, out) -> int:
     return 4
 
 
-@njit_inline  # one caller (turn.step)
+@njit
 def apply_orient(S, tb, b: int, a: int) -> None:
     """The Orientation Procedure (TD-9.7): the Engaged member stands on side a - A_FACE, its
     partner opposite; the Movement Phase goes on (a Facing Procedure may follow, TD-18.2)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import tables as T
 from envs.tactics_david import unit_tables as ut
 from envs.tactics_david.actions import A_TRADE, STAGE_EFFECT
@@ -76,7 +76,7 @@ def trail_stops(S, tb, b: int, c: int, mtype: int) -> bool:
     return row >= 0 and tb.r_mode[row] == TRAIL_STOP
 
 
-@njit_inline  # one caller
+@njit
 def _path(S, tb, b: int, u: int, start: int, dest: int, mtype: int, limit: int, avoid, out):
     """A shortest path of unit u from start to dest in orthogonal steps, at most `limit`, by the
     movement rules (through allies, not enemies, over what mtype passes; no further than a
@@ -145,7 +145,7 @@ def trail_moved(S, tb, b: int, u: int, start: int, team: bool, charged: bool, li
     mtype = team_mtype(S, tb, b, u)  # the type it moves with (a Team's, TD-18.4)
     path = np.empty(MAX_CELLS, dtype=np.int64)
     n = np.int64(-1)
-    for attempt in range(2):  # one call site: _path is inlined once (compile time)
+    for attempt in range(2):  # one call site of _path (compile time)
         avoid = not charged and attempt == 0  # first avoiding the markers (R111)
         n = _path(S, tb, b, u, start, dest, mtype, cells if charged else limit, avoid, path)
         if n >= 0 or not avoid:
@@ -176,7 +176,7 @@ def trail_moved(S, tb, b: int, u: int, start: int, team: bool, charged: bool, li
     return stop
 
 
-@njit_inline  # one caller: turn.apply_engage
+@njit
 def clear_trail(S, tb, b: int, u: int) -> None:
     """Unit u is Engaged: its trail markers are removed (TD-22.2.70 "until the next time this
     Unit is Engaged")."""
@@ -185,7 +185,7 @@ def clear_trail(S, tb, b: int, u: int) -> None:
             S["trail_unit"][b, c] = -1
 
 
-@njit_inline  # one caller: turn.apply_engage
+@njit
 def ask_study(S, tb, b: int, u: int) -> bool:
     """The Engaged unit u has Study and is neither Dead nor Petrified (its row's condition):
     its Player sees the top two Item Deck cards and, with two there, is asked whether to swap
@@ -216,7 +216,7 @@ def ask_study(S, tb, b: int, u: int) -> bool:
     return False
 
 
-@njit_inline  # one caller: turn.apply_effect_choice
+@njit
 def answer_study(S, b: int, a: int) -> None:
     """Keep (A_END) or swap (A_TRADE) the top two Item Deck cards; the player knows both."""
     n = np.int64(S["deck_count"][b])

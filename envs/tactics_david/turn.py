@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david import ability_attacks, combat, control, items, movement, setup, teams
 from envs.tactics_david.actions import (
     A_CELL,
@@ -176,7 +176,7 @@ from envs.tactics_david.units import (
 MAX_AUTO = 256  # forced A_END steps in one advance: more than a game can make in a row
 
 
-@njit_inline  # one caller
+@njit
 def legal_engage(S, tb, b: int, out) -> int:
     """STAGE_ENGAGE (TD-7.2-7.4): Engage any own unit in play not yet Engaged this Turn; end
     the Turn, unless a unit Locked in Combat has still to attack or Escape (TD-16.3)."""
@@ -197,7 +197,7 @@ def legal_engage(S, tb, b: int, out) -> int:
     return n
 
 
-@njit_inline  # one caller (step): its ability hooks link no module of their own
+@njit
 def apply_engage(S, tb, b: int, a: int) -> int:
     """Engage a unit or end the Turn. On Engagement its Statuses' `on_engagement` rows run
     (TD-20: Paralyzed, Blinded, Poisoned, Fearful, Haste, Enraged, Petrified, Confused); then
@@ -265,7 +265,7 @@ def after_engagement_rows(S, tb, b: int, u: int, out: int) -> int:
     return GO_ITEM_PHASE_1  # the Item Phase, then the Movement Phase
 
 
-@njit_inline  # one caller
+@njit
 def legal_effect_choice(S, tb, b: int, out) -> int:
     """STAGE_EFFECT (R34): discard the Status (A_STATUS + s) or keep it (A_END); or the
     targets of the ability used instead of the Attack (effects.legal_ability_targets)."""
@@ -340,7 +340,7 @@ def legal_effect_choice(S, tb, b: int, out) -> int:
     return 2
 
 
-@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
+@njit
 def apply_effect_choice(S, tb, b: int, a: int) -> int:
     """Discard the Status or keep it, then resume: the paused Engagement scan at the next
     Status, or the Combat Phase after an attack whose kill allowed the discard (Enraged). Fearful discarded this way may not be acquired again this Turn (TD-20.8)."""
@@ -528,16 +528,15 @@ def legal_actions(S, tb, b: int, out) -> int:
     return 0
 
 
-@njit  # not inlined: numba copies an inlined IR at a cost ~ its size squared
+@njit
 def step(S, tb, b: int, a: int, out) -> int:
     """Apply legal action a (the caller checked), then apply forced A_END decisions until a
     real one is asked or the game is over; returns that decision's legal actions in out[:n]
     and n (0 once over).
 
-    Inlined into kernels.apply (its one caller), with no wrapper levels between the kernel
-    and the chapter functions: the whole rules tree is linked into one module, not once more
-    per level (compile time, docs/adding_a_ruleset.md, "Habits that keep compile time
-    bounded"). The phase hand-offs run in its inner loop (actions.GO_*)."""
+    Called by kernels.apply (its one caller). The phase hand-offs run in its inner loop
+    (actions.GO_*): each phase's function returns the one that follows instead of calling
+    it, so the call tree stays shallow."""
     S["decisions"][b] += 1
     for _ in range(MAX_AUTO):
         stage = S["stage"][b]  # the decision asked, applied (one call site per phase)

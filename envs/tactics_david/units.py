@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.core.rng import roll_d
 from envs.tactics_david.actions import STAGE_ENGAGE, STAGE_GAME_OVER
 from envs.tactics_david.grid import offset_cell
@@ -74,7 +74,7 @@ def in_play(S, tb, b: int, u: int) -> bool:
     return S["unit_place"][b, u] == PLACE_FIELD and S["unit_status"][b, u, tb.status_dead] == 0
 
 
-@njit_inline
+@njit
 def named_by_space(S, b: int, v: int) -> bool:
     """Whether an action naming v's Grid Space (A_CELL + c) picks v: the space's first unit,
     so a Unit Team's space is offered once, for the member it picks (R145)."""
@@ -132,7 +132,7 @@ def unit_class(S, tb, b: int, u: int) -> int:
     return np.int64(1) if points == 2 else np.int64(2)
 
 
-@njit_inline  # one caller
+@njit
 def put(S, b: int, u: int, cell: int) -> None:
     """Stand unit u on an empty space (a Unit Team's second slot comes with TD-18)."""
     S["cell_unit"][b, cell, 0] = u
@@ -324,7 +324,7 @@ def guard_unit(S, tb, b: int, d: int) -> int:
     return -1
 
 
-@njit_inline  # one caller (kill)
+@njit
 def guard_defers(S, tb, b: int, u: int, killer_seat: int) -> bool:
     """tdabJ (R140): unit u would acquire the Dead Status and an allied Guard unit could take
     Paralyzed or Frozen instead: the death waits in S["gd_die"] (with the killer's seat and
@@ -579,7 +579,7 @@ def run_status_rows(S, tb, b: int, u: int, trigger: int, first: int) -> int:
     return out
 
 
-@njit_inline  # one caller
+@njit
 def end_of_turn_statuses(S, tb, b: int) -> None:
     """At the end of either player's Turn: enemies in direct contact with a Feared unit (or one
     counting as Feared: Mask of Fear, TD-25.8) acquire Fearful (TD-20.19), then every Status with a duration in Turns counts one down."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit, njit_inline
+from envs.core.jit import njit
 from envs.tactics_david.actions import A_BELT, A_TRADE
 from envs.tactics_david.record import PERM_ITEM_BELT
 from envs.tactics_david.state import N_ITEM_TYPES
@@ -67,7 +67,7 @@ def action_slot(a: int, base: int) -> int:
     return np.int64(a - base)
 
 
-@njit_inline  # one caller (items.legal_item)
+@njit
 def trade_action(t: int, j: int) -> int:
     """The Trade action for Type t and pair j: bit 0 the Engaged unit's second slot, bit 1 the
     partner's second slot (j = 0: both first slots, A_TRADE + t)."""
@@ -76,7 +76,7 @@ def trade_action(t: int, j: int) -> int:
     return np.int64(A_BELT + (j - 1) * N_ITEM_TYPES + t)
 
 
-@njit_inline  # one caller (items.apply_item)
+@njit
 def trade_slots(a: int):
     """(the Engaged unit's slot, the partner's slot) a Trade action exchanges."""
     if a < A_BELT:

@@ -1,8 +1,18 @@
 """envs/core/jit.py: the LLVM module passes run only for kernels compiled for a call from
-Python, not again for every callee compiled while its caller is typed."""
+Python, not again for every callee compiled while its caller is typed; a callee's library holds
+its own code only and the kernel Python calls links its whole tree once; only kernels compiled
+for a call from Python are cached; numba's Flags comparisons and Record printing give numba's
+own answers."""
+
+import os
+import subprocess
+import sys
+import textwrap
 
 import numba
+import numpy as np
 import pytest
+from numba.core.compiler import Flags
 
 from envs.core import jit
 
@@ -38,3 +48,116 @@ def test_only_the_kernel_python_calls_gets_the_module_passes(monkeypatch):
     assert not any(name.endswith("_plus_one") and "twice" not in name for name in optimised)
     assert jit._nested_depth() == 0  # the depth is unwound after the nested compile
     assert _plus_one_kernel(4) == 5  # the callee alone, called from Python, runs as well
+
+
+def _defined(library) -> set[str]:
+    return {f.name for f in library._final_module.functions if not f.is_declaration}
+
+
+def _library(dispatcher):
+    (cres,) = dispatcher.overloads.values()
+    return cres.library
+
+
+def _leaf(x):
+    return x - 1
+
+
+def _middle(x):
+    return _leaf_kernel(x) * 3
+
+
+def _top(x):
+    return _middle_kernel(x) + 100
+
+
+_leaf_kernel = jit._one_signature(numba.njit(cache=False)(_leaf))
+_middle_kernel = jit._one_signature(numba.njit(cache=False)(_middle))
+_top_kernel = jit._one_signature(numba.njit(cache=False)(_top))
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_a_callee_holds_its_own_code_and_the_kernel_links_the_whole_tree(monkeypatch):
+    monkeypatch.delenv("TACSIM_OPTIMIZE_CALLEES", raising=False)
+    linked = {}
+    real = jit._numba_optimize_final_module
+
+    def spy(library):
+        linked[library.name] = _defined(library)  # linked, before LLVM inlines it away
+        real(library)
+
+    monkeypatch.setattr(jit, "_numba_optimize_final_module", spy)
+    assert _top_kernel(5) == 112  # (5 - 1) * 3 + 100: the tree links and runs
+    middle, top = _library(_middle_kernel), _library(_top_kernel)
+    assert getattr(middle, "_tacsim_callee", False)
+    assert not getattr(top, "_tacsim_callee", False)
+    assert any("_middle" in n for n in _defined(middle))
+    assert not any("_leaf" in n for n in _defined(middle))  # declared only, not linked in
+    # the kernel links its callee's callee too, so LLVM can inline it and it runs on its own
+    assert list(linked) == [top.name], linked
+    assert any("_leaf" in n for n in linked[top.name]), linked
+    assert _middle_kernel(2) == 3  # a callee called from Python runs on the engine's code
+    with pytest.raises(RuntimeError, match="own machine code"):
+        middle.serialize_using_object_code()
+
+
+_CACHED = """
+import sys
+sys.path.insert(0, {root!r})
+import numba
+from envs.core import jit
+
+def leaf(x):
+    return x * 7
+
+def top(x):
+    return leaf_kernel(x) + 1
+
+leaf_kernel = numba.njit(cache=True)(leaf)
+jit._save_from_python_calls_only(leaf_kernel)
+leaf_kernel = jit._one_signature(leaf_kernel)
+top_kernel = numba.njit(cache=True)(top)
+jit._save_from_python_calls_only(top_kernel)
+top_kernel = jit._one_signature(top_kernel)
+print(top_kernel(6), top_kernel.stats.cache_hits.get(top_kernel.signatures[0], 0))
+"""
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_only_kernels_python_calls_are_cached_and_they_load_whole(tmp_path):
+    """A fresh process compiles and caches `top` only; a second one loads it from the cache
+    (a hit, nothing compiled) and it runs: the cached kernel holds its callee's code."""
+    script = tmp_path / "cached_kernels.py"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script.write_text(textwrap.dedent(_CACHED.format(root=root)))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TACSIM_OPTIMIZE_CALLEES", None)
+    runs = [
+        subprocess.run(
+            [sys.executable, str(script)], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs == [["43", "0"], ["43", "1"]], runs
+    indexes = sorted(p.name for p in (tmp_path / "cache").rglob("*.nbi"))
+    assert len(indexes) == 1 and ".top-" in indexes[0], indexes
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_flags_compare_and_hash_as_numba_does():
+    a, b, c = Flags(), Flags(), Flags()
+    a.nrt = True
+    b.nrt = True
+    c.nrt = False  # numba's default, stored: equal to a Flags that never set it
+    for x in (a, b, c, Flags()):
+        assert hash(x) == hash(tuple(sorted(x.values())))
+        for y in (a, b, c, Flags()):
+            assert (x == y) == (x.values() == y.values())
+    assert a == b and c == Flags() and a != c
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_a_record_prints_as_numba_prints_it():
+    record = numba.typeof(np.zeros(1, dtype=[("a", np.int8), ("b", np.float64, (3,))])).dtype
+    assert repr(record) == jit._numba_record_repr(record)
+    assert repr(record) == repr(record) and "('b'" in repr(record)

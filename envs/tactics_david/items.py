@@ -650,10 +650,20 @@ def legal_deck_pick(S, tb, b: int, row: int, out) -> int:
     n = 0
     for k in range(S["deck_count"][b]):
         i = np.int64(S["deck"][b, k])
-        if deck_pick_ok(S, tb, b, u, row, i):
+        if deck_pick_ok(S, tb, b, u, row, i) and not _card_below(S, b, k, i):
             out[n] = A_PIECE + i
             n += 1
     return n
+
+
+@njit
+def _card_below(S, b: int, k: int, i: int) -> bool:
+    """Whether a card of Item i lies below deck[k] (tdbuy: a bought copy discarded makes two
+    cards of one Item, R141; one action names both)."""
+    for j in range(k):
+        if S["deck"][b, j] == i:
+            return True
+    return False
 
 
 @njit_inline  # one caller: turn.apply_effect_choice

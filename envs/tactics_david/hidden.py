@@ -21,7 +21,8 @@ actions):
   the Item it is buying (STAGE_BUY_ITEM_UNIT) another Item it may buy; if the redrawn army
   leaves it none, the redraw is tried again (REDRAW_TRIES), then the reserve is kept;
 - the Item Deck is reordered (its order is hidden from both players, I10; its contents are
-  public: every Item not on a unit), but for the top cards `me` saw by Study (R116), and so
+  public: every Item not on a unit), but for the top cards `me` saw by Study (R116) or is
+  acquiring (STAGE_ACQUIRE: the top card, shown to the acquiring player, TD-12.2), and so
   that a second card of an Item `me` saw (a bought copy, R141) does not come where `me` would
   see it (a few tries, else the order is kept); the other seat's Study knowledge becomes the
   cards now lying where it knew its cards;
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.tactics_david.actions import STAGE_ACQUIRE
 from envs.tactics_david.army import (
     ARMY_FREE,
     ITEM_SHARE,
@@ -269,6 +271,8 @@ def resample_hidden(
     # the Item Deck's order, but the cards `me` knows by Study where they are (R116); a second
     # card of one Item (a bought copy, R141) must not come where `me` would see it
     known = _known_positions(S, me)
+    if S["stage"][0] == STAGE_ACQUIRE and S["current"][0] == me and n > 0:
+        known.add(n - 1)  # the card `me` is acquiring: drawn, so `me` knows it (TD-12.2)
     free = [k for k in range(n) if k not in known]
     seen = _study_view(S, me)
     cards = np.sort(S["deck"][0, free])

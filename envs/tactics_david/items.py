@@ -73,6 +73,7 @@ from envs.tactics_david.units import (
     in_play,
     is_dead,
     may_act,
+    named_by_space,
     side_of,
     unit_class,
 )
@@ -351,8 +352,8 @@ def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
     cols = np.int64(tb.bf_cols[bf])
     c = np.int64(S["unit_cell"][b, u])
     for v in range(N_UNIT_IDS):
-        if v == u or S["unit_place"][b, v] != PLACE_FIELD:
-            continue
+        if v == u or S["unit_place"][b, v] != PLACE_FIELD or not named_by_space(S, b, v):
+            continue  # a Unit Team's space names its first member (apply_item, R145)
         w = np.int64(S["unit_cell"][b, v])
         d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
         if is_dead(S, tb, b, v):

@@ -1,8 +1,7 @@
 """Tactics David filling the ruleset contract (envs/core/ruleset.py): what the generic tools use.
 
-In progress (envs/registry.py): whole games play through the whole contract, but clauses of
-docs/rules/tactics_david.md are still "to implement" (Unit Teams, Lucky, Giant's Bread,
-abilities, ...; the doc's Engine section).
+Playable (envs/registry.py): every clause of docs/rules/tactics_david.md is run (the last:
+TD-6.1.1, the Items bought with an army).
 
 Options (`ruleset(options=...)`, `--option KEY=VALUE`), each set its own Ruleset with its own
 fingerprint (records and replays name them):
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
+from envs.core.ruleset import PLAYABLE, RecordSpec, Ruleset, resolve_options
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
 from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, ITEM_CHOICES, STACK_CHOICES
 from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
@@ -36,7 +35,7 @@ NAME = "tactics_david"
 ENV_NAME = "tactics_david_v0"
 TITLE = "Tactics David"
 SEED_FILE = "004_10748bf01204f971.txt"
-STATUS = IN_PROGRESS
+STATUS = PLAYABLE  # every clause of its rules doc is run (the last: TD-6.1.1)
 RANDOM_BATTLEFIELD = "random"
 # random games of 30 Turns are ~340 decisions; the shared invariant test checks this many with
 # the numba checker at every decision (invariants.fuzz: ~1,000 games in a few seconds); the

@@ -378,6 +378,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
     S["fx_res"][b] = 0
+    S["fx_st_pick"][b] = 0  # tdbuy: a game that ended in a procedure leaves nothing behind
+    S["fx_proc_roll"][b] = 0
     for k in range(S["fx_dead"].shape[1]):
         S["fx_dead"][b, k] = -1
         S["fx_dead_by"][b, k] = -1

@@ -378,3 +378,37 @@ def test_games_with_bought_items_keep_the_invariants(options):
     armies with stacks) break no invariant and always have a legal action."""
     problems, example, decisions = ruleset(options=options).fuzz(2, 3, 7)
     assert problems == {} and example is None and decisions > 0
+
+
+def test_the_item_being_acquired_is_known_to_its_player():
+    """R143 (TD-12.2): while a player is asked which unit equips the Item it acquires (the Item
+    Deck's top card, drawn), its observation shows that Item and its resampled states keep it
+    on top (the same legal units); the other player sees neither, and its resample may move
+    the card."""
+    from envs.tactics_david.actions import STAGE_ACQUIRE
+    from envs.tactics_david.observe import BUY_SIZE
+    from tests.tactics_david.td_board import E, W, act, legal
+    from tests.tactics_david.test_td_items import _top
+
+    tb = record()
+    S = position(tb)
+    unit(S, tb, 0, "Knight", 5, 5, E)
+    unit(S, tb, 1, "Knight", 1, 12, W)
+    S["kills_turn"][0, 0] = 5  # acquired without a roll (TD-12.1)
+    _top(S, "Mega Potion")  # Users M, H: the Light Knight may not equip it
+    _top(S, "Sword")
+    act(S, tb, A_END)
+    assert S["stage"][0] == STAGE_ACQUIRE and S["current"][0] == 0
+    mine, theirs = _obs(S, tb, 0), _obs(S, tb, 1)
+    item = observation_size() - BUY_SIZE + 3 + 1  # the buy block's Item one-hot
+    assert mine[item + IT["Sword"]] == 1 and mine[item : item + N_ITEMS].sum() == 1
+    assert not theirs[item : item + N_ITEMS].any()
+    rng = np.random.default_rng(5)
+    n = int(S["deck_count"][0])
+    moved = 0
+    for _ in range(20):
+        R = resample_hidden(S, 0, rng, tb)
+        assert R["deck"][0, n - 1] == IT["Sword"] and legal(R, tb) == legal(S, tb)
+        assert (_obs(R, tb, 0) == mine).all()
+        moved += resample_hidden(S, 1, rng, tb)["deck"][0, n - 1] != IT["Sword"]
+    assert moved > 0

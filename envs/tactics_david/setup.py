@@ -411,6 +411,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     # tdabA: no aura, choice, Downgrade or Spider Pack question pending (auras.py)
     S["au_src"][b] = -1
     S["au_i"][b] = 0
+    S["au_m"][b] = 0  # tdbuy (R144)
     S["au_pend_row"][b] = -1
     S["au_pend_unit"][b] = -1
     S["au_pend_n"][b] = 0

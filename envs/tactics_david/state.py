@@ -355,6 +355,9 @@ STATE_FIELDS = [
     ("wb_acq", np.int8, ()),  # int8 the unit whose full slot an acquired Item replaces, -1
     # --- tdbuy: Items bought with the army (STAGE_BUY_ITEM, setup.py; TD-6.1.1, R141) ---
     ("buy_item", np.int8, ()),  # int8 the Item being bought (STAGE_BUY_ITEM_UNIT), -1 none
+    # int8 the ability (ability_count index m) of au_src whose aura row au_i is asked: two
+    # members of a stack may share an ability, each asked (auras.ask_aura, R144)
+    ("au_m", np.int8, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 

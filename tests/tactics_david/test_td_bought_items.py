@@ -9,7 +9,7 @@ import pytest
 
 from envs.core.batch import BatchEnv
 from envs.tactics_david import army as A
-from envs.tactics_david import combat, items, movement, units
+from envs.tactics_david import combat, effects, items, movement, units
 from envs.tactics_david import state as st
 from envs.tactics_david.actions import (
     A_END,
@@ -412,3 +412,31 @@ def test_the_item_being_acquired_is_known_to_its_player():
         assert (_obs(R, tb, 0) == mine).all()
         moved += resample_hidden(S, 1, rng, tb)["deck"][0, n - 1] != IT["Sword"]
     assert moved > 0
+
+
+def test_a_stack_of_two_scientists_asks_each_aura_once():
+    """R144 (TD-17.4, R96): a stack of two Scientists has Doing Science twice, so its own
+    Engagement asks the aura's choice twice, once per member (+1 Movement, then +1 Strength),
+    and then goes on; before, the second member's question came back without end."""
+    from envs.tactics_david.actions import A_SIDE, STAGE_EFFECT
+    from envs.tactics_david.setup import add_stack
+    from envs.tactics_david.state import RESUME_AURA
+    from tests.tactics_david.td_board import act, cell, engage
+    from tests.tactics_david.test_td_army import _offer
+
+    tb = record()
+    S = position(tb)
+    u = int(add_stack(S, tb, B0, I(0), I(_offer(tb, ["Scientist", "Scientist"]))))
+    units.put(S, B0, I(u), I(cell(tb, 5, 5)))
+    unit(S, tb, 1, "Knight", 1, 12, N)
+    move = int(movement.movement_rating(S, tb, B0, I(u)))
+    legal = engage(S, tb, u)
+    asked = []
+    while S["stage"][0] == STAGE_EFFECT and S["eff_next"][0] == RESUME_AURA:
+        asked.append(int(S["au_m"][0]))
+        assert len(asked) <= 2, asked
+        legal = act(S, tb, A_SIDE + len(asked) - 1)  # a) Movement first, then b) Strength
+    assert asked == [0, 1] and legal
+    assert int(movement.movement_rating(S, tb, B0, I(u))) == move + 1
+    gained = effects.active_sum(S, tb, B0, I(u), I(effects.K_STRENGTH), I(-1))
+    assert gained == 1  # b) +1 to its Base Strength Ratings until Disengaged

@@ -79,7 +79,7 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "tactics_david",
             "Tactics David",
-            IN_PROGRESS,
+            PLAYABLE,
             "004_10748bf01204f971.txt",
             "envs.tactics_david.tactics_david_v0",
         ),

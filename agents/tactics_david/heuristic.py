@@ -4,7 +4,7 @@ game's agent RNG (S["agent_rng"]).
 
 The rules of thumb, by decision (stages of envs/tactics_david/actions.py):
 - army building (army_building=players): buy the dearest unit that may still be bought until
-  none fits, single units only;
+  none fits, single units only, no Items (A_END is preferred in STAGE_BUY_ITEM);
 - take the first Turn; deploy each unit on the space of its Deployment area nearest to the
   enemy's Deployment area;
 - Engage every unit before ending the Turn, the one nearest to an enemy first;

@@ -80,14 +80,14 @@ def play_chunk(
     """Whole games game_indices in the first len(game_indices) slots of S. ChunkResults:
     score = Purchase Cost of each seat's units in play at the end, rounds = Turns (clipped to
     127), length = decisions, force = each seat's army (units bought of each units.yaml row,
-    RecordSpec.items)."""
+    then the Items bought of each items.yaml row: RecordSpec.items)."""
     n = len(game_indices)
     if S.shape[0] < n:
         raise ValueError(f"state holds {S.shape[0]} games, fewer than the {n} asked")
     agent_ids = np.ascontiguousarray(agent_ids, dtype=np.int8)
     if agent_ids.ndim != 1 or len(agent_ids) == 0:
         raise ValueError(f"agent_ids must list at least one agent id, got {agent_ids!r}")
-    res = ChunkResults.empty(n, N_PLAYERS, int(tba[0]["n_profiles"]))
+    res = ChunkResults.empty(n, N_PLAYERS, int(tba[0]["n_profiles"]) + int(tba[0]["n_items"]))
     over_games(
         play_games,
         n,

@@ -12,9 +12,8 @@ configs/tactics_david/*.yaml with its loaders:
 The engine (issue 8; docs/rules/tactics_david.md section Engine): ``state``, ``record`` (the
 tables record), ``actions``, ``setup``, ``turn``, ``movement``, ``combat``, ``items``,
 ``grid``, ``units`` and the one-game kernels ``kernels.start/legal/apply``; ``driver`` plays
-random whole games with the ``invariants`` check. The contract (in progress in the registry):
-``observe`` and ``hidden`` (what each player may know, R54), the batch kernels in ``kernels``,
-``ruleset``, the env ``tactics_david_v0``, ``view.render_text`` and ``render.render_image``;
-agents in agents/tactics_david. Still to come: the 202 abilities (effect interpreter), army
-building as decisions, Stacked Units and Unit Teams.
+random whole games with the ``invariants`` check. The contract (playable in the registry: every
+clause of the rules doc is run): ``observe`` and ``hidden`` (what each player may know, R54),
+the batch kernels in ``kernels``, ``ruleset``, the env ``tactics_david_v0``,
+``view.render_text`` and ``render.render_image``; agents in agents/tactics_david.
 """

@@ -9,7 +9,8 @@ Every decision is one step of one player; what an action means depends on the st
                            Ranged Attack (STAGE_COMBAT); the space of an enemy unit the
                            player Possessed this Turn, to Engage it (STAGE_ENGAGE, tdabI, R137)
     A_UNIT + k      20     army slot k of the deciding player: the unit to deploy
-                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE); the ally the Whip
+                           (STAGE_DEPLOY_UNIT) or to Engage (STAGE_ENGAGE), the unit a bought
+                           Item is equipped to (STAGE_BUY_ITEM_UNIT); the ally the Whip
                            gives an extra Movement Procedure (STAGE_MOVE, TD-25.9); Root
                            family k declared for Hired Hit (STAGE_DECLARE, TD-22.2.31)
     A_FACE + d      4      Facing Procedure: turn to FACE_N/E/S/W (STAGE_MOVE)
@@ -39,8 +40,10 @@ Every decision is one step of one player; what an action means depends on the st
                            A_END to stop; R57)
     A_PIECE + i     256    units.yaml row i: the top unit of the next piece the player buys
                            (STAGE_BUY), a lower member of the Stacked Unit being bought
-                           (STAGE_BUY_STACK; in units.yaml order); A_END ends the army
-                           (STAGE_BUY) or buys the piece as it is (STAGE_BUY_STACK)
+                           (STAGE_BUY_STACK; in units.yaml order); A_END ends the pieces
+                           (STAGE_BUY) or buys the piece as it is (STAGE_BUY_STACK); items.yaml
+                           row i: the Item bought next (STAGE_BUY_ITEM, A_END: the army is
+                           done)
     A_UNFORM        1      the Engaged member of a Unit Team leaves it: its next Movement
                            Procedure moves it alone (STAGE_MOVE, TD-18.3)
     A_BELT + j      9      tdabG, Work Belt (TD-22.2.57, R109; work_belt.py): j = 3 * (k - 1) + t
@@ -136,6 +139,13 @@ STAGE_PAUSE = 22
 # tdabC: at the start of its first Turn the player declares a Root for each of its units with
 # Hired Hit (TD-22.2.31, RA5; control.py): A_UNIT + r, Root family r (unit_tree.yaml order)
 STAGE_DECLARE = 23
+# tdbuy: Items bought with the army (army_building=players; setup.py, TD-6.1.1, R141), after
+# its pieces: the Item bought next (A_PIECE + i, items.yaml row i) or A_END (the army is done)
+STAGE_BUY_ITEM = 24
+# ... the unit of the army it is equipped to (A_UNIT + k, army slot k)
+STAGE_BUY_ITEM_UNIT = 25
+# the stages of army building by the players (R71, R142)
+BUY_STAGES = (STAGE_BUY, STAGE_BUY_STACK, STAGE_BUY_ITEM, STAGE_BUY_ITEM_UNIT)
 # The phase hand-offs (turn.step's loop): a step that ends where another begins returns that
 # step's code instead of calling it, so every step sits one level below the loop and is linked
 # into the kernel once (compile time; envs/tactica/combat_phase.py has the same shape).
@@ -178,6 +188,8 @@ STAGE_NAMES = (
     "team member attacked",
     "pause: choice",
     "declare a root",
+    "buy: item",
+    "buy: item's unit",
 )
 FACE_NAMES = ("north", "east", "south", "west")
 SIDE_NAMES = ("front", "left", "right", "back")
@@ -204,8 +216,8 @@ def describe(a: int, cols: int = 14) -> str:
         return f"item type {t}: {('second/first', 'first/second', 'second/second')[k]} slot"
     if a == A_UNFORM:
         return "leave the unit team"
-    if a >= A_PIECE:
-        return f"buy unit row {a - A_PIECE}"
+    if a >= A_PIECE:  # a unit row in STAGE_BUY / STAGE_BUY_STACK, an Item in STAGE_BUY_ITEM
+        return f"buy unit row {a - A_PIECE} (or item {a - A_PIECE})"
     if a == A_ABILITY:
         return "use the ability instead of attacking"
     if a >= A_TYPE:

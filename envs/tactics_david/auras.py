@@ -121,7 +121,7 @@ def _reaches(S, tb, b: int, row: int, src: int, u: int) -> bool:
 @njit
 def ask_aura(S, tb, b: int, u: int) -> bool:
     """Ask the next aura row that offers the Engaged unit u a choice (after the cursor
-    au_src/au_i; au_src -1: from the start): STAGE_EFFECT, RESUME_AURA, True. None left:
+    au_src/au_m/au_i; au_src -1: from the start): STAGE_EFFECT, RESUME_AURA, True. None left:
     the cursor is cleared and False (the Engagement goes on). A choice group is asked once,
     at its first row."""
     started = S["au_src"][b] < 0
@@ -132,8 +132,8 @@ def ask_aura(S, tb, b: int, u: int) -> bool:
                 continue
             start = np.int64(tb.hk_start[H_ENGAGE_AURA, prof])
             for i in range(start, start + tb.hk_count[H_ENGAGE_AURA, prof]):
-                if not started:
-                    started = src == S["au_src"][b] and i == S["au_i"][b]
+                if not started:  # the cursor names the member too: two may share (R144)
+                    started = src == S["au_src"][b] and m == S["au_m"][b] and i == S["au_i"][b]
                     continue
                 row = np.int64(tb.hk_rows[i])
                 g = tb.r_group[row]
@@ -142,6 +142,7 @@ def ask_aura(S, tb, b: int, u: int) -> bool:
                 if not _reaches(S, tb, b, row, src, u):
                     continue
                 S["au_src"][b] = src
+                S["au_m"][b] = m
                 S["au_i"][b] = i
                 S["eff_unit"][b] = u
                 S["eff_status"][b] = -1
@@ -149,6 +150,7 @@ def ask_aura(S, tb, b: int, u: int) -> bool:
                 S["stage"][b] = STAGE_EFFECT
                 return True
     S["au_src"][b] = -1
+    S["au_m"][b] = 0
     S["au_i"][b] = 0
     return False
 

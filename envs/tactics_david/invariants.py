@@ -4,8 +4,9 @@ fuzzer.
 :func:`violations` (plain Python) returns a list of sentences, empty when every invariant
 holds: units stand on the battlefield's spaces and the spaces name them back, one unit per
 space (two only as a Unit Team), strengths in range, Dead units out of every Combat Lock, locks
-in pairs and face to face, army costs within the purchase limit, every item card in exactly
-one place and in its type's slot of a unit whose class may use it, Statuses only on Unit Types
+in pairs and face to face, army costs (units and bought Items) within the purchase limit, every
+item card (the deck's one of each and the bought copies, R141) in exactly one place and in its
+type's slot of a unit whose class may use it, Statuses only on Unit Types
 they afflict and none beside Dead on a Dead unit, the flooded spaces those the Floodplains
 units make (tdabH, R124). :func:`check_codes` checks the same in numba
 and answers with a code (CODE_NAMES), so the fuzzer can check every decision of 100,000 games;
@@ -129,17 +130,24 @@ def violations(S: np.ndarray, tb, b: int = 0) -> list[str]:
     for c, us in seen.items():
         if len(us) > 1 and not (len(us) == 2 and g["unit_team"][us[0]] == us[1]):
             out.append(f"space {c}: units {us} share it without being a Unit Team")
+    ni, n0 = int(tb.n_items), int(tb.n_profiles)
+    copies = g["army_bought"][:, n0 : n0 + ni].astype(int)  # Items bought (R141)
     for p in range(st.N_PLAYERS):
         cost = sum(int(g["unit_cost"][p * st.MAX_UNITS + k]) for k in range(g["army_size"][p]))
+        cost += int(copies[p] @ tb.it_cost[:ni].astype(int))
         if cost != g["army_cost"][p]:
-            out.append(f"seat {p}: army_cost {g['army_cost'][p]} but its units cost {cost}")
+            out.append(
+                f"seat {p}: army_cost {g['army_cost'][p]} but its units and Items cost {cost}"
+            )
         if cost > g["purchase_limit"]:
             out.append(f"seat {p}: army cost {cost} over the purchase limit")
-    # items: the deck and the units' slots together hold each deck card once (I10)
+    # items: the deck and the units' slots together hold each card once: the deck's one of
+    # each Item (I10) and the copies the armies bought (R141)
     held = [int(i) for i in g["deck"][: g["deck_count"]]]
     held += [int(i) for i in g["unit_item"].reshape(-1) if i >= 0]
-    if sorted(held) != list(range(int(tb.n_items))):
-        out.append(f"items: deck + slots hold {sorted(held)}, not one card of each item")
+    want = [i for i in range(ni) for _ in range(1 + int(copies[:, i].sum()))]
+    if sorted(held) != want:
+        out.append(f"items: deck + slots hold {sorted(held)}, not the cards {want}")
     # tdabH: the flooded spaces are those the Floodplains units make now (R124)
     want = np.zeros(st.MAX_CELLS, dtype=np.uint8)
     wet = bool(flood_into(S, tb, np.int64(b), want))
@@ -220,8 +228,8 @@ BAD_STATUS = 5  # a duration below -1, a Status its Unit Type resists, or Dead b
 BAD_ITEM = 6  # an Item in another type's slot or held by a class that may not use it
 BAD_SPACE = 7  # a space names a unit that is not there, or units share a space unteamed
 BAD_LOCK = 8  # a Combat Lock not in pairs, with an ally, not face to face, or of a Dead unit
-BAD_ARMY = 9  # an army's cost is not its units' or is over the purchase limit
-BAD_DECK = 10  # the Item Deck and the units' slots do not hold each Item exactly once
+BAD_ARMY = 9  # an army's cost is not its units' and Items' or is over the purchase limit
+BAD_DECK = 10  # the Item Deck and the units' slots do not hold each card exactly once (R141)
 # tdabI: a unit under control (Possess) not by the other seat, past its Turn, or in a Team or
 # a Combat Lock (R137, R138)
 BAD_CONTROL = 11
@@ -414,13 +422,17 @@ def check_codes(S, tb, b):
                 return BAD_SPACE
         if second >= 0 and (first < 0 or S["unit_team"][b, first] != second):
             return BAD_SPACE  # two units share a space only as a Unit Team (TD-18.1)
+    n0 = np.int64(tb.n_profiles)
     for p in range(st.N_PLAYERS):
         cost = 0
         for k in range(S["army_size"][b, p]):
             cost += S["unit_cost"][b, p * st.MAX_UNITS + k]
+        for it in range(tb.n_items):  # the Items it bought (R141)
+            cost += S["army_bought"][b, p, n0 + it] * np.int64(tb.it_cost[it])
         if cost != S["army_cost"][b, p] or cost > S["purchase_limit"][b]:
             return BAD_ARMY
-    # items (I10): the deck and the units' slots hold each deck card exactly once
+    # items: the deck and the units' slots hold each card exactly once: the deck's one of each
+    # Item (I10) and the copies the armies bought (R141)
     seen = np.zeros(tb.n_items, dtype=np.int64)
     for i in range(S["deck_count"][b]):
         it = S["deck"][b, i]
@@ -435,7 +447,7 @@ def check_codes(S, tb, b):
             if it >= 0:
                 seen[it] += 1
     for it in range(tb.n_items):
-        if seen[it] != 1:
+        if seen[it] != 1 + S["army_bought"][b, 0, n0 + it] + S["army_bought"][b, 1, n0 + it]:
             return BAD_DECK
     want = np.zeros(st.MAX_CELLS, dtype=np.uint8)  # tdabH (R124)
     if flood_into(S, tb, b, want) != (S["flood_on"][b] != 0):

@@ -73,6 +73,7 @@ from envs.tactics_david.units import (
     in_play,
     is_dead,
     may_act,
+    named_by_space,
     side_of,
     unit_class,
 )
@@ -351,8 +352,8 @@ def _legal_partners(S, tb, b: int, u: int, out, n: int) -> int:
     cols = np.int64(tb.bf_cols[bf])
     c = np.int64(S["unit_cell"][b, u])
     for v in range(N_UNIT_IDS):
-        if v == u or S["unit_place"][b, v] != PLACE_FIELD:
-            continue
+        if v == u or S["unit_place"][b, v] != PLACE_FIELD or not named_by_space(S, b, v):
+            continue  # a Unit Team's space names its first member (apply_item, R145)
         w = np.int64(S["unit_cell"][b, v])
         d = abs(w // cols - c // cols) + abs(w % cols - c % cols)
         if is_dead(S, tb, b, v):
@@ -650,10 +651,20 @@ def legal_deck_pick(S, tb, b: int, row: int, out) -> int:
     n = 0
     for k in range(S["deck_count"][b]):
         i = np.int64(S["deck"][b, k])
-        if deck_pick_ok(S, tb, b, u, row, i):
+        if deck_pick_ok(S, tb, b, u, row, i) and not _card_below(S, b, k, i):
             out[n] = A_PIECE + i
             n += 1
     return n
+
+
+@njit
+def _card_below(S, b: int, k: int, i: int) -> bool:
+    """Whether a card of Item i lies below deck[k] (tdbuy: a bought copy discarded makes two
+    cards of one Item, R141; one action names both)."""
+    for j in range(k):
+        if S["deck"][b, j] == i:
+            return True
+    return False
 
 
 @njit

@@ -23,6 +23,7 @@ from envs.tactics_david.state import (
     MAX_MEMBERS,
     MAX_PROFILE_SLOTS,
     MAX_UNITS,
+    N_ITEM_SLOTS,
     N_PLAYERS,
     N_UNIT_IDS,
 )
@@ -32,9 +33,10 @@ from envs.tactics_david.units import seat_scores
 
 
 @njit
-def count_army(S, b: int) -> None:
+def count_army(S, tb, b: int) -> None:
     """S["army_bought"][b]: the units each seat bought, by units.yaml row (members of a
-    Stacked Unit each count), from the armies the reset bought."""
+    Stacked Unit each count), then its Items (n_profiles + items.yaml row), from the armies
+    the reset bought (every Item on a unit then is a bought copy, R141)."""
     for p in range(N_PLAYERS):
         for i in range(MAX_PROFILE_SLOTS):
             S["army_bought"][b, p, i] = 0
@@ -43,6 +45,10 @@ def count_army(S, b: int) -> None:
             prof = S["unit_member"][b, u, m]
             if prof >= 0:
                 S["army_bought"][b, u // MAX_UNITS, prof] += 1
+        for s in range(N_ITEM_SLOTS):
+            i = S["unit_item"][b, u, s]
+            if i >= 0:
+                S["army_bought"][b, u // MAX_UNITS, tb.n_profiles + i] += 1
 
 
 @njit
@@ -60,7 +66,7 @@ def start(S, tb, b, seed, game_index, out):
     """A new game in slot b from (seed, game_index) alone; its first decision's legal actions
     in out[:n] and n."""
     reset_game(S, tb, b, seed, game_index)
-    count_army(S, b)
+    count_army(S, tb, b)
     for p in range(N_PLAYERS):
         S["score"][b, p] = 0
     # the reset asks a real decision (the roll-off winner's STAGE_FIRST), so no forced step

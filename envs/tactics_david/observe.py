@@ -2,7 +2,7 @@
 
 Seats are relative: "me" is the observer, "opp" the other seat. Hidden from `me` (R54): the
 units the opponent still holds in reserve (before deployment): their slots show as "in
-reserve", nothing of what they are; the order of the Item Deck (hidden from both; its contents
+reserve", nothing of what they are or of the Items bought for them (R141); the order of the Item Deck (hidden from both; its contents
 are public, every Item not on a unit, I10) and the RNG words. Public (TD-2.1): the
 battlefield, every unit on it with its Status and Item cards, and the Engagement in progress.
 
@@ -11,10 +11,10 @@ state.py; counts and ratings are scaled to about 0..1):
 
 | part              | size          | content |
 |-------------------|---------------|---------|
-| global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, the set, not the order); the top and second Item Deck cards as I know them by Study (2 x MAX_ITEMS, mine only, R116) |
+| global            | GLOBAL_SIZE   | stage one-hot (N_STAGE_SLOTS); I decide; my seat; first player me / opp; roll-off won by me / opp; turn / 100; Turns left of a turn limit; battlefield one-hot (MAX_BATTLEFIELDS); purchase limit; my army's cost; units in reserve me / opp; kills this Turn me / opp; Engagement procedure one-hot (4); faced; charge distance; Item Phase one-hot (3); Statuses the Item may still remove; whipped; forced move one-hot (3); the Status a "may discard" asks about one-hot (N_STATUSES); the loot slot one-hot (3); reflections pending, each one's Strength Rating and side one-hot (MAX_REFLECT); Item Deck size; Items in the deck (MAX_ITEMS, how many cards of each, not the order); the top and second Item Deck cards as I know them by Study (2 x MAX_ITEMS, mine only, R116) |
 | per Grid Space (xC) | CELL_SIZE   | on the battlefield; terrain one-hot (MAX_TERRAINS; as it is now: a space Floodplains floods is Water, R124); Terrain Piece height one-hot (none, 0-3); Bridge; Deployment area mine / opp; unit of mine / opp; Team partner of mine / opp; the pending ranged target; a trail marker of my unit / opp's (trails.py, public) |
 | per unit (me x U, then opp x U) | UNIT_SIZE | place one-hot (none, reserve, field, removed); then, unless it is an opponent's unit in reserve: the members' units.yaml rows / 256 (3); members; Strength Ratings F/L/R/B; Unit Type and Attack Type one-hot (3 each); class one-hot (3); ranged; Movement Rating; Movement Type one-hot (4); has a Range Rating; Range Rating; Range Modifier (-10..10 as 0..1); Attack Area one-hot (MAX_AREAS); Special one-hot (N_SPECIALS); Purchase Cost; row, column; facing one-hot (4); Statuses held (N_STATUSES) and their durations (N_STATUSES, permanent = 1); Items held (MAX_ITEMS); Locked in Combat, Turns since; in a Team: its side of the space ((FACE + 1) / 4, 0 none); Engaged, moved, fought, barred from combat this Turn; Movement bonus; no re-acquire; kills; use counters (4); the unit whose ability it acquired by Learn, its units.yaml row / 256 (0 none; tdabF, R134); the space of the Shed Marker it is Locked with, (space + 1) / C (0 none; tdabF, R135); Possessed: under the other seat's control this Turn (tdabI, R137; the per-space "unit of mine / opp" follows control); and always: the Engaged unit, Item target, Trade partner, looted, Whip ally, asked to discard, picked to deploy, reflecting |
-| the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3 |
+| the piece being bought | BUY_SIZE | only while I build my army (option army_building=players): its members' units.yaml rows / 256 (3, top first), members / 3; the Item my decision is about, one-hot (MAX_ITEMS): the one I am buying (STAGE_BUY_ITEM_UNIT, R142) or acquiring (the Item Deck's top card in STAGE_ACQUIRE, TD-12.2) |
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.tactics_david.actions import STAGE_ACQUIRE
 from envs.tactics_david.grid import terrain
 from envs.tactics_david.record import (
     MAX_AREAS,
@@ -48,7 +49,7 @@ from envs.tactics_david.state import (
 )
 from envs.tactics_david.units import side_of, unit_class
 
-N_STAGE_SLOTS = 24  # stage numbers (actions.STAGE_*) are below this
+N_STAGE_SLOTS = 26  # stage numbers (actions.STAGE_*) are below this
 N_PLACES = 4  # state.PLACE_NONE .. PLACE_REMOVED
 N_PROCEDURES = 4  # state.PROC_NONE .. PROC_ESCAPED
 N_FORCES = 3  # state.FORCE_NONE .. FORCE_ADVANCE
@@ -71,7 +72,9 @@ UNIT_SIZE += N_MOVEMENT_TYPES + 3 + MAX_AREAS + N_SPECIALS + 1 + 2 + 4 + 2 * N_S
 UNIT_SIZE += MAX_ITEMS + 3 + 4 + 1 + 1 + 1 + N_USE_COUNTERS + UNIT_PUBLIC
 UNIT_SIZE += 2  # tdabF: the ability acquired by Learn (R134), the Shed Marker's space (R135)
 UNIT_SIZE += 1  # tdabI: Possessed: under the other seat's control this Turn (R137)
-BUY_SIZE = MAX_MEMBERS + 1  # the piece being bought: members' rows / 256, members / 3
+# the piece being bought: members' rows / 256, members / 3; tdbuy: the Item being bought or
+# acquired
+BUY_SIZE = MAX_MEMBERS + 1 + MAX_ITEMS
 
 
 def observation_size() -> int:
@@ -255,8 +258,8 @@ def observe(S, tb, b, me, out):
     nd = np.int64(S["deck_count"][b])
     out[i] = nd / MAX_ITEMS
     i += 1
-    for k in range(nd):  # which Items, never where (the order is hidden from both, I10)
-        _one_hot(out, i, np.int64(S["deck"][b, k]), MAX_ITEMS)
+    for k in range(nd):  # which Items, never where (the order is hidden from both, I10);
+        out[i + S["deck"][b, k]] += 1.0  # how many of each: bought copies join it (R141)
     i += MAX_ITEMS
     for j in range(2):  # a card I saw by Study, while it is still that near the top (R116)
         seen = np.int64(S["deck_seen"][b, me, j])
@@ -297,5 +300,12 @@ def observe(S, tb, b, me, out):
         for m in range(MAX_MEMBERS):
             out[i + m] = (S["buy_member"][b, m] + 1) / SCALE_PROFILE
         out[i + MAX_MEMBERS] = S["buy_n"][b] / MAX_MEMBERS
+    # tdbuy: the Item my decision is about: the one I am buying (STAGE_BUY_ITEM_UNIT, R142)
+    # or acquiring, the Item Deck's top card (STAGE_ACQUIRE, TD-12.2: drawn, so I know it)
+    if S["current"][b] == me:
+        item = np.int64(S["buy_item"][b])
+        if S["stage"][b] == STAGE_ACQUIRE and S["deck_count"][b] > 0:
+            item = np.int64(S["deck"][b, S["deck_count"][b] - 1])
+        _one_hot(out, i + MAX_MEMBERS + 1, item, MAX_ITEMS)
     i += BUY_SIZE
     return i

@@ -14,7 +14,7 @@ import numpy as np
 
 from envs.tactics_david import army as A
 from envs.tactics_david import tables as T
-from envs.tactics_david.state import MAX_CELLS, MAX_UNITS, N_STATUSES
+from envs.tactics_david.state import MAX_CELLS, MAX_DECK, MAX_PROFILE_SLOTS, MAX_UNITS, N_STATUSES
 
 MAX_PROFILES = 256  # units.yaml rows (202)
 MAX_AREAS = 24  # attack_areas.yaml rows (20)
@@ -572,6 +572,9 @@ TD_TABLE_FIELDS = [
     ("status_frozen", np.int8, ()),  # index of Frozen (Guard)
     # branch tdabE: its `extra_procedure` `attack` row (Autofire, ability_attacks.autofire), -1
     ("ab_autofire_row", np.int16, (MAX_PROFILES,)),
+    # tdbuy: Items bought with the army (TD-6.1.1, R141, I40; setup.py)
+    ("it_cost", np.int16, (MAX_ITEMS,)),  # [I] Purchase Cost: equipped to a unit while building
+    ("opt_items", np.int8, ()),  # 1 = random armies buy Items too (I40), 0 = none
 ]
 TD_TABLES_DTYPE = np.dtype(TD_TABLE_FIELDS)
 
@@ -585,6 +588,7 @@ def build_record(
     stacks: int = 0,
     buy: int = 0,
     turn_score: int = 0,
+    items: int = 0,
 ) -> np.record:
     """The tables record of `t` with these options (a np.record: `tb` of the kernels).
 
@@ -741,7 +745,11 @@ def build_record(
             f"turn_score {turn_score} must be {SCORE_COST} (cost) or {SCORE_KILLS} (kills)"
         )
     r["opt_turn_score"] = turn_score
+    if items not in (0, 1):
+        raise ValueError(f"items {items} must be 0 or 1")
+    r["opt_items"] = items
     _army_columns(t, r)
+    _bought_item_capacity(t, top, min_cost)
     return rec.view(np.recarray)[0]
 
 
@@ -838,6 +846,7 @@ def _item_columns(t: T.Tables, r) -> None:
     r["it_user_type"][:ni] = t.item_user_unit_type
     r["it_user_mode"][:ni] = t.item_user_attack_mode
     r["it_use"][:ni] = t.item_use
+    r["it_cost"][:ni] = t.item_cost
     kinds = T.ITEM_EFFECTS
     procs = T.ITEM_PROCEDURES
     for i in range(ni):
@@ -1153,6 +1162,21 @@ def _ability_rows(t: T.Tables, r) -> None:
             r["hk_count"][h, a] = len(rows)
             r["hk_rows"][k : k + len(rows)] = rows
             k += len(rows)
+
+
+def _bought_item_capacity(t: T.Tables, top: int, min_cost: int) -> None:
+    """The bought Items fit the state (TD-6.1.1, R141): their counts follow the units in
+    army_bought, and the Item Deck holds its own cards plus every bought copy, each army buying
+    at most (limit - cheapest unit) // cheapest Item of them (state.MAX_DECK)."""
+    ni = len(t.item_names)
+    n = len(t.units.unit_names)
+    if n + ni > MAX_PROFILE_SLOTS:
+        raise ValueError(f"{n} units and {ni} items do not fit army_bought's {MAX_PROFILE_SLOTS}")
+    copies = 2 * ((top - min_cost) // int(t.item_cost.min())) if ni else 0
+    if ni + copies > MAX_DECK:
+        raise ValueError(
+            f"{ni} Item cards and {copies} bought copies do not fit the Item Deck's {MAX_DECK}"
+        )
 
 
 def _limits(t: T.Tables) -> list[int]:

@@ -1,8 +1,7 @@
 """Tactics David filling the ruleset contract (envs/core/ruleset.py): what the generic tools use.
 
-In progress (envs/registry.py): whole games play through the whole contract, but clauses of
-docs/rules/tactics_david.md are still "to implement" (Unit Teams, Lucky, Giant's Bread,
-abilities, ...; the doc's Engine section).
+Playable (envs/registry.py): every clause of docs/rules/tactics_david.md is run (the last:
+TD-6.1.1, the Items bought with an army).
 
 Options (`ruleset(options=...)`, `--option KEY=VALUE`), each set its own Ruleset with its own
 fingerprint (records and replays name them):
@@ -14,6 +13,7 @@ fingerprint (records and replays name them):
 | `army`        | free, mixed, themed, family | `opt_army`: the random armies follow free building or that Strict Army Type (TD-6, army.py) |
 | `army_building` | random, players       | `opt_buy`: each army is drawn at random (I12), or the players build their own, piece by piece, as decisions (STAGE_BUY, R71) |
 | `stacks`      | none, random            | `opt_stacks`: random armies hold single units only, or buy Stacked Units too (one purchase in four, TD-17, I25) |
+| `items`       | random, none            | `opt_items`: random armies buy Items too, each equipped to a unit of the army at its Purchase Cost (one purchase in four, the points left at the end; TD-6.1.1, I40), or none. Players building their armies (`army_building=players`) may always buy Items (R141), as they may always buy Stacked Units |
 | `turn_score`  | cost, kills             | `opt_turn_score`: what wins at the turn limit (TD-4.3): the Purchase Cost left in play (I8), or the enemy units killed (I30; what `tacsim balance` should use, since a cost score hands the game to the dearer army) |
 """
 
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.ruleset import IN_PROGRESS, RecordSpec, Ruleset, resolve_options
+from envs.core.ruleset import PLAYABLE, RecordSpec, Ruleset, resolve_options
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_NAMES, describe
-from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, STACK_CHOICES
+from envs.tactics_david.army import ARMY_BUILDING, ARMY_TYPES, ITEM_CHOICES, STACK_CHOICES
 from envs.tactics_david.state import N_PLAYERS, STATE_DTYPE, allocate
 from envs.tactics_david.tables import Tables, load_tables_cached
 
@@ -35,7 +35,7 @@ NAME = "tactics_david"
 ENV_NAME = "tactics_david_v0"
 TITLE = "Tactics David"
 SEED_FILE = "004_10748bf01204f971.txt"
-STATUS = IN_PROGRESS
+STATUS = PLAYABLE  # every clause of its rules doc is run (the last: TD-6.1.1)
 RANDOM_BATTLEFIELD = "random"
 # random games of 30 Turns are ~340 decisions; the shared invariant test checks this many with
 # the numba checker at every decision (invariants.fuzz: ~1,000 games in a few seconds); the
@@ -59,6 +59,7 @@ def option_choices(tables: Tables) -> dict[str, tuple[str, ...]]:
         "turn_limit": TURN_LIMITS,
         "army": ARMY_TYPES,
         "stacks": STACK_CHOICES,
+        "items": ITEM_CHOICES,
         "army_building": ARMY_BUILDING,
         "turn_score": TURN_SCORES,
     }
@@ -88,6 +89,7 @@ def kernel_tables(tables: Tables, options: Mapping[str, str]) -> np.ndarray:
         stacks=STACK_CHOICES.index(options["stacks"]),
         buy=ARMY_BUILDING.index(options["army_building"]),
         turn_score=TURN_SCORES.index(options["turn_score"]),
+        items=1 if options["items"] == "random" else 0,
     )
     return tba
 
@@ -165,15 +167,18 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
     tables = _tables(config_dir)
     tba = kernel_tables(tables, options)
     units = tables.units
-    n = len(units.unit_names)
+    n = len(units.unit_names) + len(tables.item_names)
     record = RecordSpec(
-        item_label="unit",
-        items=tuple(units.unit_names),
-        costs=np.asarray(units.cost, dtype=np.float64),
-        # armies are random legal ones (I12): no group has a fixed size, the groups only name
-        # each unit's class
-        groups=np.asarray(units.unit_class, dtype=np.int64),
-        group_names=tuple(tables.class_names),
+        item_label="unit or Item",
+        # the units, then the Items bought with the armies (army_bought's layout, R141)
+        items=tuple(units.unit_names) + tuple(tables.item_names),
+        costs=np.concatenate([units.cost, tables.item_cost]).astype(np.float64),
+        # armies are random legal ones (I12, I40): no group has a fixed size, the groups only
+        # name each unit's class, and the Items' group
+        groups=np.concatenate(
+            [units.unit_class, np.full(len(tables.item_names), len(tables.class_names))]
+        ).astype(np.int64),
+        group_names=(*tables.class_names, "Item"),
         cost_label="purchase points",
         score_field="score",
         score_label=(
@@ -185,7 +190,7 @@ def _build(config_dir: str | None, option_items: tuple[tuple[str, str], ...]) ->
         rounds_cap=selfplay.ROUNDS_CAP,
         force_field="army_bought",
         rounds_field="turn",
-        headers=("Unit", "Class", "points"),
+        headers=("Unit or Item", "Class", "points"),
     )
     assert n <= STATE_DTYPE["army_bought"].shape[-1]
     return Ruleset(

@@ -8,17 +8,27 @@ Encodings of this chapter (actions.py):
     STAGE_DEPLOY_UNIT  A_UNIT + k    the deploying player's reserve unit k is placed next
     STAGE_DEPLOY_CELL  A_CELL + c    ... on free space c of the player's Deployment area
     STAGE_BUY          A_PIECE + i   (army_building=players) the next piece's top unit, row i
-                       A_END         the army is done (seat 0, then seat 1, then the roll-off)
+                       A_END         the pieces are done: the army's Items follow
     STAGE_BUY_STACK    A_PIECE + i   the piece's next lower member (a Stacked Unit, TD-17)
                        A_END         buy the piece as it is
+    STAGE_BUY_ITEM     A_PIECE + i   the Item bought next, items.yaml row i (TD-6.1.1, R141)
+                       A_END         the army is done (seat 0, then seat 1, then the roll-off)
+    STAGE_BUY_ITEM_UNIT A_UNIT + k   ... equipped to the army's unit k
 
 Armies: each army is a random legal army under the purchase limit and the army type of the
 `army` option (free, or a Strict type: army.py, TD-6): pieces are bought one at a time, each
 uniformly among the pieces the army may still take, until none fits (or MAX_UNITS are bought;
 I12). With the `stacks` option one purchase in army.STACK_SHARE is drawn among the legal
-Stacked Units (TD-17, I25). With the option `army_building=players` the players build their
-armies instead, piece by piece, as decisions (STAGE_BUY, R71): only pieces the army type still
-allows are offered. Bought Items are not done.
+Stacked Units (TD-17, I25). With the `items` option (default `random`) Items are bought too
+(TD-6.1.1, I40): one purchase in army.ITEM_SHARE is an Item, uniformly among those whose
+Purchase Cost fits and that a unit already bought may equip (its Users, a free slot of its
+Type), equipped to one of those units drawn uniformly; a purchase whose kind does not fit
+takes the other kind, and the army is done when neither fits. With the option
+`army_building=players` the players build their armies instead, piece by piece, as decisions
+(STAGE_BUY, R71): only pieces the army type still allows are offered; then Items, each equipped
+to a unit of the army (STAGE_BUY_ITEM, R141). A bought Item is a copy from outside the Item
+Deck (I10): army_bought counts it, and its Purchase Cost counts in army_cost (not in its
+unit's unit_cost).
 """
 
 from __future__ import annotations
@@ -34,13 +44,16 @@ from envs.tactics_david.actions import (
     A_SEAT,
     A_UNIT,
     STAGE_BUY,
+    STAGE_BUY_ITEM,
+    STAGE_BUY_ITEM_UNIT,
     STAGE_BUY_STACK,
     STAGE_DEPLOY_CELL,
     STAGE_DEPLOY_UNIT,
     STAGE_FIRST,
 )
-from envs.tactics_david.army import ARMY_FAMILY, ARMY_FREE, ARMY_THEMED, STACK_SHARE
+from envs.tactics_david.army import ARMY_FAMILY, ARMY_FREE, ARMY_THEMED, ITEM_SHARE, STACK_SHARE
 from envs.tactics_david.grid import may_stop
+from envs.tactics_david.items import equip, may_equip
 from envs.tactics_david.state import (
     MAX_MEMBERS,
     MAX_PROFILE_SLOTS,
@@ -54,6 +67,7 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
 )
 from envs.tactics_david.units import begin_turn, put, unit_class
+from envs.tactics_david.work_belt import free_slot
 
 STREAM_RULES = 0
 STREAM_AGENT = 1
@@ -159,44 +173,127 @@ def class_counts(S, tb, b: int, p: int):
 
 
 @njit
-def random_army(S, tb, b: int, p: int) -> None:
-    """A random legal army for seat p under the purchase limit and the army type (module
-    docstring; TD-6, TD-17, I12, I25)."""
-    for i in range(S["army_bought"].shape[2]):
-        S["army_bought"][b, p, i] = 0
+def item_fits(S, tb, b: int, u: int, i: int) -> bool:
+    """Whether Item i may be bought for unit u of its army: u is one of its Users (TD-19.3,
+    items.may_equip) with a free slot of the Item's Type (TD-19.1, TD-17.5: one of each Type;
+    a second with Work Belt, work_belt.free_slot, R109). The unit is in reserve: bought, not
+    brought into play by an ability (I39)."""
+    if S["unit_place"][b, u] != PLACE_RESERVE or not may_equip(S, tb, b, u, i):
+        return False
+    return free_slot(S, tb, b, u, np.int64(tb.it_type[i])) >= 0
+
+
+@njit
+def _item_units(S, tb, b: int, p: int, i: int) -> int:
+    """How many of seat p's units Item i may be bought for (item_fits)."""
+    n = 0
+    for k in range(S["army_size"][b, p]):
+        if item_fits(S, tb, b, p * MAX_UNITS + k, i):
+            n += 1
+    return n
+
+
+@njit
+def item_buyable(S, tb, b: int, p: int, i: int) -> bool:
+    """Whether seat p may buy Item i now: its Purchase Cost fits what the purchase limit leaves
+    (TD-6.1, TD-6.1.1) and a unit of the army may be equipped with it (item_fits)."""
+    left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+    return tb.it_cost[i] <= left and _item_units(S, tb, b, p, i) > 0
+
+
+@njit
+def buy_item(S, tb, b: int, p: int, u: int, i: int) -> None:
+    """Seat p buys a copy of Item i (from outside the Item Deck, I10, R141) equipped to its
+    unit u, at the Item's Purchase Cost (TD-6.1.1); army_bought counts it."""
+    equip(S, tb, b, u, i)
+    S["army_cost"][b, p] += tb.it_cost[i]
+    S["army_bought"][b, p, tb.n_profiles + i] += 1
+
+
+@njit
+def _random_item(S, tb, b: int, p: int) -> bool:
+    """Seat p buys an Item at random (I40): uniformly among the Items it may buy
+    (item_buyable), then uniformly among the units it may be bought for; False if none."""
+    count = 0
+    for i in range(tb.n_items):
+        if item_buyable(S, tb, b, p, i):
+            count += 1
+    if count == 0:
+        return False
+    pick = randint(S["rng"], b, count)
+    for i in range(tb.n_items):
+        if not item_buyable(S, tb, b, p, i):
+            continue
+        if pick > 0:
+            pick -= 1
+            continue
+        k = randint(S["rng"], b, _item_units(S, tb, b, p, i))
+        for u in range(p * MAX_UNITS, p * MAX_UNITS + S["army_size"][b, p]):
+            if item_fits(S, tb, b, u, i):
+                if k == 0:
+                    buy_item(S, tb, b, p, u, i)
+                    return True
+                k -= 1
+    return False
+
+
+@njit
+def _random_piece(S, tb, b: int, p: int, n_all: int, fam: int) -> bool:
+    """Seat p buys a piece at random (I12): a Stacked Unit one purchase in STACK_SHARE when
+    stacks are drawn and one fits (I25), else a unit, uniformly among those _may_buy allows;
+    False if none fits."""
     n_single = np.int64(tb.n_profiles)
-    n_all = np.int64(tb.n_offers) if tb.opt_stacks != 0 else n_single
-    fam = np.int64(-1)
-    if tb.opt_army == ARMY_FAMILY:
-        fam = randint(S["rng"], b, np.int64(tb.n_families))
-    while S["army_size"][b, p] < MAX_UNITS:
-        left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
-        light, med, heavy = class_counts(S, tb, b, p)
-        # a stack one purchase in STACK_SHARE (when stacks are drawn and one fits), else a unit
+    left = np.int64(S["purchase_limit"][b]) - S["army_cost"][b, p]
+    light, med, heavy = class_counts(S, tb, b, p)
+    lo = np.int64(0)
+    hi = n_single
+    if n_all > n_single and randint(S["rng"], b, STACK_SHARE) == 0:
+        lo = n_single
+        hi = n_all
+    count = 0
+    for o in range(lo, hi):
+        if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
+            count += 1
+    if count == 0 and hi > n_single:  # no stack fits: a single unit then
         lo = np.int64(0)
         hi = n_single
-        if n_all > n_single and randint(S["rng"], b, STACK_SHARE) == 0:
-            lo = n_single
-            hi = n_all
-        count = 0
         for o in range(lo, hi):
             if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
                 count += 1
-        if count == 0 and hi > n_single:  # no stack fits: a single unit then
-            lo = np.int64(0)
-            hi = n_single
-            for o in range(lo, hi):
-                if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
-                    count += 1
-        if count == 0:
-            return
-        pick = randint(S["rng"], b, count)
-        for o in range(lo, hi):
-            if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
-                if pick == 0:
-                    add_stack(S, tb, b, p, o)
-                    break
-                pick -= 1
+    if count == 0:
+        return False
+    pick = randint(S["rng"], b, count)
+    for o in range(lo, hi):
+        if _may_buy(S, tb, b, p, o, left, fam, light, med, heavy):
+            if pick == 0:
+                add_stack(S, tb, b, p, o)
+                return True
+            pick -= 1
+    return False
+
+
+@njit
+def random_army(S, tb, b: int, p: int) -> None:
+    """A random legal army for seat p under the purchase limit and the army type (module
+    docstring; TD-6, TD-17, I12, I25), with Items when the `items` option draws them (I40):
+    one purchase in ITEM_SHARE is an Item, if one fits, else a piece; the other purchases a
+    piece, if one fits, else an Item; the army is done when neither fits."""
+    for i in range(S["army_bought"].shape[2]):
+        S["army_bought"][b, p, i] = 0
+    n_all = np.int64(tb.n_offers) if tb.opt_stacks != 0 else np.int64(tb.n_profiles)
+    fam = np.int64(-1)
+    if tb.opt_army == ARMY_FAMILY:
+        fam = randint(S["rng"], b, np.int64(tb.n_families))
+    items = tb.opt_items != 0
+    while True:
+        item_first = items and randint(S["rng"], b, ITEM_SHARE) == 0
+        if item_first and _random_item(S, tb, b, p):
+            continue
+        if S["army_size"][b, p] < MAX_UNITS and _random_piece(S, tb, b, p, n_all, fam):
+            continue
+        if items and not item_first and _random_item(S, tb, b, p):
+            continue
+        return
 
 
 @njit
@@ -281,6 +378,8 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     S["fx_att"][b] = -1
     S["fx_def"][b] = -1
     S["fx_res"][b] = 0
+    S["fx_st_pick"][b] = 0  # tdbuy: a game that ended in a procedure leaves nothing behind
+    S["fx_proc_roll"][b] = 0
     for k in range(S["fx_dead"].shape[1]):
         S["fx_dead"][b, k] = -1
         S["fx_dead_by"][b, k] = -1
@@ -312,6 +411,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     # tdabA: no aura, choice, Downgrade or Spider Pack question pending (auras.py)
     S["au_src"][b] = -1
     S["au_i"][b] = 0
+    S["au_m"][b] = 0  # tdbuy (R144)
     S["au_pend_row"][b] = -1
     S["au_pend_unit"][b] = -1
     S["au_pend_n"][b] = 0
@@ -377,6 +477,7 @@ def reset_game(S, tb, b: int, seed: int, game_index: int) -> None:
     limit = np.int64(tb.opt_purchase_limit)
     S["purchase_limit"][b] = limit if limit > 0 else tb.bf_limit[bf]
     S["buy_n"][b] = 0
+    S["buy_item"][b] = -1
     for m in range(MAX_MEMBERS):
         S["buy_member"][b, m] = -1
     for p in range(N_PLAYERS):
@@ -462,13 +563,10 @@ def _legal_buy(S, tb, b: int, p: int, out) -> int:
 def _apply_buy(S, tb, b: int, p: int, a: int) -> None:
     """A decision of STAGE_BUY / STAGE_BUY_STACK (_legal_buy): a piece's top unit, its next
     lower member, the piece bought (A_END in STAGE_BUY_STACK, or its third member) or the
-    army done (A_END in STAGE_BUY: seat 1 builds next, then the roll-off)."""
+    pieces done (A_END in STAGE_BUY: the army's Items follow, STAGE_BUY_ITEM, R141)."""
     k = np.int64(S["buy_n"][b])
-    if S["stage"][b] == STAGE_BUY and a == A_END:
-        if p == 0:
-            S["current"][b] = 1
-        else:
-            roll_off(S, b)
+    if S["stage"][b] == STAGE_BUY and a == A_END:  # the pieces are done: Items next (R141)
+        S["stage"][b] = STAGE_BUY_ITEM
         return
     if a != A_END:
         S["buy_member"][b, k] = a - A_PIECE
@@ -494,6 +592,46 @@ def _apply_buy(S, tb, b: int, p: int, a: int) -> None:
 
 
 @njit
+def _legal_buy_item(S, tb, b: int, p: int, out) -> int:
+    """STAGE_BUY_ITEM: the Items seat p may buy (item_buyable) and A_END (the army is done);
+    STAGE_BUY_ITEM_UNIT: its units the Item being bought may be equipped to (item_fits;
+    TD-6.1.1, R141)."""
+    n = 0
+    if S["stage"][b] == STAGE_BUY_ITEM:
+        for i in range(tb.n_items):
+            if item_buyable(S, tb, b, p, i):
+                out[n] = A_PIECE + i
+                n += 1
+        out[n] = A_END
+        return n + 1
+    i = np.int64(S["buy_item"][b])
+    for k in range(S["army_size"][b, p]):
+        if item_fits(S, tb, b, p * MAX_UNITS + k, i):
+            out[n] = A_UNIT + k
+            n += 1
+    return n
+
+
+@njit
+def _apply_buy_item(S, tb, b: int, p: int, a: int) -> None:
+    """A decision of STAGE_BUY_ITEM / STAGE_BUY_ITEM_UNIT (_legal_buy_item): the Item to buy,
+    the unit it is equipped to (bought then), or the army done (A_END: seat 1 builds next,
+    then the roll-off)."""
+    if S["stage"][b] == STAGE_BUY_ITEM_UNIT:
+        buy_item(S, tb, b, p, p * MAX_UNITS + (a - A_UNIT), np.int64(S["buy_item"][b]))
+        S["buy_item"][b] = -1
+        S["stage"][b] = STAGE_BUY_ITEM
+    elif a != A_END:
+        S["buy_item"][b] = a - A_PIECE
+        S["stage"][b] = STAGE_BUY_ITEM_UNIT
+    elif p == 0:
+        S["current"][b] = 1
+        S["stage"][b] = STAGE_BUY
+    else:
+        roll_off(S, b)
+
+
+@njit
 def _free_deploy_cell(S, tb, b: int, p: int, u: int, out, n: int) -> int:
     """Append to out the spaces of p's Deployment area where unit u may stand (TD-5.1-5.2)."""
     bf = np.int64(S["battlefield"][b])
@@ -508,11 +646,14 @@ def _free_deploy_cell(S, tb, b: int, p: int, u: int, out, n: int) -> int:
 
 @njit
 def legal_setup(S, tb, b: int, out) -> int:
-    """Legal actions of STAGE_FIRST, STAGE_DEPLOY_UNIT and STAGE_DEPLOY_CELL."""
+    """Legal actions of STAGE_FIRST, STAGE_DEPLOY_UNIT, STAGE_DEPLOY_CELL and the buying
+    stages."""
     stage = S["stage"][b]
     p = np.int64(S["current"][b])
     if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
         return _legal_buy(S, tb, b, p, out)
+    if stage == STAGE_BUY_ITEM or stage == STAGE_BUY_ITEM_UNIT:
+        return _legal_buy_item(S, tb, b, p, out)
     if stage == STAGE_FIRST:
         out[0] = A_SEAT
         out[1] = A_SEAT + 1
@@ -542,6 +683,9 @@ def apply_setup(S, tb, b: int, a: int) -> None:
     p = np.int64(S["current"][b])
     if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
         _apply_buy(S, tb, b, p, a)
+        return
+    if stage == STAGE_BUY_ITEM or stage == STAGE_BUY_ITEM_UNIT:
+        _apply_buy_item(S, tb, b, p, a)
         return
     if stage == STAGE_FIRST:
         first = a - A_SEAT

@@ -35,10 +35,12 @@ order): 0 = not held, STATUS_PERMANENT (-1) = until discarded, n > 0 = n more Tu
 Item of Type s % N_ITEM_TYPES (Weapon, Accessory, Expendable), and the second slot of each Type
 (s >= N_ITEM_TYPES) is only filled for a unit with Work Belt (TD-22.2.57, R109; work_belt.py);
 the Item Deck (I10) is ``deck[0:deck_count]``, bottom first. Every
-item card is in exactly one place: a unit slot or the deck (or the box, never in play).
+item card is in exactly one place: a unit slot or the deck (or the box, never in play). The
+cards are the deck's one of each Item and the copies the armies bought (TD-6.1.1, R141), counted
+in ``army_bought[p, n_profiles + i]``; a bought copy discarded joins the Item Deck.
 
 Hidden information (R54; observe.py, hidden.py): a unit still in reserve is known to its owner
-only (the opponent sees how many remain); units on the battlefield, their Status and Item cards
+only, with the Items bought for it (the opponent sees how many units remain); units on the battlefield, their Status and Item cards
 are public (TD-2.1); the Item Deck's order and the RNG words are hidden from both players.
 """
 
@@ -57,7 +59,10 @@ TEAM_SLOTS = 2  # units per Grid Space: one, or a two-unit Team (TD-18.1)
 N_STATUSES = 20  # statuses.yaml (R1); record.py checks the count
 N_ITEM_TYPES = 3  # Weapon, Accessory, Expendable (TD-19.1)
 N_ITEM_SLOTS = 2 * N_ITEM_TYPES  # tdabG: a second slot per Type for Work Belt (R109)
-MAX_DECK = 32  # Item Deck capacity: 23 items (I10) plus bought items sent to its bottom
+# Item Deck capacity: the 23 deck cards (I10) plus every bought copy (TD-6.1.1, R141) sent to its
+# bottom: an army buys at most (limit - cheapest unit) // cheapest Item copies, (104 - 5) // 3 =
+# 33 at the largest limit record.build_record allows, so 23 + 2 * 33 = 89 (build_record checks)
+MAX_DECK = 96
 N_USE_COUNTERS = 4  # per-unit counters for "once per Turn/game" abilities (next part)
 MAX_REFLECT = 9  # Reflective units one attack can hit (the largest Area of Attack, 9 spaces)
 MAX_PROFILE_SLOTS = 256  # units.yaml rows an army may buy from (record.MAX_PROFILES)
@@ -176,14 +181,16 @@ STATE_FIELDS = [
     # --- deployment (TD-5) ---
     ("deploy_unit", np.int8, ()),  # int8 unit picked to deploy (STAGE_DEPLOY_CELL), -1
     # --- the Item Deck (I10) ---
-    ("deck", np.int8, (MAX_DECK,)),  # int8[32] item indices bottom..top, -1 past the count
+    ("deck", np.int8, (MAX_DECK,)),  # int8[96] item indices bottom..top, -1 past the count
     ("deck_count", np.int8, ()),  # int8 cards in the Item Deck
     # --- the contract (kernels.py, observe.py, agents/tactics_david) ---
     # int16[2] each seat's final score, written when the game ends (kernels.write_score): the
     # Purchase Cost of its units in play (I8's measure; 0 for a wiped-out army), 0 before
     ("score", np.int16, (N_PLAYERS,)),
     # int8[2, 256] units each seat bought, by units.yaml row (every member of a Stacked Unit
-    # counts): the self-play record's army (RecordSpec.force_field), set at the reset
+    # counts), then the Items it bought, Item i at n_profiles + i (TD-6.1.1, R141): the
+    # self-play record's army (RecordSpec.force_field), set while the armies are bought; the
+    # Item counts also say how many copies of each Item card are in the game (invariants.py)
     ("army_bought", np.int8, (N_PLAYERS, MAX_PROFILE_SLOTS)),
     # --- abilities (TD-22.2, effects.py): lasting effects, the procedure in progress ---
     ("fx_row", np.int16, (MAX_ACTIVE,)),  # int16[32] ability row of a lasting effect, -1 free
@@ -346,6 +353,11 @@ STATE_FIELDS = [
     # --- tdabG: Work Belt (work_belt.py, R109) ---
     ("wb_use", np.int8, ()),  # int8 the slot of the Item in a Use Item Procedure, -1 none
     ("wb_acq", np.int8, ()),  # int8 the unit whose full slot an acquired Item replaces, -1
+    # --- tdbuy: Items bought with the army (STAGE_BUY_ITEM, setup.py; TD-6.1.1, R141) ---
+    ("buy_item", np.int8, ()),  # int8 the Item being bought (STAGE_BUY_ITEM_UNIT), -1 none
+    # int8 the ability (ability_count index m) of au_src whose aura row au_i is asked: two
+    # members of a stack may share an ability, each asked (auras.ask_aura, R144)
+    ("au_m", np.int8, ()),
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 
@@ -516,6 +528,7 @@ NEG_ONE_FIELDS = (  # index fields whose 'none' is -1
     "unit_ctrl",
     "wb_use",
     "wb_acq",
+    "buy_item",
 )
 
 

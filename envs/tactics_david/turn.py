@@ -41,6 +41,8 @@ from envs.tactics_david.actions import (
     GO_NONE,
     GO_TURN_OVER,
     STAGE_BUY,
+    STAGE_BUY_ITEM,
+    STAGE_BUY_ITEM_UNIT,
     STAGE_BUY_STACK,
     STAGE_CHARGE_DIST,
     STAGE_COMBAT,
@@ -505,6 +507,8 @@ def legal_actions(S, tb, b: int, out) -> int:
         return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_BUY or stage == STAGE_BUY_STACK:
         return setup.legal_setup(S, tb, b, out)
+    if stage == STAGE_BUY_ITEM or stage == STAGE_BUY_ITEM_UNIT:  # tdbuy: Items bought (R141)
+        return setup.legal_setup(S, tb, b, out)
     if stage == STAGE_ENGAGE:
         return legal_engage(S, tb, b, out)
     if stage == STAGE_MOVE or stage == STAGE_CHARGE_DIST or stage == STAGE_WHIP:
@@ -544,6 +548,8 @@ def step(S, tb, b: int, a: int, out) -> int:
         if stage == STAGE_FIRST or stage == STAGE_DEPLOY_UNIT or stage == STAGE_DEPLOY_CELL:
             setup.apply_setup(S, tb, b, a)
         elif stage == STAGE_BUY or stage == STAGE_BUY_STACK:
+            setup.apply_setup(S, tb, b, a)
+        elif stage == STAGE_BUY_ITEM or stage == STAGE_BUY_ITEM_UNIT:  # tdbuy: Items (R141)
             setup.apply_setup(S, tb, b, a)
         elif stage == STAGE_ENGAGE:
             go = apply_engage(S, tb, b, a)

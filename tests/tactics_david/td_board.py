@@ -54,6 +54,8 @@ def position(tb, seed: int = 1, turn: int = 1, current: int = 0) -> np.ndarray:
     S["army_cost"][0] = 0
     S["unit_place"][0] = st.PLACE_NONE
     S["unit_member"][0] = -1
+    S["unit_item"][0] = -1  # no bought Item either (R141)
+    S["army_bought"][0] = 0
     S["unit_cell"][0] = -1
     S["cell_unit"][0] = -1
     S["turn"][0] = turn

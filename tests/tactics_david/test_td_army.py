@@ -210,7 +210,14 @@ def test_players_build_their_armies_piece_by_piece():
     """TD-6 / TD-17 as decisions (army_building=players, R71): seat 0 then seat 1 buy pieces
     (a top unit, then a stack's lower members); the seed's stack costs 37; A_END ends each
     army; the roll-off follows. Under Mixed only pieces the Strict rules allow are offered."""
-    from envs.tactics_david.actions import A_END, A_PIECE, STAGE_BUY, STAGE_BUY_STACK, STAGE_FIRST
+    from envs.tactics_david.actions import (
+        A_END,
+        A_PIECE,
+        STAGE_BUY,
+        STAGE_BUY_ITEM,
+        STAGE_BUY_STACK,
+        STAGE_FIRST,
+    )
 
     tb = build_record(TABLES, buy=1)
     S, legal = _start(5, 0, tb)
@@ -228,9 +235,12 @@ def test_players_build_their_armies_piece_by_piece():
     assert all(tb.u_cost[a - A_PIECE] <= 100 - 37 for a in legal if a != A_END)
     _buy(S, tb, A_PIECE + UNIT["Archer"])
     _buy(S, tb, A_END)  # the Archer alone
-    _buy(S, tb, A_END)  # seat 0's army is done
+    _buy(S, tb, A_END)  # seat 0's pieces are done: its Items (R142)
+    assert S["current"][0] == 0 and S["stage"][0] == STAGE_BUY_ITEM
+    _buy(S, tb, A_END)  # no Item: seat 0's army is done
     assert S["current"][0] == 1 and S["stage"][0] == STAGE_BUY
     _buy(S, tb, A_PIECE + UNIT["Knight"])
+    _buy(S, tb, A_END)
     _buy(S, tb, A_END)
     _buy(S, tb, A_END)
     assert S["stage"][0] == STAGE_FIRST
@@ -252,22 +262,25 @@ def test_players_build_their_armies_piece_by_piece():
 
 @pytest.mark.parametrize("army_type", ["mixed", "family"])
 def test_random_players_build_legal_armies(army_type):
-    """Random decisions through the buying stages always end in legal armies of the type."""
-    from envs.tactics_david.actions import STAGE_BUY, STAGE_BUY_STACK, STAGE_FIRST
+    """Random decisions through the buying stages always end in legal armies of the type,
+    with their bought Items (R142)."""
+    from envs.tactics_david.actions import BUY_STAGES, STAGE_FIRST
 
     tb = build_record(TABLES, buy=1, army=A.ARMY_TYPES.index(army_type))
     rng = np.random.default_rng(7)
-    stacks = 0
+    stacks = items = 0
     for g in range(3):
         S, legal = _start(6, g, tb)
-        while S["stage"][0] in (STAGE_BUY, STAGE_BUY_STACK):
+        while S["stage"][0] in BUY_STAGES:
             legal = _buy(S, tb, int(rng.choice(legal)))
         assert S["stage"][0] == STAGE_FIRST
         for p in range(2):
-            pieces = A.state_army(S, 0, p)
-            A.check_pieces(TABLES, pieces, A.ARMY_TYPES.index(army_type), 100)
+            pieces, got = A.state_army(S, 0, p), A.state_items(S, 0, p)
+            cost = A.check_pieces(TABLES, pieces, A.ARMY_TYPES.index(army_type), 100, got)
+            assert cost == S["army_cost"][0, p]
             stacks += sum(len(x) > 1 for x in pieces)
-    assert stacks > 0
+            items += len(got)
+    assert stacks > 0 and items > 0
 
 
 def test_the_piece_being_bought_is_hidden_from_the_opponent():
@@ -290,7 +303,7 @@ def test_agents_build_armies_and_finish_games():
     and play the game out; the heuristic spends its purchase limit until no unit fits."""
     from agents.tactics_david.baselines import AGENT_HEURISTIC, AGENT_RANDOM, choose_action
     from envs.tactics_david import kernels as K
-    from envs.tactics_david.actions import MAX_LEGAL, STAGE_BUY, STAGE_BUY_STACK, STAGE_GAME_OVER
+    from envs.tactics_david.actions import BUY_STAGES, MAX_LEGAL, STAGE_GAME_OVER
 
     tb = ruleset(options={"army_building": "players", "army": "mixed"}).tables_batch[0]
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -300,14 +313,15 @@ def test_agents_build_armies_and_finish_games():
     agents = (I(AGENT_HEURISTIC), I(AGENT_RANDOM))
     built = None  # the armies as bought (abilities may replace units later: Hatch, I39)
     while n > 0:
-        if built is None and S["stage"][0] not in (STAGE_BUY, STAGE_BUY_STACK):
-            built = [A.state_army(S, 0, p) for p in range(2)]
+        if built is None and S["stage"][0] not in BUY_STAGES:
+            built = [(A.state_army(S, 0, p), A.state_items(S, 0, p)) for p in range(2)]
         a = choose_action(S, tb, B0, agents[int(S["current"][0])], buf)
         assert a in set(out[:n].tolist())
         n = K.apply_one(S, tb, B0, I(a), out)
     assert S["stage"][0] == STAGE_GAME_OVER and built is not None
     for p in range(2):
-        A.check_pieces(TABLES, built[p], A.ARMY_MIXED, 100)
+        assert A.check_pieces(TABLES, built[p][0], A.ARMY_MIXED, 100, built[p][1]) > 0
+    assert built[0][1] == []  # the heuristic buys no Items
     left = 100 - int(S["army_cost"][0, 0])
     assert left < int(TABLES.units.cost.min()) or S["army_size"][0, 0] == st.MAX_UNITS
 

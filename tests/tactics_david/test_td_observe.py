@@ -15,7 +15,7 @@ from envs.tactics_david import state as st
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_DEPLOY_UNIT, STAGE_ENGAGE
 from envs.tactics_david.hidden import resample_hidden
 from envs.tactics_david.invariants import violations
-from envs.tactics_david.observe import observation_size, observe
+from envs.tactics_david.observe import N_STAGE_SLOTS, observation_size, observe
 from envs.tactics_david.record import build_record
 from tests.tactics_david.td_board import TABLES
 
@@ -168,5 +168,6 @@ def test_the_engaging_player_decides_on_public_information():
         K.apply_one(S, TB, B0, np.int64(buf[rng.integers(n)]), buf)
     me = int(S["current"][0])
     o = _obs(S, me)
-    assert o[STAGE_ENGAGE] == 1.0 and o[24] == 1.0  # stage one-hot, "I decide"
-    assert _obs(S, 1 - me)[24] == 0.0
+    decide = N_STAGE_SLOTS  # "I decide" follows the stage one-hot
+    assert o[STAGE_ENGAGE] == 1.0 and o[decide] == 1.0
+    assert _obs(S, 1 - me)[decide] == 0.0

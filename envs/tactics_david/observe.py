@@ -259,7 +259,7 @@ def observe(S, tb, b, me, out):
     out[i] = nd / MAX_ITEMS
     i += 1
     for k in range(nd):  # which Items, never where (the order is hidden from both, I10);
-        out[i + S["deck"][b, k]] += 1.0  # how many of each: bought copies join it (R141)
+        out[i + np.int64(S["deck"][b, k])] += 1.0  # how many of each: bought copies join (R141)
     i += MAX_ITEMS
     for j in range(2):  # a card I saw by Study, while it is still that near the top (R116)
         seen = np.int64(S["deck_seen"][b, me, j])

@@ -57,7 +57,14 @@ from envs.tactics_david.state import (
     PLACE_RESERVE,
     RESUME_ALTER,
 )
-from envs.tactics_david.units import deck_to_bottom, put, remove_from_game, side_of, unlock
+from envs.tactics_david.units import (
+    deck_to_bottom,
+    drop_unusable_items,
+    put,
+    remove_from_game,
+    side_of,
+    unlock,
+)
 
 MODE_TAKE_CONTROL = ut.EFFECT_MODES["stack_under"].index("take_control")
 MODE_DISABLE = ut.EFFECT_MODES["stack_under"].index("disable_abilities")
@@ -91,10 +98,7 @@ def stack_under(S, tb, b: int, row: int, src: int, v: int) -> int:
         if it >= 0:
             S["unit_item"][b, src, slot] = -1
             deck_to_bottom(S, b, it)
-        it = np.int64(S["unit_item"][b, v, slot])
-        if it >= 0 and not may_equip(S, tb, b, v, it):  # its new class (TD-17.5)
-            S["unit_item"][b, v, slot] = -1
-            deck_to_bottom(S, b, it)
+    drop_unusable_items(S, tb, b, v)  # its new class (TD-17.5)
     for j in range(S["fx_row"].shape[1]):
         if S["fx_unit"][b, j] == src:
             S["fx_row"][b, j] = -1

@@ -70,12 +70,14 @@ from envs.tactics_david.units import (
     ability_prof,
     deathmatch_over,
     deck_to_bottom,
+    discard_status,
+    drop_unusable_items,
     in_play,
     is_dead,
     may_act,
+    may_equip,  # TD-19.3 (in units.py since tdbuy: units.kill asks it too)
     named_by_space,
     side_of,
-    unit_class,
 )
 from envs.tactics_david.work_belt import (
     action_slot,
@@ -126,18 +128,6 @@ def enemy_roll_modifier(S, tb, b: int, u: int) -> int:
             if i >= 0 and tb.it_enemy_rolls[i] != 0 and d <= tb.it_enemy_radius[i]:
                 total += tb.it_enemy_rolls[i]
     return total
-
-
-@njit
-def may_equip(S, tb, b: int, u: int, i: int) -> bool:
-    """Whether unit u may equip Item i: its class is among the Item's Users, and the Rod of
-    Hailfire's Unit Type and Attack Mode (TD-19.3)."""
-    top = S["unit_member"][b, u, 0]
-    if not tb.it_users[i, unit_class(S, tb, b, u)]:
-        return False
-    if tb.it_user_type[i] >= 0 and tb.u_type[top] != tb.it_user_type[i]:
-        return False
-    return tb.it_user_mode[i] < 0 or tb.u_mode[top] == tb.it_user_mode[i]
 
 
 @njit
@@ -495,6 +485,9 @@ def apply_item(S, tb, b: int, a: int) -> int:
             S["unit_item"][b, u, s] = S["unit_item"][b, v, t]
             S["unit_item"][b, v, t] = x
             refresh_attack_type(S, tb, b, u)
+            if not is_dead(S, tb, b, v):  # Steal's living target (R122): if it may use it
+                drop_unusable_items(S, tb, b, v)  # (R146)
+                refresh_attack_type(S, tb, b, v)
         _loot(S, tb, b, u, t + 1)
         return GO_NONE
     slot = np.int64(S["wb_use"][b])
@@ -512,7 +505,7 @@ def apply_item(S, tb, b: int, a: int) -> int:
             # all of them go (Elixir, or no more than the Item removes): nothing to choose
             for s in range(N_STATUSES):
                 if (bits >> s) & 1:
-                    S["unit_status"][b, v, s] = 0
+                    discard_status(S, tb, b, v, s)  # Dead too: Pheonix Down (R146)
             _discard_used(S, tb, b, u, slot)
             S["item_target"][b] = -1
             S["stage"][b] = STAGE_ITEM
@@ -522,7 +515,7 @@ def apply_item(S, tb, b: int, a: int) -> int:
         return GO_NONE
     # STAGE_ITEM_STATUS: remove the chosen Status
     v = np.int64(S["item_target"][b])
-    S["unit_status"][b, v, a - A_STATUS] = 0
+    discard_status(S, tb, b, v, a - A_STATUS)
     S["item_left"][b] -= 1
     if S["item_left"][b] <= 0:
         _discard_used(S, tb, b, u, slot)

@@ -187,6 +187,29 @@ def unlock(S, b: int, u: int) -> None:
 
 
 @njit
+def may_equip(S, tb, b: int, u: int, i: int) -> bool:
+    """Whether unit u may equip Item i: its class is among the Item's Users, and the Rod of
+    Hailfire's Unit Type and Attack Mode (TD-19.3)."""
+    top = S["unit_member"][b, u, 0]
+    if not tb.it_users[i, unit_class(S, tb, b, u)]:
+        return False
+    if tb.it_user_type[i] >= 0 and tb.u_type[top] != tb.it_user_type[i]:
+        return False
+    return tb.it_user_mode[i] < 0 or tb.u_mode[top] == tb.it_user_mode[i]
+
+
+@njit
+def drop_unusable_items(S, tb, b: int, u: int) -> None:
+    """A stack whose members changed (Alter, Swarm), or a unit that discards the Dead Status:
+    the Items it may not use go to the bottom of the Item Deck (TD-17.5, TD-19.3; R146)."""
+    for slot in range(S["unit_item"].shape[2]):
+        it = np.int64(S["unit_item"][b, u, slot])
+        if it >= 0 and not may_equip(S, tb, b, u, it):
+            S["unit_item"][b, u, slot] = -1
+            deck_to_bottom(S, b, it)
+
+
+@njit
 def swarm_stack(S, tb, b: int, u: int) -> bool:
     """Whether unit u is a Stacked Unit all of whose members have Swarm: the Dead Status
     takes a member instead (TD-23.1; kill, and Guard's offer, guard.guard_offer)."""
@@ -225,6 +248,7 @@ def kill(S, tb, b: int, u: int, killer_seat: int) -> None:
                 )
             S["unit_member"][b, u, n - 1] = -1
             S["unit_n_members"][b, u] = n - 1
+            drop_unusable_items(S, tb, b, u)  # tdbuy: Medium Stacked may become Light (R146)
             if killer_seat >= 0 and killer_seat != side_of(S, b, u):
                 S["kills_turn"][b, killer_seat] += 1
             return
@@ -360,8 +384,11 @@ def has_flag(S, b: int, u: int, flags) -> bool:
 
 @njit
 def discard_status(S, tb, b: int, u: int, s: int) -> None:
-    """Unit u discards Status s."""
+    """Unit u discards Status s. The Dead Status: the Items it holds that it may not use (a
+    Loot's swap leaves them on a Dead unit, R35) go to the bottom of the Item Deck (R146)."""
     S["unit_status"][b, u, s] = 0
+    if s == tb.status_dead:
+        drop_unusable_items(S, tb, b, u)
 
 
 @njit
@@ -692,9 +719,9 @@ def begin_turn(S, tb, b: int, p: int) -> None:
                 and tb.it_use[i] == USE_OWNER_TURN
                 and tb.it_remove_only[i] >> tb.status_dead & 1
             ):
-                S["unit_status"][b, u, tb.status_dead] = 0
                 S["unit_item"][b, u, slot] = -1
                 deck_to_bottom(S, b, np.int64(i))
+                discard_status(S, tb, b, u, np.int64(tb.status_dead))
                 break  # tdabG: one Stone of two (Work Belt) is enough
     S["stage"][b] = STAGE_ENGAGE
 

@@ -440,3 +440,69 @@ def test_a_stack_of_two_scientists_asks_each_aura_once():
     assert int(movement.movement_rating(S, tb, B0, I(u))) == move + 1
     gained = effects.active_sum(S, tb, B0, I(u), I(effects.K_STRENGTH), I(-1))
     assert gained == 1  # b) +1 to its Base Strength Ratings until Disengaged
+
+
+def test_a_swarm_stack_become_light_drops_the_items_it_may_not_use():
+    """R146 (TD-23.1, TD-17.5): two Soldiers stacked (Swarm) are Medium Stacked and may be bought
+    the Mega Potion (Users M, H); losing a member they are a Light unit, so the Mega Potion
+    goes to the bottom of the Item Deck while the Shield stays; every card is still counted."""
+    from envs.tactics_david.setup import add_stack, buy_item
+    from tests.tactics_david.td_board import E, W, cell
+    from tests.tactics_david.test_td_army import _offer
+
+    tb = record()
+    S = position(tb)
+    s = int(add_stack(S, tb, B0, I(0), I(_offer(tb, ["Soldier", "Soldier"]))))
+    buy_item(S, tb, B0, I(0), I(s), I(IT["Mega Potion"]))
+    buy_item(S, tb, B0, I(0), I(s), I(IT["Shield"]))
+    units.put(S, B0, I(s), I(cell(tb, 5, 5)))
+    S["unit_facing"][0, s] = E
+    unit(S, tb, 1, "Knight", 1, 12, W)
+    assert S["army_cost"][0, 0] == 6 + 6 + 6 + 7 + 3 and violations(S, tb) == []
+    units.kill(S, tb, B0, I(s), I(1))
+    assert units.in_play(S, tb, B0, I(s)) and S["unit_n_members"][0, s] == 1
+    assert IT["Mega Potion"] not in S["unit_item"][0, s] and IT["Shield"] in S["unit_item"][0, s]
+    assert S["deck"][0, 0] == IT["Mega Potion"] and violations(S, tb) == []
+
+
+def test_a_revived_unit_drops_the_items_it_may_not_use():
+    """R146 (TD-25.3, TD-11.2 / R35): a Loot's swap may leave a Mega Potion (Users M, H) on a
+    Dead Light unit; when it discards the Dead Status (Pheonix Down, Revival Stone) the Mega
+    Potion goes to the bottom of the Item Deck, its Shield stays."""
+    from tests.tactics_david.test_td_items import _take
+
+    tb = record()
+    S = position(tb)
+    s = unit(S, tb, 0, "Soldier", 5, 5, N)
+    unit(S, tb, 1, "Knight", 1, 12, N)
+    _take(S, tb, s, "Shield")
+    units.kill(S, tb, B0, I(s), I(1))
+    _take(S, tb, s, "Mega Potion")  # as a looter's swap leaves it on the Dead unit (R35)
+    assert violations(S, tb) == []  # a Dead holder may hold it
+    units.discard_status(S, tb, B0, I(s), I(tb.status_dead))
+    assert list(S["unit_item"][0, s, :3]) == [-1, IT["Shield"], -1]
+    assert S["deck"][0, 0] == IT["Mega Potion"] and violations(S, tb) == []
+
+
+def test_steal_gives_its_target_only_an_item_it_may_use():
+    """R146 (Steal, R122; TD-11.2 / R35): a Medium looter swaps its Mega Potion for a living
+    Light enemy's Potion; the enemy may not use the Mega Potion (Users M, H), so it goes to the
+    bottom of the Item Deck instead of staying on the enemy."""
+    from envs.tactics_david.actions import A_TRADE, STAGE_LOOT
+    from tests.tactics_david.td_board import E, W, act
+    from tests.tactics_david.test_td_items import _take
+
+    tb = record()
+    S = position(tb)
+    u = unit(S, tb, 0, "Centurion", 5, 5, E)  # Medium
+    v = unit(S, tb, 1, "Soldier", 5, 6, W)  # Light, alive
+    _take(S, tb, u, "Mega Potion")
+    _take(S, tb, v, "Potion")
+    S["engaged"][0] = u
+    S["eng_item_phase"][0] = 2
+    S["loot_from"][0] = v
+    S["loot_slot"][0] = 2
+    S["stage"][0] = STAGE_LOOT
+    act(S, tb, A_TRADE + 2)  # swap: the Potion to the looter
+    assert S["unit_item"][0, u, 2] == IT["Potion"] and S["unit_item"][0, v, 2] == -1
+    assert S["deck"][0, 0] == IT["Mega Potion"] and violations(S, tb) == []

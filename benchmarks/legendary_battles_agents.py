@@ -6,6 +6,11 @@ seat).
 
     PYTHONPATH=. python -m benchmarks.legendary_battles_agents --games 20000 --seed 1
     PYTHONPATH=. python -m benchmarks.legendary_battles_agents --ruleset fantasy_cards
+    PYTHONPATH=. python -m benchmarks.legendary_battles_agents --games 2000 \
+        --scenario siege_of_the_ridge_fort --seat 1   # iterate: one scenario, one seat
+
+(--seat s plays only the games with the heuristic in seat s and no random v random games:
+quick runs while the heuristic changes, printed, no result file.)
 
 writes benchmarks/results/<ruleset>_agents_<date>_<commit>.json and .md.
 """
@@ -37,7 +42,16 @@ def scenarios(ruleset: str) -> tuple[str, ...]:
     return ("standard_game",)
 
 
-def measure(games: int, seed: int, scenario: str, ruleset: str = "legendary_battles") -> dict:
+def measure(
+    games: int,
+    seed: int,
+    scenario: str,
+    ruleset: str = "legendary_battles",
+    only_seat: int | None = None,
+) -> dict:
+    """`games` games of the heuristic against random (and as many of random against random),
+    or with `only_seat`, only the games g < `games` with the heuristic in that seat (g + seat
+    odd is random's: seat s of game g is agent (s + g) % 2) and no random v random games."""
     options = {"scenario": scenario} if ruleset == "legendary_battles" else None
     rs = get(ruleset, options=options)
     agents = np.array([rs.agent_id("heuristic"), rs.agent_id("random")], dtype=np.int8)
@@ -46,11 +60,17 @@ def measure(games: int, seed: int, scenario: str, ruleset: str = "legendary_batt
     S = rs.allocate(CHUNK, 2)
     for first in range(0, games, CHUNK):
         idx = np.arange(first, min(games, first + CHUNK))
+        if only_seat is not None:
+            tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx[idx % 2 == only_seat], agents))
+            continue
         tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
         ref = rs.play_chunk(S, rs.tables_batch, seed + 1, idx, agents[1:])
         for seat in (0, 1):
             random_wins[seat] += (ref.winner == seat).sum()
     out: dict = {"scenario": scenario, "games": games, "seed": seed}
+    if only_seat is not None:
+        out[f"seat{only_seat}"] = tally.seat(only_seat)
+        return out
     for seat in (0, 1):
         out[f"seat{seat}"] = {
             **tally.seat(seat),
@@ -101,16 +121,28 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20_000, help="games per scenario")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the JSON + md")
+    p.add_argument("--scenario", action="append", help="only this scenario (repeatable)")
+    p.add_argument(
+        "--seat", type=int, choices=(0, 1), help="only the heuristic's games in this seat"
+    )
     args = p.parse_args()
     if args.games < 2:
         raise SystemExit(f"--games must be at least 2, got {args.games}")
+    chosen = scenarios(args.ruleset)
+    for name in args.scenario or ():
+        if name not in chosen:
+            raise SystemExit(f"--scenario {name!r}: not one of {', '.join(chosen)}")
     rows = []
-    for scenario in scenarios(args.ruleset):
+    for scenario in args.scenario or chosen:
         t = time.perf_counter()
-        r = measure(args.games, args.seed, scenario, args.ruleset)
+        c = time.process_time()
+        r = measure(args.games, args.seed, scenario, args.ruleset, args.seat)
         r["seconds"] = round(time.perf_counter() - t, 1)
+        r["cpu_seconds"] = round(time.process_time() - c, 1)
         print(json.dumps(r))
         rows.append(r)
+    if args.seat is not None or args.scenario:
+        return  # a partial run: printed only, no result file
     machine, git = machine_info(), git_info()
     stem = f"{args.ruleset}_agents_{dt.date.today().isoformat()}_{git['short']}"
     args.out.mkdir(parents=True, exist_ok=True)

@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
-from envs.core.rng import randint
+from envs.core.rng import randint, shuffle_prefix
 from envs.tactical_assault.actions import (
     A_ACTION,
     A_DISCARD,
@@ -71,6 +71,8 @@ from envs.tactical_assault.plays import covers, fits, fp_zone
 from envs.tactical_assault.state import (
     MAX_POS,
     MAX_UNITS,
+    PLACE_DECK,
+    PLACE_HAND,
     STATE_DTYPE,
     STATUS_SHAKEN,
     WHERE_ON,
@@ -783,6 +785,30 @@ def evaluate(S, tb, b, p, field):
 
 
 @njit
+def hide_cards(T, tb, p):
+    """What p may not know, drawn afresh on the copy T (a batch of one) from T's rules RNG
+    (the agent's stream): p's deck in a new order (a Combat Result is the top card flipped,
+    PART V Step 5; p knows the deck's cards, not their order) and the opponent's hand and deck
+    dealt again from their cards together (hand and deck keep their sizes). Each pile is laid
+    out in card order first, so the copy depends only on which cards it holds."""
+    n = np.int64(tb.n_cards)
+    for q in range(2):
+        m = np.int64(0)
+        for k in range(n):
+            if T["card_place"][0, q, k] == PLACE_DECK or (
+                q != p and T["card_place"][0, q, k] == PLACE_HAND
+            ):
+                T["deck"][0, q, m] = k
+                m += 1
+        shuffle_prefix(T["rng"], 0, T["deck"][0, q], m)
+        d = np.int64(T["deck_count"][0, q])
+        for i in range(m):  # the first d cards the deck, the rest the hand (q != p only)
+            T["card_place"][0, q, T["deck"][0, q, i]] = PLACE_DECK if i < d else PLACE_HAND
+        for i in range(d, m):
+            T["deck"][0, q, i] = -1
+
+
+@njit
 def _finish_part(T, tb, p, buf):
     """Play the copy T (a batch of one) on until the card part just chosen has resolved: p's
     main decision again, the end of its turn or of the game. p's decisions by the rules of
@@ -843,6 +869,7 @@ def look_from_legal(S, tb, b, buf, n):
         T[0] = S[b]
         T["rng"][0, 0] = w0
         T["rng"][0, 1] = w1
+        hide_cards(T, tb, p)
         apply_action(T, tb, 0, a)
         _finish_part(T, tb, p, sub)
         v = evaluate(T, tb, np.int64(0), p, field)

@@ -319,3 +319,42 @@ def test_the_lookahead_reads_no_hidden_information(crossroads):
                 )
             assert picks[0] == picks[1]
         assert (S["rng"] == rng_s).all() and (T["rng"] == rng_t).all()
+
+
+def test_the_lookahead_does_not_read_its_own_decks_order(crossroads):
+    """A Combat Result is the top card of the attacker's deck, flipped (FC PART V Step 5),
+    and a player does not know its deck's order. A Watch Militia stands alone in (4, 4); the
+    Raiders hold the other three zones and play an Assault: on the Infantry at (4, 5), next
+    to the Militia, or on the far Skirmish at (8, 9) as a move. The copy the lookahead plays
+    the Assault out on must not flip the real top card: the choice is the same for every order
+    of the Raiders' deck (before hide_cards it followed the top card: the attack when the top
+    card eliminates, the move when it does nothing)."""
+    S = _lookahead_position(crossroads)
+    S["unit_pos"][0, 2] = 5 * 10 + 4  # Raider Infantry (4, 5), next to the Militia at (4, 4)
+    S["unit_pos"][0, 4] = 5 * 10 + 5  # (5, 5)
+    S["unit_pos"][0, 0] = 4 * 10 + 4  # the Militia in (4, 4), facing S towards the Raider
+    S["unit_facing"][0, 0] = 2
+    assault, advance = _card(crossroads, "Assault"), _card(crossroads, "Advance")
+    n = int(crossroads.tables_batch[0]["n_cards"])
+    hand = [assault, advance]
+    deck = [k for k in range(n) if k not in hand]
+    S["card_place"][0, 1, :n] = 0
+    S["card_place"][0, 1, hand] = PLACE_HAND
+    _play_unit(S, assault)
+    legal = [A_UNIT + 2, A_UNIT + 3, A_UNIT + 6]
+    tb = crossroads.tables_batch[0]
+    results = tb["card_result"]
+    buf = np.zeros(N_ACTIONS, dtype=np.int64)
+    buf[: len(legal)] = legal
+    picks = []
+    for top in (0, 4):  # the top card: a No Effect, then an Eliminated
+        order = [k for k in deck if results[k] != top] + [k for k in deck if results[k] == top]
+        S["deck"][0, 1, :] = -1
+        S["deck"][0, 1, : len(order)] = order
+        S["deck_count"][0, 1] = len(order)
+        row = []
+        for seed in SEEDS:  # the same agent RNG states for both orders
+            S["agent_rng"][0] = (np.uint64(seed * 7919), np.uint64(seed * 104729 + 1))
+            row.append(int(heuristic_from_legal(S, tb, np.int64(0), buf, np.int64(len(legal)))))
+        picks.append(row)
+    assert picks[0] == picks[1]

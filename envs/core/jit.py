@@ -192,7 +192,14 @@ def _finalize_linking_once(self):
     if _numba_way():
         return _numba_finalize(self)
     if _nested_depth() == 0:
-        self._linking_libraries = _call_tree(self._linking_libraries)
+        self._raise_if_finalized()
+        tree = _call_tree(self._linking_libraries)
+        for library in tree:
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        _link_what_is_declared(self, tree)
+        self._tacsim_tree = tree  # numba keeps the libraries it linked alive with their user
+        self._linking_libraries = []  # linked already: numba's finalize optimises and emits
         return _numba_finalize(self)
     self._raise_if_finalized()
     self._tacsim_callee = True
@@ -222,6 +229,39 @@ def _call_tree(libraries):
         if getattr(library, "_tacsim_callee", False):
             todo.extend(reversed(library._linking_libraries))
     return tree
+
+
+def _link_what_is_declared(kernel, tree):
+    """Link again the libraries of the tree that define a function the kernel's module still
+    only declares, until it declares none. The linker takes a callee's functions (linkonce_odr,
+    numba's _get_module_for_linking) only where the module linked so far calls them: a library
+    whose functions were not called yet when its turn came adds nothing, and a library linked
+    later may call them (a whole kernel's module holds a function with its callees inlined, so
+    the callee's own library is not called when it is linked; a callee library of another
+    function calls it afterwards). In this process the engine resolved such a call to the
+    callee's machine code, but the kernel's cached object code did not hold it and crashed
+    when loaded in another process (CI, 2026-11-25). A function of the project or of numba
+    (an Itanium name, _ZN...) that no library of the tree defines is an error here, never a
+    crash later."""
+    module = kernel._final_module
+    defined_by = None
+    while True:
+        declared = {f.name for f in module.functions if f.is_declaration and f.name[:3] == "_ZN"}
+        if not declared:
+            return
+        if defined_by is None:
+            defined_by = {}
+            for library in tree:
+                for fn in library._get_module_for_linking().functions:
+                    if not fn.is_declaration:
+                        defined_by.setdefault(fn.name, library)
+        missing = sorted(declared - defined_by.keys())
+        if missing:
+            raise RuntimeError(f"{kernel.name}: no library of its call tree defines {missing}")
+        for library in {id(defined_by[n]): defined_by[n] for n in declared}.values():
+            module.link_in(library._get_module_for_linking(), preserve=True)
+        if any(module.get_function(n).is_declaration for n in declared):
+            raise RuntimeError(f"{kernel.name}: linking did not define {sorted(declared)}")
 
 
 def _serialize_whole_only(self):

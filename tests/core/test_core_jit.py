@@ -161,3 +161,82 @@ def test_a_record_prints_as_numba_prints_it():
     record = numba.typeof(np.zeros(1, dtype=[("a", np.int8), ("b", np.float64, (3,))])).dtype
     assert repr(record) == jit._numba_record_repr(record)
     assert repr(record) == repr(record) and "('b'" in repr(record)
+
+
+_BLOCK = """
+    for k in range(i + {n}):
+        for j in range(k):
+            t += small(a, j + {n}) * (k ^ j) - (t >> {shift})
+            if t > 1000000:
+                t = t % {mod}"""
+
+_INLINED_FIRST = """
+import sys
+sys.path.insert(0, {root!r})
+import numpy as np
+from envs.core.jit import njit
+
+@njit
+def small(a, i):
+    return a[i % a.size] + 1
+
+@njit
+def big(a, i):
+    t = 0{blocks}
+    return t
+
+@njit
+def whole(a, i):
+    return {twenty_calls}
+
+@njit
+def calls_big(a, i):
+    return big(a, i + 7)
+
+@njit
+def calls_small(a, i):
+    return small(a, i) * 3
+
+@njit
+def kernel(a, i):
+    return whole(a, i) + calls_big(a, i) + calls_small(a, i)
+
+a = np.arange(10)
+if sys.argv[1] == "first":
+    whole(a, 3)  # compiled for Python: big is kept in its module, small inlined into it
+result = kernel(a, 3)
+(cres,) = kernel.overloads.values()
+declared = [f.name for f in cres.library._final_module.functions
+            if f.is_declaration and f.name.startswith("_ZN")]
+print(result, len(declared), kernel.stats.cache_hits.get(kernel.signatures[0], 0))
+"""
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_a_kernel_links_a_callee_the_tree_reaches_before_anything_calls_it(tmp_path):
+    """`whole` is compiled first, for Python: `big` stays a function in its module, with
+    `small` inlined. Then `kernel`'s tree links `whole`, `calls_big`'s library (whose call of
+    `big` is already defined), `big`'s and `small`'s (whose function nothing called yet, so
+    the linker skipped it) and `calls_small`'s, which calls `small`. The kernel must define
+    `small` all the same: before envs/core/jit.py linked what was still declared, the module
+    declared it, ran on the engine's copy in this process, and its cached object code crashed
+    a second process that loaded it (a segmentation fault in CI, Tactics David's
+    units.has_permission)."""
+    script = tmp_path / "inlined_first.py"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    blocks = "".join(_BLOCK.format(n=n, shift=n % 5 + 1, mod=977 + n) for n in range(12))
+    calls = " + ".join(f"big(a, i + {n})" for n in range(20))
+    script.write_text(_INLINED_FIRST.format(root=root, blocks=blocks, twenty_calls=calls))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TACSIM_OPTIMIZE_CALLEES", None)
+    first = subprocess.run(
+        [sys.executable, str(script), "first"], env=env, capture_output=True, text=True
+    )
+    assert first.returncode == 0, first.stderr[-2000:]
+    again = subprocess.run(
+        [sys.executable, str(script), "again"], env=env, capture_output=True, text=True
+    )
+    assert again.returncode == 0, (again.returncode, again.stderr[-2000:])
+    result, declared, hits = first.stdout.split()
+    assert declared == "0" and hits == "0", first.stdout
+    assert again.stdout.split() == [result, "0", "1"], again.stdout  # loaded, and it ran

@@ -340,8 +340,9 @@ def test_compile_profile_split_counts_linked_modules_and_inline_expansions():
     def top(x):
         return leaf(x) + folded(x)
 
-    import envs.core.jit  # noqa: F401 - split_compile wraps its finalize
     from numba.core import codegen
+
+    import envs.core.jit  # noqa: F401 - split_compile wraps its finalize
 
     finalize_before = codegen.CPUCodeLibrary.finalize
     res = split_compile(lambda: top(2))

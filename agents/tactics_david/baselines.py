@@ -13,7 +13,7 @@ from envs.core.jit import njit
 from envs.core.rng import randint
 from envs.core.threads import over_games
 from envs.tactics_david import kernels
-from envs.tactics_david.actions import MAX_LEGAL, STAGE_GAME_OVER
+from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_GAME_OVER
 from envs.tactics_david.kernels import report_if_over, write_mask
 
 AGENT_RANDOM = 0
@@ -47,19 +47,32 @@ def act_one(S, tba, b, agent):
 
 
 @njit
-def act_games(first, step, S, tba, seat_agents, out):
-    buf = np.empty(MAX_LEGAL, dtype=np.int64)
+def act_games(first, step, S, tba, masks, seat_agents, out):
+    """Game b's legal list is read from its mask (written by the step that asked the
+    decision), not computed again: legal_actions' tree in this kernel cost the BatchEnv path
+    about 3 s of cold compile (its 171 functions linked, optimised and emitted a second time;
+    docs/adding_a_ruleset.md). So the list is in action order, where play_chunk's and
+    act_one's are in legal_actions' order: a random pick, or the heuristic's among ties, may
+    differ between the paths (both uniform), as in Tactical Assault."""
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
     tb = tba[0]
     for b in range(first, S.shape[0], step):
         if S["stage"][b] != STAGE_GAME_OVER:
-            agent = np.int64(seat_agents[S["current"][b]])
-            out[b] = choose_action(S, tb, np.int64(b), agent, buf)
+            n = 0
+            for a in range(N_ACTIONS):
+                if masks[b, a]:
+                    buf[n] = a
+                    n += 1
+            if n > 0:
+                agent = np.int64(seat_agents[S["current"][b]])
+                out[b] = choose_from_legal(S, tb, np.int64(b), agent, buf, np.int64(n))
 
 
 def act_batch(S, tba, masks, seat_agents, out):
     """The action of every game's current player, seat s played by agent seat_agents[s]
-    (the contract's act_batch; each game draws from its own agent RNG)."""
-    over_games(act_games, S.shape[0], S, tba, seat_agents, out)
+    (the contract's act_batch; each game draws from its own agent RNG; masks: the BatchEnv's,
+    as its last step left them)."""
+    over_games(act_games, S.shape[0], S, tba, masks, seat_agents, out)
 
 
 @njit

@@ -24,6 +24,7 @@ $XDG_CACHE_HOME/tacsim/numba/<key>-<hash> (~/.cache/tacsim/numba/<key>-<hash>).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import re
@@ -332,6 +333,52 @@ def _save_from_python_calls_only(kernel):
     cache.save_overload = save_overload
 
 
+# Python's cyclic garbage collector during a compile: numba makes millions of objects (IR,
+# types, llvmlite values) that live until the compile ends, so every full collection walks
+# them all again, to free almost nothing. A compile that Python asked for runs with the
+# collector paused (the garbage goes at the next collection after it): Tactics David's
+# BatchEnv path 65.8-73.5 -> 57.6 s, at 1.3 GB peak memory instead of 0.6 GB (2026-11-25,
+# docs/adding_a_ruleset.md). TACSIM_COMPILE_GC=1 keeps the collector running (comparisons).
+_gc_lock = threading.Lock()
+_gc_pauses = 0
+_gc_was_enabled = False
+
+
+def _pause_gc() -> None:
+    global _gc_pauses, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+
+
+def _resume_gc() -> None:
+    global _gc_pauses
+    with _gc_lock:
+        _gc_pauses -= 1
+        if _gc_pauses == 0 and _gc_was_enabled:
+            gc.enable()
+
+
+def _gc_paused_while_compiling(dispatcher):
+    """Pause the collector while a call from Python compiles (or loads) the kernel. numba's
+    dispatcher calls _compile_for_args only when no compiled version fits the arguments."""
+    compile_for_args = getattr(dispatcher, "_compile_for_args", None)
+    if compile_for_args is None or os.environ.get("TACSIM_COMPILE_GC") == "1":
+        return dispatcher
+
+    def _compile_for_args(*args, **kws):
+        _pause_gc()
+        try:
+            return compile_for_args(*args, **kws)
+        finally:
+            _resume_gc()
+
+    dispatcher._compile_for_args = _compile_for_args
+    return dispatcher
+
+
 def _decorator(**flags):
     def decorate(fn):
         # numba reads CACHE_DIR when the dispatcher is made, so set it per kernel
@@ -342,7 +389,7 @@ def _decorator(**flags):
             # which tacsim never passes; skipping it saves ~15 ms of compile per kernel
             kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, **flags)(fn)
             _save_from_python_calls_only(kernel)
-            return _one_signature(kernel)
+            return _gc_paused_while_compiling(_one_signature(kernel))
         finally:
             _numba_config.CACHE_DIR = saved
 
@@ -359,3 +406,5 @@ njit_parallel = _decorator(parallel=True)
 # A thin wrapper, or a helper called from exactly one place, is typed inside its caller and is
 # no LLVM module of its own (docs/adding_a_ruleset.md, "Habits that keep compile time bounded").
 njit_inline = _decorator(inline="always")
+
+

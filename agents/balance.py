@@ -374,7 +374,8 @@ def write_report(
     title = "units: implied vs listed VP"
     cost_label = "victory points"
     if spec is not None:
-        title = f"{spec.item_label}s: implied vs listed {spec.cost_label}"
+        # "per <label>": a label such as "unit or Item" has no plain plural
+        title = f"implied vs listed {spec.cost_label}, per {spec.item_label}"
         cost_label = spec.cost_label
     write_plot(out_dir / "balance.png", units, imp, title, cost_label)
     return table

@@ -406,5 +406,3 @@ njit_parallel = _decorator(parallel=True)
 # A thin wrapper, or a helper called from exactly one place, is typed inside its caller and is
 # no LLVM module of its own (docs/adding_a_ruleset.md, "Habits that keep compile time bounded").
 njit_inline = _decorator(inline="always")
-
-

@@ -10,6 +10,7 @@ import numpy as np
 
 from agents.tactical_assault.heuristic import heuristic_from_legal
 from envs.core.jit import njit
+from envs.core.masks import legal_from_mask
 from envs.core.rng import randint
 from envs.core.threads import over_games
 from envs.tactical_assault import turn
@@ -57,11 +58,7 @@ def act_games(first, step, S, tba, masks, seat_agents, out):
     tb = tba[0]
     for b in range(first, S.shape[0], step):
         if S["stage"][b] != STAGE_GAME_OVER:
-            n = 0
-            for a in range(N_ACTIONS):
-                if masks[b, a]:
-                    buf[n] = a
-                    n += 1
+            n = legal_from_mask(masks[b], buf)
             if n > 0:
                 agent = np.int64(seat_agents[S["current"][b]])
                 out[b] = choose_from_legal(S, tb, np.int64(b), agent, buf, np.int64(n))

@@ -15,6 +15,8 @@ import numba
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from envs.core.batch import threads_for
 from envs.core.ruleset import Ruleset
@@ -228,9 +230,33 @@ class RulesetAECEnv(AECEnvBase):
         )
 
 
-def order_enforced(env: AECEnvBase):
+class RulesetOrderEnforcingWrapper(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with `last` and `step` reaching the env directly.
+
+    The inherited `last` (AECEnv.last run on the wrapper) fetches agent_selection, the
+    observation and four dicts through the wrapper's __getattr__, one Python call per name:
+    3.6 us of a Tactics David AEC step of about 19 us (AEC steps/s, issue 8). These two make
+    the same checks (an error before reset, a warning for a step after the game) and then
+    call the env's own `last` and `step`; every other method and attribute is PettingZoo's."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            # what the inherited last raises: it reads agent_selection first
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+
+def order_enforced(env: AECEnvBase) -> RulesetOrderEnforcingWrapper:
     """The env inside PettingZoo's order-enforcing wrapper (what a module's `env()` returns;
     illegal actions still raise)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(env)
+    return RulesetOrderEnforcingWrapper(env)

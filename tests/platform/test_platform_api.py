@@ -11,6 +11,7 @@ from _platform import CASES, EDGE_CASES, RULESETS, pick, play_aec_game, play_to_
 from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from envs import get_ruleset, make_env
 
@@ -109,6 +110,40 @@ def test_env_wrapper_enforces_order_and_plays_a_game(name: str, num_players: int
     final = play_aec_game(e, seed=11)
     assert set(final) == {f"player_{i}" for i in range(num_players)}
     assert e.agents == []
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_order_enforcing_shortcuts_behave_as_pettingzoos_wrapper(name: str) -> None:
+    """envs.core.aec's wrapper answers last() and step() without PettingZoo's per-attribute
+    __getattr__ (AEC speed): the same errors before reset, the same warning for a step after
+    the game, and the same game, step for step, as PettingZoo's own OrderEnforcingWrapper."""
+    ours = make_env(name)
+    stock = wrappers.OrderEnforcingWrapper(make_env(name).unwrapped)
+    assert type(ours) is not wrappers.OrderEnforcingWrapper  # the shortcut is in use
+    for e in (ours, stock):
+        with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+            e.last()
+        with pytest.raises(Exception, match="reset"):
+            e.step(0)
+        e.reset(seed=5)
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    for agent_a, agent_b in zip(ours.agent_iter(), stock.agent_iter(), strict=True):
+        assert agent_a == agent_b
+        (obs_a, r_a, term_a, trunc_a, info_a) = ours.last()
+        (obs_b, r_b, term_b, trunc_b, info_b) = stock.last()
+        assert (r_a, term_a, trunc_a, info_a) == (r_b, term_b, trunc_b, info_b)
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+        assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
+        assert ours.last(observe=False)[0] is None
+        done = term_a or trunc_a
+        ours.step(None if done else pick(obs_a["action_mask"], rng_a))
+        stock.step(None if done else pick(obs_b["action_mask"], rng_b))
+    assert ours.agents == stock.agents == []
+    for e in (ours, stock):  # a step after the game: PettingZoo's warning, nothing played
+        EnvLogger.flush()
+        e.step(0)
+        assert len(EnvLogger.mqueue) == 1 and "called after all agents" in EnvLogger.mqueue[0]
+    EnvLogger.flush()
 
 
 @pytest.mark.parametrize(("name", "num_players"), CASES)

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from benchmarks.seats import SeatTally
 from envs.registry import get
@@ -58,15 +59,21 @@ def measure(
     tally = SeatTally()
     random_wins = np.zeros(2, dtype=np.int64)  # random against random, for scale
     S = rs.allocate(CHUNK, 2)
-    for first in range(0, games, CHUNK):
-        idx = np.arange(first, min(games, first + CHUNK))
-        if only_seat is not None:
-            tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx[idx % 2 == only_seat], agents))
-            continue
-        tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
-        ref = rs.play_chunk(S, rs.tables_batch, seed + 1, idx, agents[1:])
-        for seat in (0, 1):
-            random_wins[seat] += (ref.winner == seat).sum()
+    # a bar on stderr: the heuristic plays about 100 games per CPU second, so a whole run
+    # lasts minutes per scenario
+    with tqdm(total=games, unit="game", desc=scenario, leave=False) as bar:
+        for first in range(0, games, CHUNK):
+            idx = np.arange(first, min(games, first + CHUNK))
+            if only_seat is not None:
+                idx = idx[idx % 2 == only_seat]
+                tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
+                bar.update(min(games, first + CHUNK) - first)
+                continue
+            tally.add(rs.play_chunk(S, rs.tables_batch, seed, idx, agents))
+            ref = rs.play_chunk(S, rs.tables_batch, seed + 1, idx, agents[1:])
+            for seat in (0, 1):
+                random_wins[seat] += (ref.winner == seat).sum()
+            bar.update(len(idx))
     out: dict = {"scenario": scenario, "games": games, "seed": seed}
     if only_seat is not None:
         out[f"seat{only_seat}"] = tally.seat(only_seat)

@@ -10,12 +10,12 @@ import numpy as np
 
 from agents.tactical_assault.heuristic import heuristic_from_legal
 from envs.core.jit import njit
-from envs.core.masks import legal_from_mask
+from envs.core.masks import legal_from_mask, write_mask
 from envs.core.rng import randint
 from envs.core.threads import over_games
 from envs.tactical_assault import turn
 from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
-from envs.tactical_assault.kernels import apply, report_if_over, write_mask
+from envs.tactical_assault.kernels import apply, report_if_over
 
 AGENT_RANDOM = 0
 AGENT_HEURISTIC = 1

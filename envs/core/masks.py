@@ -8,6 +8,17 @@ from envs.core.jit import njit
 
 
 @njit
+def write_mask(mask_row, buf, n):
+    """The mask of the n legal actions listed in buf (all zero when n is 0: game over): how
+    every ruleset's step kernel turns its legal_actions list into the BatchEnv's mask row. A
+    loop, not `mask_row[:] = 0`: numba's slice assignment compiles a dozen functions more."""
+    for i in range(mask_row.shape[0]):
+        mask_row[i] = 0
+    for i in range(n):
+        mask_row[buf[i]] = 1
+
+
+@njit
 def legal_from_mask(mask_row, out) -> int:
     """The legal actions a mask row marks, in action order, into out[:n]; returns n. An agent
     kernel of a BatchEnv reads them from the mask its last step wrote instead of calling the

@@ -10,6 +10,7 @@ import numpy as np
 from numba import prange
 
 from envs.core.jit import njit, njit_parallel
+from envs.core.masks import write_mask
 from envs.tac.actions import N_ACTIONS
 from envs.tac.observe import observe
 from envs.tac.setup import reset_game
@@ -26,14 +27,6 @@ def reset_one(S, tb, b, seed, game_index, buf):
 # Parallel kernels hand each thread chunks of CHUNK games, so the scratch list of legal
 # actions is allocated once per chunk rather than once per game and step.
 CHUNK = 64
-
-
-@njit
-def write_mask(mask_row, buf, n):
-    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
-    mask_row[:] = 0
-    for i in range(n):
-        mask_row[buf[i]] = 1
 
 
 @njit

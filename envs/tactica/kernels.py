@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
+from envs.core.masks import write_mask
 from envs.core.threads import over_games
 from envs.tactica import turn
 from envs.tactica.actions import N_ACTIONS
@@ -109,14 +110,6 @@ def battlefield_distance(S, tb, b):
 
 
 # --- masks -------------------------------------------------------------------------------------
-
-
-@njit_inline
-def write_mask(mask_row, buf, n):
-    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
-    mask_row[:] = 0
-    for i in range(n):
-        mask_row[buf[i]] = 1
 
 
 @njit_inline

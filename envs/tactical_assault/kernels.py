@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from envs.core.jit import njit, njit_inline
+from envs.core.masks import write_mask
 from envs.core.threads import over_games
 from envs.tactical_assault import turn
 from envs.tactical_assault.actions import N_ACTIONS, STAGE_GAME_OVER
@@ -46,14 +47,6 @@ def start(S, tb, b, seed, game_index, out):
 
 
 # --- masks -------------------------------------------------------------------------------------
-
-
-@njit_inline
-def write_mask(mask_row, buf, n):
-    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
-    mask_row[:] = 0
-    for i in range(n):
-        mask_row[buf[i]] = 1
 
 
 @njit

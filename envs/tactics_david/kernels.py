@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import njit
+from envs.core.masks import write_mask
 from envs.core.threads import over_games
 from envs.tactics_david import turn
 from envs.tactics_david.actions import MAX_LEGAL, N_ACTIONS, STAGE_GAME_OVER
@@ -90,15 +91,6 @@ def apply(S, tb, b, a, out):
 
 
 # --- masks -------------------------------------------------------------------------------------
-
-
-@njit
-def write_mask(mask_row, buf, n):
-    """The mask of the n legal actions listed in buf (all zero when n is 0: game over)."""
-    for i in range(mask_row.shape[0]):
-        mask_row[i] = 0
-    for i in range(n):
-        mask_row[buf[i]] = 1
 
 
 @njit

@@ -301,13 +301,18 @@ def write_plot(
     if ok.any():
         yerr = np.vstack([imp.value - imp.lo, imp.hi - imp.value])[:, ok]
         ax.errorbar(x[ok], imp.value[ok], yerr=yerr, fmt="o", capsize=3, label="implied, 95% CI")
-        for u in _labelled(units, imp):
-            ax.annotate(
-                units.names[u],
-                (x[u], imp.value[u]),
-                textcoords="offset points",
-                xytext=(6, 4),
-                fontsize=8,
+        named = _labelled(units, imp)
+        texts = [ax.text(x[u], imp.value[u], units.names[u], fontsize=8) for u in named]
+        if texts:
+            from adjustText import adjust_text
+
+            # labels pushed apart (and off the points and bars), each with a line to its point
+            adjust_text(
+                texts,
+                x=x[ok],
+                y=imp.value[ok],
+                ax=ax,
+                arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.5},
             )
     ax.set_xlabel(f"listed {cost_label}")
     ax.set_ylabel(f"implied {cost_label} (from winning)")

@@ -22,14 +22,18 @@ from envs.tactical_assault.actions import (
     A_DISCARD,
     A_PASS,
     A_POS,
+    A_SITUATION,
     A_UNIT,
     N_ACTIONS,
+    STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
     STAGE_MAIN,
     STAGE_MOVE,
     STAGE_PLAY_UNIT,
+    STAGE_WINDOW,
 )
-from envs.tactical_assault.state import PLACE_HAND, WHERE_ON
+from envs.tactical_assault.plays import TRIG_MELEE_ON
+from envs.tactical_assault.state import PLACE_HAND, WHERE_OFF, WHERE_ON
 
 SEEDS = (1, 2, 3, 4, 5)  # agent RNG states: a choice must not be a lucky tie-break
 
@@ -218,6 +222,46 @@ def test_a_shaken_sapper_is_recovered_first_while_the_stair_is_staked(siege):
     S["stage"][0] = STAGE_PLAY_UNIT
     _play_unit(S, recover)
     assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+
+
+def test_a_general_window_is_passed_an_attack_is_answered(crossroads):
+    """In the Watch's turn a general window (nothing to answer) is passed: the card stays for
+    the Raiders' own turn, when the hand has not been replenished (FC 1.10); a window that
+    answers a melee attack on a Raider is still answered (before: every window answered)."""
+    S = _position(crossroads, 10, [(0, "INFANTRY", 4, 4), (1, "INFANTRY", 4, 5)], STAGE_WINDOW)
+    S["active"][0] = 0
+    fire = _card(crossroads, "Fire")
+    S["card_place"][0, 1, fire] = PLACE_HAND
+    legal = [A_SITUATION + fire, A_PASS]
+    S["win_trigger"][0] = 0
+    assert _choices(crossroads, S, legal) == {A_PASS}
+    S["win_trigger"][0] = TRIG_MELEE_ON
+    assert _choices(crossroads, S, legal) == {A_SITUATION + fire}
+
+
+def test_the_sapper_is_deployed_first_and_its_card_kept_whole(siege):
+    """The Garrison's Obstacle stands: the Sapper is the first unit the Legion places
+    (deployment alternates, the places nearest the way go first), and the card kept to remove
+    the Obstacle is not spent on its Situation in a window (before: any unit first, and the
+    Situation played)."""
+    S = _position(
+        siege,
+        12,
+        [(0, "OBSTACLE", 7, 4), (1, "INFANTRY", 3, 4), (1, "SAPPER", 3, 3), (0, "INFANTRY", 8, 4)],
+        STAGE_DEPLOY_UNIT,
+    )
+    S["unit_where"][0, 1:3] = WHERE_OFF
+    assert _choices(siege, S, [A_UNIT + 1, A_UNIT + 2]) == {A_UNIT + 2}
+    S["unit_where"][0, 1:3] = WHERE_ON
+    S["stage"][0] = STAGE_WINDOW
+    S["active"][0] = 0
+    S["win_trigger"][0] = TRIG_MELEE_ON
+    clear = _card(siege, "Clear Obstacle")
+    S["card_place"][0, 1, clear] = PLACE_HAND
+    assert _choices(siege, S, [A_SITUATION + clear, A_PASS]) == {A_PASS}
+    S["unit_where"][0, 0] = 2  # the Obstacle removed: the card is free again
+    S["unit_pos"][0, 0] = -1
+    assert _choices(siege, S, [A_SITUATION + clear, A_PASS]) == {A_SITUATION + clear}
 
 
 def _lookahead_position(rs) -> np.ndarray:

@@ -37,6 +37,8 @@ import numba
 from numba.core import config as _numba_config
 from numba.core import types
 
+from envs.core.borrow import borrow_arguments
+
 _ROOT = Path(__file__).resolve().parents[2]
 _KEEP = 3  # cache folders kept per key (the newest by use)
 _FOLDER_NAME = re.compile(r"^(?P<key>[a-z0-9_]+)-[0-9a-f]{16}$")
@@ -172,23 +174,22 @@ def _optimize_kernels_only(self):
     with them), or when Python calls that function directly (tests: correct, less fast), so
     only a library compiled for a call from Python gets the module passes; a callee keeps
     numba's per-function passes (add_llvm_module). TACSIM_OPTIMIZE_CALLEES=1: numba's way."""
+    ours = _nested_depth() == 0 and not _numba_way()
+    if ours and os.environ.get("TACSIM_COUNT_ARGUMENTS") != "1":
+        _borrow_array_arguments(self)
     if _nested_depth() == 0 or _numba_way():
         _numba_optimize_final_module(self)
-    if _nested_depth() == 0 and not _numba_way():
-        _bind_linked_code_locally(self._final_module)
 
 
-def _bind_linked_code_locally(module):
-    """Make the callees' functions linked into a kernel's module internal to it. They are
-    linkonce_odr (numba's _get_module_for_linking), weak symbols in the object code, and the
-    JIT engine's linker resolves a weak symbol to a definition it holds already: the callee
-    library's own machine code, made with per-function passes only. A kernel compiled in this
-    process then ran its callees' less optimised copies (Fantasy Cards' self-play, one thread:
-    365k decisions/s after a cold compile, 506k loaded from the cache, where nothing else was
-    loaded; 2026-11-25). Its own functions (external) stay exported."""
-    for fn in module.functions:
-        if not fn.is_declaration and fn.linkage == _ll.Linkage.linkonce_odr:
-            fn.linkage = _ll.Linkage.internal
+def _borrow_array_arguments(self):
+    """envs/core/borrow.py: the kernel's module without the reference counting of array
+    arguments that a caller holds for the whole call. TACSIM_COUNT_ARGUMENTS=1 keeps it."""
+    text, removed = borrow_arguments(str(self._final_module))
+    if removed:
+        module = _ll.parse_assembly(text)
+        module.name = self._final_module.name
+        module.verify()
+        self._final_module = module
 
 
 def _numba_way() -> bool:
@@ -221,6 +222,11 @@ def _finalize_linking_once(self):
     self._tacsim_callee = True
     for library in self._linking_libraries:
         self._reload_init.update(library._reload_init)
+    # a kernel compiled in this process calls the engine's copy of a callee (its linked copy
+    # is a weak symbol that the engine binds to the definition it holds already), so the
+    # callee's own code is borrowed too
+    if os.environ.get("TACSIM_COUNT_ARGUMENTS") != "1":
+        _borrow_array_arguments(self)
     self._final_module.verify()
     # numba's _finalize_final_module, less its check that every numba symbol is defined in the
     # module (the callees' are declarations here) and the object-cache hook

@@ -101,53 +101,6 @@ def test_a_callee_holds_its_own_code_and_the_kernel_links_the_whole_tree(monkeyp
         middle.serialize_using_object_code()
 
 
-def _leaf2(x):
-    # big enough, and called from enough places, that LLVM keeps it a function
-    t = 0
-    for m in (977, 983, 991, 997, 1009, 1013):
-        for k in range(x + m % 7):
-            for j in range(k):
-                t += (k ^ j) * (m % 5 + 1) - (t >> (m % 3 + 1))
-                if t > 100_000:
-                    t = t % m
-    return t
-
-
-def _top2(x):
-    return sum([_leaf2_kernel(x + n) for n in range(3)]) + _leaf2_kernel(x + 5) * (
-        _leaf2_kernel(x + 7) - _leaf2_kernel(x + 9)
-    ) ^ _leaf2_kernel(x + 11) + _leaf2_kernel(x + 13) * _leaf2_kernel(x + 15)
-
-
-_leaf2_kernel = jit._one_signature(numba.njit(cache=False)(_leaf2))
-_top2_kernel = jit._one_signature(numba.njit(cache=False)(_top2))
-
-
-@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
-def test_a_kernel_runs_its_own_copy_of_its_callees(monkeypatch):
-    """The callees' code linked into a kernel is internal to its module, so the engine's
-    linker cannot bind the kernel's calls to the callee library's own (less optimised)
-    machine code, a weak symbol it held already; the kernel's own functions stay exported."""
-    monkeypatch.delenv("TACSIM_OPTIMIZE_CALLEES", raising=False)
-    seen = {}
-    real = jit._numba_optimize_final_module
-
-    def spy(library):
-        seen.update({f.name: f.linkage for f in library._final_module.functions})
-        real(library)
-
-    monkeypatch.setattr(jit, "_numba_optimize_final_module", spy)
-    assert _top2_kernel(1) == _top2(1)  # the Python function, calling the compiled leaf
-    top = _library(_top2_kernel)
-    linkage = {f.name: f.linkage for f in top._final_module.functions if not f.is_declaration}
-    linked_weak = [n for n, k in seen.items() if "_leaf2" in n and k.name == "linkonce_odr"]
-    assert linked_weak, seen  # the callee came in as numba links it, a weak definition
-    assert [n for n, k in linkage.items() if "_leaf2" in n], linkage  # kept a function
-    assert not [n for n, k in linkage.items() if k.name == "linkonce_odr"], linkage
-    assert [n for n, k in linkage.items() if "_top2" in n and k.name == "external"], linkage
-    assert _leaf2_kernel(1) == _leaf2(1)
-
-
 _CACHED = """
 import sys
 sys.path.insert(0, {root!r})

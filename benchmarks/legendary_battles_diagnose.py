@@ -113,6 +113,7 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
     final_pos: Counter = Counter()
     lost_pts: Counter = Counter()
     obstacle: Counter = Counter()
+    lost_seqs: Counter = Counter()  # the zones to hold turn by turn, in the games lost
     for g in range(games):
         rs.reset_batch(S, tba, seed, np.array([g]), mask)
         start = S["unit_pos"][0].copy()
@@ -120,9 +121,12 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
         last_turn = 0
         cleared = -1
         before_last = "-"
+        pictures: dict = {}
         while S["stage"][0] != STAGE_GAME_OVER:
             if int(S["turn"][0]) != last_turn:
                 last_turn = int(S["turn"][0])
+                if tb["vc_hold_side"] >= 0:
+                    pictures[last_turn] = hold_picture(tb, S)
                 if cleared < 0 and any(
                     S["unit_side"][0, v] == 1 - seat
                     and S["unit_type"][0, v] == tb["type_obstacle"]
@@ -153,6 +157,10 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
         ends[(int(S["turns_of"][0, 0]), int(S["turns_of"][0, 1]), "won" if won else "lost")] += 1
         if tb["vc_hold_side"] >= 0:
             holds[(before_last, hold_picture(tb, S), "won" if won else "lost")] += 1
+            if not won:
+                last = 2 * int(tb["sc_turn_limit"])
+                seq = " ".join(pictures.get(t, "-") for t in range(last - 5, last + 1))
+                lost_seqs[f"{seq} | {hold_picture(tb, S)}"] += 1
             lost_pts[(int(S["points_lost"][0, 1 - seat]), int(S["points_lost"][0, seat]))] += 1
         for v in range(MAX_UNITS):
             if S["unit_side"][0, v] != seat:
@@ -179,6 +187,12 @@ def diagnose(scenario: str, seat: int, games: int, seed: int) -> None:
     if holds:
         print("\nzones to hold when the last player turn begins, at the end (result): games")
         for k, n in holds.most_common(20):
+            print(f"  {k}: {n}")
+        print(
+            "\nzones to hold at the start of each of the last six player turns | at the end, "
+            "games lost: games"
+        )
+        for k, n in lost_seqs.most_common(20):
             print(f"  {k}: {n}")
         print("\npoints lost (enemy, heuristic's): games")
         for k, n in lost_pts.most_common(12):

@@ -745,6 +745,14 @@ def base_from_legal(S, tb, b, buf, n):
 # pass preferred unless a card gains 10 (48.5 %) or a card preferred by 10 (67.8 %), move
 # cards kept in the last turns 66.4 %, the opponent's windows passed 67.8 % (all) and 67.5 %
 # (all but attacks on p's units).
+# Third round (lbseat3; 1,000 games of seat 1, `--games 2000 --seat 1 --seed 1`, Crossroads /
+# Siege; as kept 69.7 / 52.3 %), all dropped: melee cards kept at the end of the turn while a
+# zone to hold is shared (69.2 / 52.2 %); a penalty per enemy shooter (LOS within its range,
+# neither Shaken nor Out Of Action) on the Sapper while the way is staked, 60 and 10 per
+# shooter (Siege 36.6 and 45.2 %: it keeps away from the stake); the opponent answering its
+# windows on the copy by the rules of thumb from its re-dealt hand (63.0 / 46.7 %, and up to
+# twice the time); shooters (ranged rating 2 above melee: Sorcerous, Artillery) not drawn to
+# the zones (64.1 / 51.0 %).
 LOOK_SAMPLES = 8  # dice and flipped cards the copy plays each action out on (see look_from_legal)
 LOOK_DECISIONS = 64  # decisions of one card part played out on the copy (a runaway guard)
 WIN_W = 100_000  # the copy's game ended: won or lost outright

@@ -1405,7 +1405,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 def write_results(reports: list[dict], out_dir: Path, update_latest: bool) -> list[Path]:
-    """<ruleset>_<date>_<short>[_quick].json/.md per ruleset; latest.json/.md for the run."""
+    """<ruleset>_<date>_<short>[_quick][_runN].json/.md per ruleset; latest.json/.md for the run."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     mds = []
@@ -1415,6 +1415,11 @@ def write_results(reports: list[dict], out_dir: Path, update_latest: bool) -> li
         tag = "-".join([report["ruleset"], *report.get("options", {}).values()])
         stem = f"{tag}_{date}_{report['git']['short']}"
         stem += "_quick" if report["quick"] else ""
+        # a second run of the same commit on the same day (another cache, another load) is kept
+        # beside the first, never over it
+        base, n = stem, 2
+        while (out_dir / f"{stem}.json").exists() or (out_dir / f"{stem}.md").exists():
+            stem, n = f"{base}_run{n}", n + 1
         md = to_markdown(report)
         mds.append(md)
         written.append(_write(out_dir / f"{stem}.json", json.dumps(report, indent=2) + "\n"))

@@ -360,3 +360,14 @@ def test_compile_profile_split_counts_linked_modules_and_inline_expansions():
     # split_compile imports, or numba's)
     assert codegen.CPUCodeLibrary.finalize is finalize_before
     assert "split_compile" not in codegen.CPUCodeLibrary.finalize.__qualname__
+
+
+def test_a_second_run_of_the_same_commit_is_written_beside_the_first(quick_report, tmp_path):
+    """Two harness runs of one commit on one day (a cold and a warm cache, say) keep both."""
+    harness = _load_harness()
+    first = harness.write_results([quick_report], tmp_path, update_latest=False)
+    second = harness.write_results([quick_report], tmp_path, update_latest=False)
+    third = harness.write_results([quick_report], tmp_path, update_latest=False)
+    names = [p.name for p in (*first, *second, *third)]
+    assert len(set(names)) == 6, names
+    assert second[0].name.endswith("_quick_run2.json") and third[1].name.endswith("_run3.md")

@@ -174,22 +174,23 @@ def _optimize_kernels_only(self):
     with them), or when Python calls that function directly (tests: correct, less fast), so
     only a library compiled for a call from Python gets the module passes; a callee keeps
     numba's per-function passes (add_llvm_module). TACSIM_OPTIMIZE_CALLEES=1: numba's way."""
-    ours = _nested_depth() == 0 and not _numba_way()
-    if ours and os.environ.get("TACSIM_COUNT_ARGUMENTS") != "1":
+    if _numba_way():
+        _numba_optimize_final_module(self)
+    elif _nested_depth() == 0:
         _borrow_array_arguments(self)
-    if _nested_depth() == 0 or _numba_way():
         _numba_optimize_final_module(self)
 
 
 def _borrow_array_arguments(self):
     """envs/core/borrow.py: the kernel's module without the reference counting of array
     arguments that a caller holds for the whole call. TACSIM_COUNT_ARGUMENTS=1 keeps it."""
+    if os.environ.get("TACSIM_COUNT_ARGUMENTS") == "1":
+        return
     text, removed = borrow_arguments(str(self._final_module))
     if removed:
         module = _ll.parse_assembly(text)
         module.name = self._final_module.name
-        module.verify()
-        self._final_module = module
+        self._final_module = module  # verified by the finalize that follows
 
 
 def _numba_way() -> bool:
@@ -225,8 +226,7 @@ def _finalize_linking_once(self):
     # a kernel compiled in this process calls the engine's copy of a callee (its linked copy
     # is a weak symbol that the engine binds to the definition it holds already), so the
     # callee's own code is borrowed too
-    if os.environ.get("TACSIM_COUNT_ARGUMENTS") != "1":
-        _borrow_array_arguments(self)
+    _borrow_array_arguments(self)
     self._final_module.verify()
     # numba's _finalize_final_module, less its check that every numba symbol is defined in the
     # module (the callees' are declarations here) and the object-cache hook

@@ -179,6 +179,28 @@ def _optimize_kernels_only(self):
     elif _nested_depth() == 0:
         _borrow_array_arguments(self)
         _numba_optimize_final_module(self)
+        _own_copies(self._final_module, self.name)
+
+
+def _own_copies(module, kernel_name: str) -> None:
+    """Rename the callees' functions linked into a kernel's module (after it is optimised) with
+    a tag of the kernel's name. They are linkonce_odr, weak symbols in the object code, and the
+    JIT engine's linker binds a weak symbol to a definition it holds already: the callee
+    library's own machine code, made with per-function passes only. So a kernel compiled in
+    this process ran its callees' less optimised copies (Fantasy Cards' self-play, one thread:
+    428k decisions/s after a cold compile, 656k loaded from the cache, where no callee library
+    is loaded; 764k renamed, 2026-11-25). Making them internal did the same but crashed test
+    workers in NRT_incref (docs/adding_a_ruleset.md); renamed, they stay weak, so a kernel that
+    links this one still links them. Two kernels of one name share a tag: their copies of a
+    function are compiled from the same source for the same types."""
+    tag = hashlib.sha256(kernel_name.encode()).hexdigest()[:12]
+    for fn in module.functions:
+        if (
+            fn.name[:3] == "_ZN"
+            and not fn.is_declaration
+            and fn.linkage == _ll.Linkage.linkonce_odr
+        ):
+            fn.name = f"{fn.name}.k{tag}"
 
 
 def _borrow_array_arguments(self):

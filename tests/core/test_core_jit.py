@@ -101,6 +101,43 @@ def test_a_callee_holds_its_own_code_and_the_kernel_links_the_whole_tree(monkeyp
         middle.serialize_using_object_code()
 
 
+def _leaf2(x):
+    # big enough, and called from enough places, that LLVM keeps it a function
+    t = 0
+    for m in (977, 983, 991, 997, 1009, 1013):
+        for k in range(x + m % 7):
+            for j in range(k):
+                t += (k ^ j) * (m % 5 + 1) - (t >> (m % 3 + 1))
+                if t > 100_000:
+                    t = t % m
+    return t
+
+
+def _top2(x):
+    return sum([_leaf2_kernel(x + n) for n in range(3)]) + _leaf2_kernel(x + 5) * (
+        _leaf2_kernel(x + 7) - _leaf2_kernel(x + 9)
+    ) ^ _leaf2_kernel(x + 11) + _leaf2_kernel(x + 13) * _leaf2_kernel(x + 15)
+
+
+_leaf2_kernel = jit._one_signature(numba.njit(cache=False)(_leaf2))
+_top2_kernel = jit._one_signature(numba.njit(cache=False)(_top2))
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compile without the JIT")
+def test_a_kernel_runs_its_own_copy_of_its_callees(monkeypatch):
+    """The callees' code linked into a kernel is renamed with a tag of the kernel's name, so
+    the engine's linker cannot bind the kernel's calls to the callee library's own (less
+    optimised) machine code, a weak symbol of the same name it held already."""
+    monkeypatch.delenv("TACSIM_OPTIMIZE_CALLEES", raising=False)
+    assert _top2_kernel(1) == _top2(1)  # the Python function, calling the compiled leaf
+    top, leaf = _library(_top2_kernel), _library(_leaf2_kernel)
+    (leaf_name,) = [n for n in _defined(leaf) if n.startswith("_ZN") and "cpython" not in n]
+    copies = [f for f in top._final_module.functions if f.name.startswith(leaf_name + ".k")]
+    assert copies and all(f.linkage.name == "linkonce_odr" for f in copies), copies
+    assert leaf_name not in _defined(top)  # nothing of the callee's own name to bind elsewhere
+    assert _leaf2_kernel(1) == _leaf2(1)
+
+
 _CACHED = """
 import sys
 sys.path.insert(0, {root!r})

@@ -245,9 +245,8 @@ def _finalize_linking_once(self):
     self._tacsim_callee = True
     for library in self._linking_libraries:
         self._reload_init.update(library._reload_init)
-    # a kernel compiled in this process calls the engine's copy of a callee (its linked copy
-    # is a weak symbol that the engine binds to the definition it holds already), so the
-    # callee's own code is borrowed too
+    # the callee's own code runs when Python calls it directly (tests); a kernel runs its own
+    # renamed copies (_own_copies), borrowed again with the kernel's module
     _borrow_array_arguments(self)
     self._final_module.verify()
     # numba's _finalize_final_module, less its check that every numba symbol is defined in the

@@ -63,12 +63,14 @@ from envs.tactical_assault.actions import (
     STAGE_CHOOSE_FORCE,
     STAGE_DEPLOY_UNIT,
     STAGE_DISCARD,
+    STAGE_DRIFT_TIE,
     STAGE_FACING,
     STAGE_GAME_OVER,
     STAGE_MAIN,
     STAGE_MOVE,
     STAGE_PLAY_UNIT,
     STAGE_TARGET,
+    STAGE_TARGET_POINT,
     STAGE_VOLLEY,
     STAGE_WINDOW,
 )
@@ -133,6 +135,8 @@ SAPPER_FIRST = 10_000  # above any other move-card unit score of _unit_for_play
 # zone to those behind (2, 3 and 5 played alike: 34.5 %)
 HOLD_DEPTH_W = 2
 CONTACT_BONUS = 300  # above any melee rating difference (melee * 10 + protection)
+BLAST_FRIEND = 3  # a unit of p's own within a Target Point's radius counts 3 times its worth
+BLAST_DRIFT = 1  # ... once within a drift of it
 GAIN_W = 100  # a move card goes on the unit it brings nearest by the most, then the nearest
 
 
@@ -300,6 +304,17 @@ def clearer_field(S, tb, b, p, u, dist):
     reach = _clear_reach(tb)
     for z in range(tb.g_n_pos):
         dist[z] = 0 if z != o and tb.g_dist[z, o] <= reach else FAR
+    # a place another unit stands in is no place to remove it from: the Sapper cannot end
+    # its move there (friends drawn to the stair stood in every one of them)
+    for w in range(MAX_UNITS):
+        if w == u or S["unit_where"][b, w] != WHERE_ON:
+            continue
+        y = np.int64(S["unit_pos"][b, w])
+        dist[y] = FAR
+        for f in range(tb.sc_fp_n[w]):
+            c = fp_zone(tb, w, y, f)
+            if c >= 0:
+                dist[c] = FAR
     _relax(tb, dist)
     return True
 
@@ -573,6 +588,40 @@ def _type_value(tb, t):
 
 
 @njit
+def blast_value(S, tb, b, p, z):
+    """What the Target Point attack being resolved is worth to seat p with its point at z
+    (FC I14): it attacks every unit, friend or foe, within its radius (LOS aside), so each
+    enemy there counts as an attack's target does (STAGE_TARGET) and each unit of p's own
+    counts BLAST_FRIEND times against it, and BLAST_DRIFT times within a drift of it (the
+    point drifts up to the longest Random Drift, I6, most often toward the attacker)."""
+    i = np.int64(S["depth"][b]) - 1
+    play = np.int64(S["fr_play"][b, i])
+    j = np.int64(S["fr_step"][b, i])
+    reach = np.int64(tb.g_dist_units[tb.step_radius[play, j]]) + np.int64(tb.g_extreme_extra)
+    drift = np.int64(0)
+    for r in range(tb.drift_distance.shape[0]):
+        if tb.drift_distance[r] >= 0:
+            drift = max(drift, np.int64(tb.g_dist_units[tb.drift_distance[r]]))
+    s = np.int64(0)
+    for v in range(MAX_UNITS):
+        t = np.int64(S["unit_type"][b, v])
+        if S["unit_where"][b, v] != WHERE_ON or tb.type_protection[t] == 0:
+            continue  # an Obstacle is never attacked
+        d = np.int64(tb.g_dist[z, S["unit_pos"][b, v]])
+        worth = 10 * np.int64(tb.type_points[t])
+        if S["unit_side"][b, v] != p:
+            if d <= reach:
+                s += worth - 3 * np.int64(tb.type_protection[t])
+                if tb.vc_hold[S["unit_pos"][b, v]]:
+                    s += 100  # it stands in a zone to hold (as STAGE_TARGET)
+        elif d <= reach:
+            s -= BLAST_FRIEND * worth
+        elif d <= reach + drift:
+            s -= BLAST_DRIFT * worth
+    return s
+
+
+@njit
 def _score(S, tb, b, p, stage, a, field, use_field):
     """Score of legal action a at this decision (module docstring)."""
     if a == A_EXIT:
@@ -662,6 +711,8 @@ def _score(S, tb, b, p, stage, a, field, use_field):
         if a == A_PASS:  # the path ends unless a zone gets closer
             return SCORE_ACT - 2 * _dist(S, tb, b, p, end, u, field, use_field)
         return SCORE_ACT - 2 * _dist(S, tb, b, p, np.int64(a - A_POS), u, field, use_field) - 1
+    if (stage == STAGE_TARGET_POINT or stage == STAGE_DRIFT_TIE) and A_POS <= a < A_FACING:
+        return SCORE_ACT + blast_value(S, tb, b, p, np.int64(a - A_POS))
     if A_POS <= a < A_FACING:
         u = np.int64(S["sel_unit"][b])
         return SCORE_ACT - min(_dist(S, tb, b, p, np.int64(a - A_POS), u, field, use_field), 999)
@@ -677,7 +728,7 @@ def _decision_field(S, tb, b, p, stage, buf, field):
     u = -1
     if stage == STAGE_MOVE:
         u = np.int64(S["fr_unit"][b, np.int64(S["depth"][b]) - 1])
-    elif A_POS <= buf[0] < A_FACING:
+    elif A_POS <= buf[0] < A_FACING and stage != STAGE_TARGET_POINT and stage != STAGE_DRIFT_TIE:
         u = np.int64(S["sel_unit"][b])
     if u < 0:
         return False
@@ -757,6 +808,7 @@ LOOK_SAMPLES = 8  # dice and flipped cards the copy plays each action out on (se
 LOOK_DECISIONS = 64  # decisions of one card part played out on the copy (a runaway guard)
 WIN_W = 100_000  # the copy's game ended: won or lost outright
 HOLD_W = 300  # a zone to hold that p alone stands in
+ENTRY_W = 260  # ... that a unit of p in Close Combat entered its shared zone from
 SHARED_W = 30  # ... that p shares with an enemy (Close Combat: lost at the limit)
 EXIT_W = 300  # a unit that left the map across the exit edge
 DIST_CAP = 30  # zones of movement counted at most (no way at all counts as this far)
@@ -766,6 +818,18 @@ HELD_SEED = 0  # a zone p holds already counts this far off for its other units
 OBST_STEP = 6  # an enemy Obstacle on the way counts this many zones of movement more
 CLEARER_W = 20  # per zone a Sapper stands from within reach of the Obstacle in its way
 STATUS_W = 10  # per Shaken or Out Of Action unit (the enemy's, less p's own)
+
+
+@njit
+def _entered_from(S, b, p, z):
+    """A unit of p in Close Combat entered its shared zone from position z: part of it is
+    still there (LB "Sharing a zone: unit positions"), no enemy may enter, and it moves back
+    when its target goes (LB "loss of original target")."""
+    for u in range(MAX_UNITS):
+        if S["unit_side"][b, u] == p and S["unit_where"][b, u] == WHERE_ON:
+            if S["unit_entry"][b, u] == z:
+                return True
+    return False
 
 
 @njit
@@ -804,6 +868,9 @@ def evaluate(S, tb, b, p, field):
             if mine:
                 v += SHARED_W if enemy else HOLD_W
                 field[z] = HELD_SEED  # the others draw near it too, to fill in
+            elif not enemy and _entered_from(S, b, p, z):
+                v += ENTRY_W
+                field[z] = HELD_SEED
             else:
                 field[z] = 0
     # the way past the enemy's Obstacles (only a Sapper removes one): an Obstacle counts

@@ -15,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.tactical_assault.heuristic import base_from_legal, heuristic_from_legal
+from agents.tactical_assault.heuristic import (
+    ENTRY_W,
+    base_from_legal,
+    clearer_field,
+    evaluate,
+    heuristic_from_legal,
+)
 from envs import get_ruleset
 from envs.tactical_assault.actions import (
     A_ACTION,
@@ -30,10 +36,11 @@ from envs.tactical_assault.actions import (
     STAGE_MAIN,
     STAGE_MOVE,
     STAGE_PLAY_UNIT,
+    STAGE_TARGET_POINT,
     STAGE_WINDOW,
 )
 from envs.tactical_assault.plays import TRIG_MELEE_ON
-from envs.tactical_assault.state import PLACE_HAND, WHERE_OFF, WHERE_ON
+from envs.tactical_assault.state import MAX_POS, PLACE_HAND, WHERE_OFF, WHERE_ON
 
 SEEDS = (1, 2, 3, 4, 5)  # agent RNG states: a choice must not be a lucky tie-break
 
@@ -402,3 +409,93 @@ def test_the_lookahead_does_not_read_its_own_decks_order(crossroads):
             row.append(int(heuristic_from_legal(S, tb, np.int64(0), buf, np.int64(len(legal)))))
         picks.append(row)
     assert picks[0] == picks[1]
+
+
+def _play_step(rs, action_name: str, kind: int) -> tuple[int, int]:
+    """(play, step) of the first card whose Action is `action_name`, its step of `kind`."""
+    tb = rs.tables_batch[0]
+    play = int(tb["card_action"][_card(rs, action_name)])
+    return play, next(
+        j for j in range(tb["step_kind"].shape[1]) if tb["step_kind"][play, j] == kind
+    )
+
+
+def test_a_target_point_goes_where_it_hits_enemies_not_friends(siege):
+    """A Bombard's Target Point attacks every unit within its radius, friend or foe (FC I14).
+    The Legion's Artillery places it: at (7, 3), beside the Garrison Infantry at (8, 3) but
+    also beside the Legion's own Sapper at (6, 3), it would hit both; at (8, 6), the Garrison
+    Archer alone. It goes at (8, 6) (blast_value); before, at the place nearest the keep, the
+    way the Bombard of the Legion's first turn fell on its own Sapper in a game of the
+    benchmark."""
+    S = _position(
+        siege,
+        12,
+        [
+            (0, "OBSTACLE", 7, 4),
+            (0, "INFANTRY", 8, 3),
+            (0, "ARCHER", 8, 6),
+            (1, "ARTILLERY", 3, 4),
+            (1, "SAPPER", 6, 3),
+        ],
+        STAGE_TARGET_POINT,
+    )
+    play, j = _play_step(siege, "Bombard", 3)  # target point attack (EFFECT_KINDS order)
+    S["depth"][0] = 1
+    S["fr_unit"][0, 0] = 3
+    S["fr_player"][0, 0] = 1
+    S["fr_play"][0, 0] = play
+    S["fr_step"][0, 0] = j
+    legal = [A_POS + 3 * 12 + 7, A_POS + 6 * 12 + 8, A_POS + 4 * 12 + 9]  # (7,3) (8,6) (9,4)
+    assert _choices(siege, S, legal) == {A_POS + 6 * 12 + 8}
+    # a Garrison Infantry where the Sapper stood: (7, 3) hits two Infantry, worth more than
+    # the Archer alone at (8, 6)
+    S["unit_side"][0, 4] = 0
+    S["unit_type"][0, 4] = list(siege.record.items).index("INFANTRY")
+    assert _choices(siege, S, legal) == {A_POS + 3 * 12 + 7}
+
+
+def test_the_sapper_heads_for_a_place_no_friend_stands_in(siege):
+    """The stake at (7, 4) is removed from (6, 4), (7, 3) or (7, 5) (Short of it, off the
+    ridge). Legion Infantry stand in (6, 4) and (7, 5): the Sapper's way (clearer_field) leads
+    to (7, 3), the one place it can end its move in; before, a friend's place counted as
+    reached, and friends drawn to the stair stood in all of them."""
+    S = _position(
+        siege,
+        12,
+        [(0, "OBSTACLE", 7, 4), (1, "SAPPER", 4, 4), (1, "INFANTRY", 6, 4), (1, "INFANTRY", 7, 5)],
+        STAGE_PLAY_UNIT,
+    )
+    dist = np.zeros(MAX_POS, dtype=np.int64)
+    assert clearer_field(S, siege.tables_batch[0], np.int64(0), np.int64(1), np.int64(1), dist)
+    assert dist[3 * 12 + 7] == 0
+    assert dist[4 * 12 + 6] > 0 and dist[5 * 12 + 7] > 0
+
+
+def test_a_zone_entered_from_counts_nearly_as_held(crossroads):
+    """A Raider Rider that moved from (5, 5) into Close Combat in (4, 5) is still partly in
+    (5, 5) (LB "Sharing a zone: unit positions"): no Watch unit may enter it, and it moves
+    back when its target goes. evaluate counts it ENTRY_W, not as an empty zone: the lookahead
+    lets the Rider join the fight from the zone it holds (Crossroads' second side, 10,000
+    games: 69.1 % before, 73.4 % with it)."""
+    S = _position(
+        crossroads,
+        10,
+        [
+            (0, "INFANTRY", 4, 5),
+            (1, "SKIRMISH", 4, 5),
+            (1, "RIDER", 4, 5),
+            (1, "INFANTRY", 4, 4),
+            (1, "INFANTRY", 5, 4),
+        ],
+        STAGE_MAIN,
+    )
+    S["points_total"][0] = (20, 20)
+    S["unit_entry"][0, :] = -1
+    S["unit_entry"][0, 1] = 6 * 10 + 4  # the Skirmish came from (4, 6)
+    S["unit_entry"][0, 2] = 5 * 10 + 5  # the Rider from (5, 5), a zone to hold
+    tb = crossroads.tables_batch[0]
+    field = np.zeros(MAX_POS, dtype=np.int64)
+    entered = int(evaluate(S, tb, np.int64(0), np.int64(1), field))
+    S["unit_entry"][0, 2] = 6 * 10 + 5  # from (5, 6) instead: (5, 5) is empty
+    empty = int(evaluate(S, tb, np.int64(0), np.int64(1), field))
+    assert entered - empty >= ENTRY_W

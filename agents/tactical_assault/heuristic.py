@@ -804,6 +804,17 @@ def base_from_legal(S, tb, b, buf, n):
 # windows on the copy by the rules of thumb from its re-dealt hand (63.0 / 46.7 %, and up to
 # twice the time); shooters (ranged rating 2 above melee: Sorcerous, Artillery) not drawn to
 # the zones (64.1 / 51.0 %).
+# Fourth round (2026-11-25, from games watched turn by turn; seat 1 against random, Siege 1,000
+# games, Crossroads 1,000 then 10,000; before 52.3 / 69.7 %, Crossroads 10,000: 67.6 %), kept:
+# a Target Point placed by what it hits, friends too (blast_value; a Bombard had fallen on the
+# Legion's own Sapper in its first turn): 54.2 / 69.9 %; the Sapper's way to a place no unit
+# stands in (clearer_field; friends drawn to the stair stood in all three): 55.3 / 69.9 %,
+# Crossroads 10,000: 69.1 %; a zone to hold that a unit of p entered Close Combat from counts
+# ENTRY_W (it moves back there when its target goes, and no enemy may enter it), so a Rider
+# holding a zone joins the fight next to it: Crossroads 10,000 71.1 % (200), 73.4 % (260),
+# 73.1 % (300); Siege 55.3 % (200). Dropped: an attack's target by the mean Table 6 result
+# over the deck's cards, shifted for the pair (54.3 / 68.8 %); the loss of the last Sapper
+# valued as the Sapper at DIST_CAP, with a friend within a drift counted 3 times (52.4 / 68.0 %).
 LOOK_SAMPLES = 8  # dice and flipped cards the copy plays each action out on (see look_from_legal)
 LOOK_DECISIONS = 64  # decisions of one card part played out on the copy (a runaway guard)
 WIN_W = 100_000  # the copy's game ended: won or lost outright

@@ -588,10 +588,21 @@ def _type_value(tb, t):
 
 
 @njit
+def target_worth(S, tb, b, v):
+    """What an attack's target v is worth: the most valuable, least protected first, and one
+    standing in a zone to hold (clear it, or keep it) above all."""
+    t = np.int64(S["unit_type"][b, v])
+    s = 10 * np.int64(tb.type_points[t]) - 3 * np.int64(tb.type_protection[t])
+    if S["unit_where"][b, v] == WHERE_ON and tb.vc_hold[S["unit_pos"][b, v]]:
+        s += 100
+    return s
+
+
+@njit
 def blast_value(S, tb, b, p, z):
     """What the Target Point attack being resolved is worth to seat p with its point at z
     (FC I14): it attacks every unit, friend or foe, within its radius (LOS aside), so each
-    enemy there counts as an attack's target does (STAGE_TARGET) and each unit of p's own
+    enemy there counts as an attack's target does (target_worth) and each unit of p's own
     counts BLAST_FRIEND times against it, and BLAST_DRIFT times within a drift of it (the
     point drifts up to the longest Random Drift, I6, most often toward the attacker)."""
     i = np.int64(S["depth"][b]) - 1
@@ -611,9 +622,7 @@ def blast_value(S, tb, b, p, z):
         worth = 10 * np.int64(tb.type_points[t])
         if S["unit_side"][b, v] != p:
             if d <= reach:
-                s += worth - 3 * np.int64(tb.type_protection[t])
-                if tb.vc_hold[S["unit_pos"][b, v]]:
-                    s += 100  # it stands in a zone to hold (as STAGE_TARGET)
+                s += target_worth(S, tb, b, v)
         elif d <= reach:
             s -= BLAST_FRIEND * worth
         elif d <= reach + drift:
@@ -683,14 +692,11 @@ def _score(S, tb, b, p, stage, a, field, use_field):
         return s
     if stage == STAGE_TARGET:
         v = a - A_UNIT
-        t = np.int64(S["unit_type"][b, v])
-        s = SCORE_ACT + 10 * np.int64(tb.type_points[t]) - 3 * np.int64(tb.type_protection[t])
+        s = SCORE_ACT + target_worth(S, tb, b, v)
         if S["unit_side"][b, v] == p:
             s -= SCORE_ACT  # an Obstacle of one's own (remove obstacle reaches either side's)
         if S["unit_status"][b, v] & STATUS_SHAKEN:
             s += 5
-        if S["unit_where"][b, v] == WHERE_ON and tb.vc_hold[S["unit_pos"][b, v]]:
-            s += 100  # it stands in a zone to hold: clear it (or keep it)
         return s
     if stage == STAGE_VOLLEY:
         return SCORE_PASS if a == A_PASS else SCORE_ACT

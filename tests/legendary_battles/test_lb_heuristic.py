@@ -17,6 +17,8 @@ import pytest
 
 from agents.tactical_assault.heuristic import (
     ENTRY_W,
+    HOPELESS_W,
+    STATUS_W,
     base_from_legal,
     clearer_field,
     evaluate,
@@ -499,3 +501,30 @@ def test_a_zone_entered_from_counts_nearly_as_held(crossroads):
     S["unit_entry"][0, 2] = 6 * 10 + 5  # from (5, 6) instead: (5, 5) is empty
     empty = int(evaluate(S, tb, np.int64(0), np.int64(1), field))
     assert entered - empty >= ENTRY_W
+
+
+def test_a_close_combat_it_cannot_win_counts_against_until_the_last_turn(siege):
+    """A Legion Infantry (melee Heavy) that entered the keep (a Building: cover) from the stair
+    shares it with the Legendary unit (protection Very Heavy): each of its melee attacks
+    shifts down twice, and the Legendary unit, pinned, no longer leaves the keep by itself.
+    evaluate counts that HOPELESS_W against the Legion, as it does not with an Infantry
+    (protection Moderate) there, nor once the Legendary unit is Shaken, nor in the Legion's
+    last turn (Siege's second side, 4,000 games: 54.3 % before, 56.5 % with it)."""
+    keep, stair = 4 * 12 + 9, 4 * 12 + 8
+    tb = siege.tables_batch[0]
+    field = np.zeros(MAX_POS, dtype=np.int64)
+
+    def value(holder: str, status: int = 0, turn: int = 2) -> int:
+        S = _position(siege, 12, [(0, holder, 9, 4), (1, "INFANTRY", 9, 4)], STAGE_MAIN)
+        S["points_total"][0] = (24, 29)
+        S["unit_entry"][0, :] = -1
+        S["unit_entry"][0, 1] = stair
+        S["unit_status"][0, 0] = status
+        S["turns_of"][0] = (turn, turn)
+        assert S["unit_pos"][0, 0] == keep
+        return int(evaluate(S, tb, np.int64(0), np.int64(1), field))
+
+    limit = int(tb["sc_turn_limit"])
+    assert value("INFANTRY") - value("LEGENDARY") == HOPELESS_W
+    assert value("LEGENDARY", status=1) - value("LEGENDARY") == HOPELESS_W + STATUS_W
+    assert value("INFANTRY", turn=limit) == value("LEGENDARY", turn=limit)

@@ -844,7 +844,8 @@ def base_from_legal(S, tb, b, buf, n):
 # units of melee below Moderate drawn to the zones 3 and 6 per zone, not 10 (54.0, 53.4 %);
 # POINT_W 40 and STATUS_W 20 (54.6 %); only the zones held counted in the last turn (55.6 %,
 # the same games); a free zone behind the enemy holder, for its Fall Back, counted 40 and 100
-# per unit next to it (54.5, 52.8 %); the Sapper, its work done, drawn 2 per zone (56.4 %).
+# per unit next to it (54.5, 52.8 %); the Sapper, its work done, drawn 2 per zone (56.4 %);
+# on top of HOPELESS_W (57.8 %): LATE_TURNS 2 and 6 (58.3, 56.4 %: within the noise, kept 4).
 LOOK_SAMPLES = 8  # dice and flipped cards the copy plays each action out on (see look_from_legal)
 LOOK_DECISIONS = 64  # decisions of one card part played out on the copy (a runaway guard)
 WIN_W = 100_000  # the copy's game ended: won or lost outright

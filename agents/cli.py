@@ -133,7 +133,6 @@ def check_ruleset(name: str, options=None, config_dir=None):
     rule tables of `config_dir` (None: the embedded ones), or UsageError: one line naming
     the problem (an unknown or data-only ruleset, an unknown option or value with the
     ruleset's options and their choices)."""
-    from envs.core.ruleset import resolve_options
     from envs.registry import UnknownRuleset, get, progress_warning
 
     if isinstance(options, (list, tuple)):
@@ -161,11 +160,10 @@ def check_ruleset(name: str, options=None, config_dir=None):
             f"{rs.name}: unknown option {unknown[0]!r} "
             f"({rs.name} options: {describe_options(rs.option_choices)})"
         )
-    try:
-        resolve_options(rs.name, rs.option_choices, options)  # a bad value: names its choices
+    try:  # a bad value: the ruleset names its choices (or, e.g., a scenario file's error)
+        return get(name, config_dir, options)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    return get(name, config_dir, options)
 
 
 def cmd_rulesets(args) -> int:

@@ -8,6 +8,8 @@ seat).
     PYTHONPATH=. python -m benchmarks.legendary_battles_agents --ruleset fantasy_cards
     PYTHONPATH=. python -m benchmarks.legendary_battles_agents --games 2000 \
         --scenario siege_of_the_ridge_fort --seat 1   # iterate: one scenario, one seat
+    PYTHONPATH=. python -m benchmarks.legendary_battles_agents --games 2000 \
+        --scenario my_siege.yaml --seat 1             # a scenario file of your own
 
 (--seat s plays only the games with the heuristic in seat s and no random v random games:
 quick runs while the heuristic changes, printed, no result file.)
@@ -128,7 +130,12 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20_000, help="games per scenario")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the JSON + md")
-    p.add_argument("--scenario", action="append", help="only this scenario (repeatable)")
+    p.add_argument(
+        "--scenario",
+        action="append",
+        help="only this scenario, by name or (Legendary Battles) a scenario file PATH.yaml "
+        "(repeatable)",
+    )
     p.add_argument(
         "--seat", type=int, choices=(0, 1), help="only the heuristic's games in this seat"
     )
@@ -137,7 +144,7 @@ def main() -> None:
         raise SystemExit(f"--games must be at least 2, got {args.games}")
     chosen = scenarios(args.ruleset)
     for name in args.scenario or ():
-        if name not in chosen:
+        if name not in chosen and not name.lower().endswith((".yaml", ".yml")):
             raise SystemExit(f"--scenario {name!r}: not one of {', '.join(chosen)}")
     rows = []
     for scenario in args.scenario or chosen:

@@ -13,7 +13,8 @@ of the Ridge Fort: the Ridge Garrison, the Wyrm Legion).
 Option (`options={...}`; envs/legendary_battles/ruleset.py): `scenario`, one of the rule
 folder's scenarios in snake case: greywater_ford (default), crossroads_of_hallin,
 siege_of_the_ridge_fort (oversized units: a dragon and a siege tower, LB R28). A scenario of your
-own: a copy of configs/legendary_battles with it in scenarios/, passed as `config_dir`.
+own: its file's path (`options={"scenario": "my_siege.yaml"}`), or a copy of
+configs/legendary_battles with it in scenarios/, passed as `config_dir`.
 
 Decisions. Every choice is one AEC step by the player the rules ask: each unit type of a
 force chosen by points (LB R23), each unit placed and its zone and facing, each card played

@@ -7,10 +7,12 @@ Option (`ruleset(options=...)`, `--option scenario=NAME` on the command line):
 |------------|-------------------------|-----------------------------------|
 | `scenario` | greywater_ford, crossroads_of_hallin, siege_of_the_ridge_fort (every scenario file of the rule folder, by its name in snake case) | the map, the forces and the end conditions (`g_*`, `sc_*`, `vc_*` fields) |
 
-A scenario of your own: put its file (docs/rules/legendary_battles.md, "Scenario format") in
-the `scenarios/` folder of a copy of configs/legendary_battles and pass that folder as
-`config_dir` (`--config-dir` on the command line): its scenarios become the option's choices
-(validated by the loader, whose errors name the file, the entry and the field). A scenario
+A scenario of your own (docs/rules/legendary_battles.md, "Scenario format"): pass its file's
+path as the option (`scenario=PATH.yaml`, `--option scenario=PATH.yaml`; any value ending in
+.yaml or .yml is a path), played on the rule folder's terrain.yaml; or put its file in the
+`scenarios/` folder of a copy of configs/legendary_battles and pass that folder as
+`config_dir` (`--config` on the command line): its scenarios become the option's choices.
+Either way the loader validates it, and its errors name the file, the entry and the field. A scenario
 the core cannot play yet (an oversized unit placed by its player, LB R28) is refused with a
 ValueError that names it and the missing feature.
 """
@@ -42,8 +44,21 @@ def option_name(scenario_name: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _tables(config_dir: str | None) -> Tables:
-    return load_tables() if config_dir is None else load_tables(Path(config_dir))
+def _tables(config_dir: str | None, scenario_file: str | None = None) -> Tables:
+    folder = DEFAULT_DIR if config_dir is None else Path(config_dir)
+    files = None if scenario_file is None else [Path(scenario_file)]
+    return load_tables(folder, scenario_files=files)
+
+
+def scenario_file(value: str) -> Path | None:
+    """The scenario option's value as a scenario file (it ends in .yaml or .yml), absolute;
+    None for a scenario's name. ValueError if the file does not exist."""
+    if not value.lower().endswith((".yaml", ".yml")):
+        return None
+    path = Path(value).expanduser().resolve()
+    if not path.is_file():
+        raise ValueError(f"{NAME}: option scenario={value}: no such scenario file ({path})")
+    return path
 
 
 def scenario_choices(tables: Tables) -> tuple[str, ...]:
@@ -81,7 +96,7 @@ _RECORD_SOURCES = (
 )
 
 
-def _record_key(config_dir: str | None) -> str:
+def _record_key(config_dir: str | None, scenario_file: str | None = None) -> str:
     import hashlib
 
     root = Path(__file__).resolve().parents[2]
@@ -90,6 +105,8 @@ def _record_key(config_dir: str | None) -> str:
     files += sorted(folder.rglob("*.yaml")) + sorted(
         (root / "configs/fantasy_cards").glob("*.yaml")
     )
+    if scenario_file is not None:
+        files.append(Path(scenario_file))
     h = hashlib.sha256()
     for f in files:
         h.update(str(f.relative_to(root) if f.is_relative_to(root) else f).encode())
@@ -97,13 +114,16 @@ def _record_key(config_dir: str | None) -> str:
     return h.hexdigest()[:16]
 
 
-def _scenario_record(tables: Tables, scenario: str, option: str, config_dir: str | None, fc):
+def _scenario_record(
+    tables: Tables, scenario: str, config_dir: str | None, fc, file: str | None = None
+):
     """The scenario's tables record, from the disk cache when its sources are unchanged."""
     from envs.core.jit import _cache_root
     from envs.legendary_battles.zones import scenario_record
     from envs.tactical_assault.tables import TA_TABLES_DTYPE
 
-    path = _cache_root() / "tables" / f"{NAME}-{option}-{_record_key(config_dir)}.npy"
+    key = _record_key(config_dir, file)
+    path = _cache_root() / "tables" / f"{NAME}-{option_name(scenario)}-{key}.npy"
     try:
         rec = np.load(path, allow_pickle=False)
         if rec.dtype == TA_TABLES_DTYPE and rec.shape == (1,):
@@ -128,12 +148,20 @@ def _build(config_dir: str | None, scenario_option: str) -> Ruleset:
     from envs.fantasy_cards.tables import load_tables as load_fc
     from envs.tactical_assault.ruleset import Identity, build
 
-    tables = _tables(config_dir)
-    by_option = {option_name(n): n for n in tables.scenarios}
-    scenario = by_option[scenario_option]
+    file = scenario_file(scenario_option)
+    if file is None:
+        tables = _tables(config_dir)
+        scenario = {option_name(n): n for n in tables.scenarios}[scenario_option]
+        choices = scenario_choices(tables)
+    else:  # one scenario file, on the rule folder's terrain
+        tables = _tables(config_dir, str(file))
+        (scenario,) = tables.scenarios
+        choices = (scenario_option,)
     fc = load_fc()
     try:
-        tba = _scenario_record(tables, scenario, scenario_option, config_dir, fc)
+        tba = _scenario_record(
+            tables, scenario, config_dir, fc, None if file is None else str(file)
+        )
     except ValueError as e:
         raise ValueError(f"{NAME}: option scenario={scenario_option}: {e}") from None
     ident = Identity(NAME, ENV_NAME, TITLE, SEED_FILE, "docs/rules/legendary_battles.md")
@@ -144,7 +172,7 @@ def _build(config_dir: str | None, scenario_option: str) -> Ruleset:
         partial(_render_text, tables, scenario),
         partial(_render_image, tables, scenario),
         config_dir,
-        {"scenario": scenario_choices(tables)},
+        {"scenario": choices},
         {"scenario": scenario_option},
         tuple(fc.unit_type_names),
     )
@@ -163,6 +191,11 @@ def ruleset(
                 f"{NAME}: config_dir {config_dir} holds no terrain.yaml "
                 f"(a copy of {DEFAULT_DIR} with your scenarios in scenarios/)"
             )
+    value = (options or {}).get("scenario")
+    file = None if value is None else scenario_file(value)
+    if file is not None:  # a scenario file: the option's only choice is that file
+        resolve_options(NAME, {"scenario": (value,)}, options)  # any other key is unknown
+        return _build(path, str(file))
     choices = {"scenario": scenario_choices(_tables(path))}
     resolved = resolve_options(NAME, choices, options)
     return _build(path, resolved["scenario"])

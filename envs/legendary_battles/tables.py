@@ -12,6 +12,7 @@ field. The clauses these encode are in docs/rules/legendary_battles.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -731,8 +732,10 @@ def _entry_costs(
 def load_tables(
     config_dir: Path = DEFAULT_DIR,
     unit_types_path: Path | None = FANTASY_CARDS_UNIT_TYPES,
+    scenario_files: Sequence[Path] | None = None,
 ) -> Tables:
-    """Load terrain.yaml and every scenario in scenarios/, validated and compiled.
+    """Load terrain.yaml and every scenario in scenarios/ (or, given `scenario_files`, those
+    files instead), validated and compiled.
 
     Unit types must be Table 3 names (UNIT_TYPES) and, when `unit_types_path` names an
     existing Fantasy Cards unit_types.yaml, also entries of that file."""
@@ -742,7 +745,9 @@ def load_tables(
     unit_names = set(UNIT_TYPES) if fc_names is None else set(UNIT_TYPES) & set(fc_names)
     scenarios: dict[str, ScenarioArrays] = {}
     seen: dict[str, Path] = {}
-    for path in sorted((config_dir / "scenarios").glob("*.yaml")):
+    if scenario_files is None:
+        scenario_files = sorted((config_dir / "scenarios").glob("*.yaml"))
+    for path in scenario_files:
         sc = load_scenario(path)
         if sc.name in seen:
             raise ConfigError(

@@ -94,6 +94,35 @@ def test_replay_reads_the_options_from_the_run_and_reproduces_every_game(basic_b
     assert f"reproduced: all {GAMES} games of {out}" in stdout
 
 
+def test_a_scenario_file_as_the_option_is_recorded_and_replayed(tmp_path):
+    """Legendary Battles' `--option scenario=PATH.yaml` (a scenario of one's own): the run
+    names the file, its tables are that file's, replay reads it back and reproduces every
+    game; a missing file is a one-line error that writes nothing."""
+    from envs.legendary_battles.tables import DEFAULT_DIR
+
+    mine = tmp_path / "my_crossroads.yaml"
+    src = (DEFAULT_DIR / "scenarios" / "crossroads_of_hallin.yaml").read_text()
+    mine.write_text(src.replace("turn_limit: 10", "turn_limit: 4"))
+    out = tmp_path / "run"
+    argv = ["selfplay", "--ruleset", "legendary_battles", "--games", "6", "--chunk", "3"]
+    rc, stdout, err = run_cli(*argv, "--out", str(out), "--option", f"scenario={mine}")
+    assert rc == 0, err
+    run = json.loads((out / "run.json").read_text())
+    assert run["params"]["options"] == {"scenario": str(mine)}
+    assert run["tables"] == get("legendary_battles", None, {"scenario": str(mine)}).fingerprint()
+    assert (
+        run["tables"]
+        != get("legendary_battles", None, {"scenario": "crossroads_of_hallin"}).fingerprint()
+    )
+    rc, stdout, err = run_cli("replay", "--run", str(out), "--all", "--quiet")
+    assert rc == 0, err + stdout
+    assert f"reproduced: all 6 games of {out}" in stdout
+    none = tmp_path / "none"
+    rc, stdout, err = run_cli(*argv, "--out", str(none), "--option", "scenario=nowhere.yaml")
+    assert rc == 2 and "no such scenario file" in err and len(err.strip().splitlines()) == 1
+    assert not none.exists()
+
+
 def test_replay_writes_a_tactica_game_as_frames(basic_battle, tmp_path):
     """`--frames`: one PNG of the hex battlefield per decision plus the end (replays as frames)."""
     out, _ = basic_battle

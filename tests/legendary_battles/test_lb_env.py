@@ -73,6 +73,33 @@ def test_a_scenario_of_ones_own_through_config_dir(tmp_path):
         get_ruleset(NAME, config_dir=bad)
 
 
+def test_a_scenario_of_ones_own_by_its_file_path(tmp_path):
+    """`scenario=PATH.yaml` plays that file on the rule folder's terrain: the only choice of
+    the option, its record from the file (a turn limit of 5 here), through the registry and
+    the AEC env; a missing file or a bad field is refused naming the file (and the field)."""
+    src = (DEFAULT_DIR / "scenarios" / "crossroads_of_hallin.yaml").read_text()
+    mine = tmp_path / "my_crossroads.yaml"
+    mine.write_text(src.replace("turn_limit: 10", "turn_limit: 5"))
+    rs = get_ruleset(NAME, options={"scenario": str(mine)})
+    assert rs.option_choices["scenario"] == (str(mine),)
+    assert rs.tables_batch[0]["sc_turn_limit"] == 5
+    shipped = get_ruleset(NAME, options={"scenario": "crossroads_of_hallin"}).tables_batch
+    assert shipped[0]["sc_turn_limit"] == 10
+    S = _random_game(rs)
+    assert S["turn"][0] <= 10 and rs.check_state(S, 0) == []
+    env = make_env(NAME, options={"scenario": str(mine)}).unwrapped
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
+    with pytest.raises(ValueError, match="no such scenario file"):
+        get_ruleset(NAME, options={"scenario": str(tmp_path / "nowhere.yaml")})
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(src.replace("turn_limit: 10", "turn_limit: x"))
+    with pytest.raises(ValueError, match=r"bad\.yaml.*Crossroads of Hallin.*turn_limit"):
+        get_ruleset(NAME, options={"scenario": str(bad)})
+    with pytest.raises(ValueError, match="unknown option 'map'"):
+        get_ruleset(NAME, options={"scenario": str(mine), "map": "x"})
+
+
 def test_every_scenario_runs_on_the_same_compiled_kernels():
     """The ground and the forces are data of the tables record: a second scenario compiles
     nothing new (one signature per contract kernel)."""
@@ -123,7 +150,7 @@ def test_scenario_records_are_kept_on_disk(tmp_path, monkeypatch):
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     tables, fc = lbr._tables(None), load_fc()
-    args = (tables, "Greywater Ford", "greywater_ford", None, fc)
+    args = (tables, "Greywater Ford", None, fc)
     built = lbr._scenario_record(*args)
     files = list((tmp_path / "tables").glob("legendary_battles-greywater_ford-*.npy"))
     assert len(files) == 1

@@ -197,5 +197,11 @@ def ruleset(
         resolve_options(NAME, {"scenario": (value,)}, options)  # any other key is unknown
         return _build(path, str(file))
     choices = {"scenario": scenario_choices(_tables(path))}
-    resolved = resolve_options(NAME, choices, options)
+    try:
+        resolved = resolve_options(NAME, choices, options)
+    except ValueError as e:
+        hint = (
+            " (or a scenario file: PATH.yaml)" if value is not None and "scenario" in str(e) else ""
+        )
+        raise ValueError(f"{e}{hint}") from None
     return _build(path, resolved["scenario"])

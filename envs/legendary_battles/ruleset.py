@@ -200,8 +200,6 @@ def ruleset(
     try:
         resolved = resolve_options(NAME, choices, options)
     except ValueError as e:
-        hint = (
-            " (or a scenario file: PATH.yaml)" if value is not None and "scenario" in str(e) else ""
-        )
+        hint = " (or a scenario file: PATH.yaml)" if "option scenario must" in str(e) else ""
         raise ValueError(f"{e}{hint}") from None
     return _build(path, resolved["scenario"])

@@ -12,9 +12,10 @@ path as the option (`scenario=PATH.yaml`, `--option scenario=PATH.yaml`; any val
 .yaml or .yml is a path), played on the rule folder's terrain.yaml; or put its file in the
 `scenarios/` folder of a copy of configs/legendary_battles and pass that folder as
 `config_dir` (`--config` on the command line): its scenarios become the option's choices.
-Either way the loader validates it, and its errors name the file, the entry and the field. A scenario
-the core cannot play yet (an oversized unit placed by its player, LB R28) is refused with a
-ValueError that names it and the missing feature.
+Either way the loader validates it, and its errors name the file, the entry and the field.
+A scenario the core cannot play yet (an oversized unit placed by its player, LB R28) is
+refused with a ValueError that names it and the missing feature. Rulesets are cached per
+process by option: a scenario file edited after it was loaded needs a new process.
 """
 
 from __future__ import annotations
